@@ -1,0 +1,1 @@
+"""Scripted baselines and trained-policy loaders for camelup."""

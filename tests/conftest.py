@@ -1,0 +1,1 @@
+"""Shared pytest configuration for the camelup test suite."""

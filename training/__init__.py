@@ -1,0 +1,1 @@
+"""Self-play PPO training, evaluation and tournaments for camelup."""
