@@ -1,0 +1,69 @@
+"""camelup: the reference reinforcement-learning environment for the board game Camel Up.
+
+The rules engine is a set of pure functions over plain-data states::
+
+    import numpy as np
+    from camelup_env import RuleSet, new_game, legal_actions, apply_action
+
+    rng = np.random.default_rng(0)
+    state = new_game(RuleSet("classic", num_players=4), seed=0)
+    while not state.game_over:
+        state, events = apply_action(state, rng.choice(legal_actions(state)), rng)
+"""
+
+from camelup_env.actions import (
+    Action,
+    Partner,
+    PlaceTile,
+    RaceBet,
+    TakeLegBet,
+    TakePyramidTile,
+    action_table,
+    describe,
+)
+from camelup_env.engine import (
+    DieRoll,
+    IllegalActionError,
+    apply_action,
+    apply_outcome,
+    chance_outcomes,
+    check_legal,
+    legal_action_indices,
+    legal_action_mask,
+    legal_actions,
+    new_game,
+    winners,
+)
+from camelup_env.movement import ranking
+from camelup_env.render import render_text
+from camelup_env.rules import PRESETS, RuleSet
+from camelup_env.state import LOSER_PILE, WINNER_PILE, GameState
+
+__all__ = [
+    "LOSER_PILE",
+    "PRESETS",
+    "WINNER_PILE",
+    "Action",
+    "DieRoll",
+    "GameState",
+    "IllegalActionError",
+    "Partner",
+    "PlaceTile",
+    "RaceBet",
+    "RuleSet",
+    "TakeLegBet",
+    "TakePyramidTile",
+    "action_table",
+    "apply_action",
+    "apply_outcome",
+    "chance_outcomes",
+    "check_legal",
+    "describe",
+    "legal_action_indices",
+    "legal_action_mask",
+    "legal_actions",
+    "new_game",
+    "ranking",
+    "render_text",
+    "winners",
+]

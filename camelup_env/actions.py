@@ -1,0 +1,139 @@
+"""Actions (R4) as small frozen dataclasses, and their stable integer indexing.
+
+For a given :class:`~camelup_env.rules.RuleSet` every possible action has a fixed index; the
+environment's ``Discrete`` action space and its action mask use it. The layout, in order:
+
+=====================  =====================================  ===========================
+block                  actions                                size
+=====================  =====================================  ===========================
+leg bets (R4.1)        ``TakeLegBet(camel)`` per racing camel  n_racing
+pyramid (R4.3)         ``TakePyramidTile()``                   1
+track tile (R4.2)      ``PlaceTile(space, side)``, space 2..L  2 (L - 1)
+                       side +1 then -1 for each space
+race bets (R4.4)       ``RaceBet(pile, camel)``, winner pile   2 n_racing
+                       colours then loser pile colours
+partnerships (R9.4)    ``Partner(seat)`` per seat (only when   n_players or 0
+                       the rule set has partnerships)
+=====================  =====================================  ===========================
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from camelup_env.rules import RuleSet
+from camelup_env.state import WINNER_PILE
+
+
+@dataclass(frozen=True, slots=True)
+class TakeLegBet:
+    """R4.1: take the top leg-bet tile of a racing camel's stack."""
+
+    camel: int
+
+
+@dataclass(frozen=True, slots=True)
+class TakePyramidTile:
+    """R4.3: take a pyramid tile; a die is drawn from the pyramid and its camel moves."""
+
+
+@dataclass(frozen=True, slots=True)
+class PlaceTile:
+    """R4.2: place (or move) your desert/spectator tile on ``space`` with ``side`` +1 or -1."""
+
+    space: int
+    side: int
+
+
+@dataclass(frozen=True, slots=True)
+class RaceBet:
+    """R4.4: put your card of ``camel`` face down on the winner (0) or loser (1) pile."""
+
+    pile: int
+    camel: int
+
+
+@dataclass(frozen=True, slots=True)
+class Partner:
+    """R9.4: enter a betting partnership with ``seat`` for the rest of the leg."""
+
+    seat: int
+
+
+Action = TakeLegBet | TakePyramidTile | PlaceTile | RaceBet | Partner
+
+
+@dataclass(frozen=True)
+class ActionTable:
+    """The bijection between actions and indices for one rule set (see the module docstring)."""
+
+    actions: tuple[Action, ...]
+    index: dict[Action, int]
+    pyramid: int
+    tile_offset: int
+    race_offset: int
+    partner_offset: int
+    n_racing: int
+    #: Race-bet indices for each hand (bit mask of cards still held).
+    race_indices: tuple[tuple[int, ...], ...]
+    #: Legal tile indices per bit mask of blocked spaces, filled as positions are met.
+    tile_cache: dict[int, tuple[int, ...]] = field(default_factory=dict, compare=False)
+
+    def __len__(self) -> int:
+        return len(self.actions)
+
+    def tile_index(self, space: int, side: int) -> int:
+        return self.tile_offset + 2 * (space - 2) + (0 if side > 0 else 1)
+
+    def race_index(self, pile: int, camel: int) -> int:
+        return self.race_offset + pile * self.n_racing + camel
+
+
+@lru_cache(maxsize=64)
+def action_table(rules: RuleSet) -> ActionTable:
+    """The action table of a rule set (cached: rule sets are frozen and hashable)."""
+    acts: list[Action] = [TakeLegBet(c) for c in range(rules.n_racing)]
+    pyramid = len(acts)
+    acts.append(TakePyramidTile())
+    tile_offset = len(acts)
+    acts += [PlaceTile(s, side) for s in range(2, rules.track_length + 1) for side in (1, -1)]
+    race_offset = len(acts)
+    acts += [RaceBet(pile, c) for pile in (0, 1) for c in range(rules.n_racing)]
+    partner_offset = len(acts)
+    if rules.partnerships:
+        acts += [Partner(seat) for seat in range(rules.num_players)]
+    actions = tuple(acts)
+    return ActionTable(
+        actions=actions,
+        index={a: i for i, a in enumerate(actions)},
+        pyramid=pyramid,
+        tile_offset=tile_offset,
+        race_offset=race_offset,
+        partner_offset=partner_offset,
+        n_racing=rules.n_racing,
+        race_indices=tuple(
+            tuple(race_offset + pile * rules.n_racing + c
+                  for pile in (0, 1) for c in range(rules.n_racing) if hand >> c & 1)
+            for hand in range(1 << rules.n_racing)
+        ),
+    )
+
+
+def describe(action: Action, rules: RuleSet) -> str:
+    """The action in plain words, e.g. ``"bet on blue winning the leg"``."""
+    colours = rules.colours
+    if isinstance(action, TakeLegBet):
+        return f"take the top {colours[action.camel]} leg-bet tile"
+    if isinstance(action, TakePyramidTile):
+        return "take a pyramid tile and roll a die"
+    if isinstance(action, PlaceTile):
+        plus, minus = rules.tile_sides
+        side = f"{plus} (+1)" if action.side > 0 else f"{minus} (-1)"
+        return f"put your {rules.tile_kind} tile on space {action.space}, {side} side up"
+    if isinstance(action, RaceBet):
+        which = "winner" if action.pile == WINNER_PILE else "loser"
+        return f"bet on {colours[action.camel]} as overall {which}"
+    if isinstance(action, Partner):
+        return f"form a betting partnership with player {action.seat}"
+    raise TypeError(f"not a camelup action: {action!r}")

@@ -1,0 +1,54 @@
+"""``make demo``: a few full games between random players, narrated.
+
+Shows the board at the start and at every leg end, and every event that moved coins, so a
+newcomer can watch the rules at work. Later the demo becomes a tournament of trained agents.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+import numpy as np
+
+from camelup_env import RuleSet, apply_action, legal_actions, new_game, render_text
+from camelup_env.events import (
+    FinalBetsScored,
+    GameOver,
+    LegScored,
+    RaceEnded,
+    TilePayout,
+    describe_event,
+)
+
+_NARRATED = (LegScored, RaceEnded, FinalBetsScored, GameOver, TilePayout)
+
+
+def play_narrated(rules: RuleSet, seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    state = new_game(rules, seed=rng)
+    print(render_text(state))
+    while not state.game_over:
+        actions = legal_actions(state)
+        state, events = apply_action(state, actions[rng.integers(len(actions))], rng)
+        for event in events:
+            if isinstance(event, _NARRATED):
+                print(describe_event(event, rules))
+        if any(isinstance(e, LegScored) for e in events) and not state.game_over:
+            print(render_text(state))
+    print(render_text(state))
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--games", type=int, default=2)
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args(argv)
+    for i, preset in enumerate(["classic", "second_edition"] * args.games):
+        if i >= args.games:
+            break
+        print(f"\n=== game {i + 1}: {preset}, 4 random players, seed {args.seed + i} ===")
+        play_narrated(RuleSet(preset, num_players=4), args.seed + i)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,449 @@
+"""The rules engine: pure functions from a state and an action to the next state and events.
+
+States are never mutated: :func:`apply_action` and :func:`apply_outcome` return a *new*
+:class:`~camelup_env.state.GameState` (sharing the unchanged immutable fields with the old one)
+together with the events that explain it. That makes search (expectimax, MCTS) safe without
+defensive copies, and makes every step replayable.
+
+Chance is explicit. The only randomness in a game is the setup (R2) and the die drawn when a
+pyramid tile is taken (R4.3). :func:`apply_action` draws it from the ``numpy.random.Generator``
+it is given; :func:`chance_outcomes` lists the possible draws with exact probabilities and
+:func:`apply_outcome` applies one of them deterministically.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+import numpy as np
+
+from camelup_env.actions import (
+    Action,
+    ActionTable,
+    Partner,
+    PlaceTile,
+    RaceBet,
+    TakeLegBet,
+    TakePyramidTile,
+    action_table,
+    describe,
+)
+from camelup_env.events import (
+    DieRevealed,
+    Event,
+    FinalBetsScored,
+    GameOver,
+    LegBetTaken,
+    LegScored,
+    PartnershipFormed,
+    PyramidTileTaken,
+    RaceBetPlaced,
+    RaceEnded,
+    TilePlaced,
+)
+from camelup_env.movement import crazy_camel_to_move, move_unit, ranking
+from camelup_env.rules import RuleSet
+from camelup_env.state import LOSER_PILE, WINNER_PILE, GameState
+
+
+class IllegalActionError(ValueError):
+    """An action that the rules forbid in this state; the message names the rule."""
+
+
+@dataclass(frozen=True, slots=True)
+class DieRoll:
+    """A chance outcome of :class:`TakePyramidTile`: which die left the pyramid and its face."""
+
+    die: int
+    camel_shown: int
+    value: int
+
+
+# Setup -------------------------------------------------------------------------------------
+def new_game(
+    rules: RuleSet, seed: int | np.random.Generator | None = None, first_player: int = 0
+) -> GameState:
+    """A game set up per R2: racing camels on spaces 1-3 in random stack order (R2.1, R11.1),
+    crazy camels on 14-16 counted back from the end (R2.2), everything else at its start."""
+    if not 0 <= first_player < rules.num_players:
+        raise ValueError(f"first_player must be a seat 0..{rules.num_players - 1}")
+    rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+    n = rules.num_players
+    stacks: dict[int, tuple[int, ...]] = {}
+    rolls = [int(rules.racing_die_faces[i]) for i in rng.integers(0, 6, rules.n_racing)]
+    for camel in rng.permutation(rules.n_racing):  # bottom-to-top order on shared spaces
+        space = rolls[camel]
+        stacks[space] = (*stacks.get(space, ()), int(camel))
+    L = rules.track_length
+    for k in rng.permutation(len(rules.crazy_colours)):
+        value = int(rules.grey_die_values[rng.integers(0, len(rules.grey_die_values))])
+        space = L + 1 - value
+        stacks[space] = (*stacks.get(space, ()), rules.n_racing + int(k))
+    all_cards = (1 << rules.n_racing) - 1
+    return GameState(
+        rules=rules,
+        stacks=stacks,
+        tiles={},
+        pyramid=tuple(range(rules.n_dice)),
+        revealed=(),
+        leg_stacks=(rules.leg_bet_values,) * rules.n_racing,
+        pyramid_tiles_left=rules.pyramid_tiles,
+        coins=(rules.starting_coins,) * n,
+        leg_bets=((),) * n,
+        pyramid_tiles=(0,) * n,
+        hands=(all_cards,) * n,
+        partners=(-1,) * n,
+        winner_pile=(),
+        loser_pile=(),
+        leg=1,
+        current=first_player,
+        leg_starter=first_player,
+        game_over=False,
+    )
+
+
+# Legal actions -----------------------------------------------------------------------------
+def legal_action_indices(state: GameState) -> list[int]:
+    """Indices (see :mod:`camelup_env.actions`) of the actions the current player may take."""
+    if state.game_over:
+        return []
+    rules = state.rules
+    table = action_table(rules)
+    p = state.current
+    legal = [c for c, stack in enumerate(state.leg_stacks) if stack]  # R4.1
+    if state.pyramid_tiles_left:  # R4.3
+        legal.append(table.pyramid)
+    legal += _tile_indices(state, p, table)  # R4.2
+    hand = state.hands[p]  # R4.4
+    if hand:
+        legal += table.race_indices[hand]
+    if rules.partnerships and state.partners[p] < 0:  # R9.4
+        legal.extend(
+            table.partner_offset + q
+            for q, partner in enumerate(state.partners) if partner < 0 and q != p
+        )
+    return legal
+
+
+def legal_actions(state: GameState) -> list[Action]:
+    """The actions the current player may take (empty once the game is over)."""
+    actions = action_table(state.rules).actions
+    return [actions[i] for i in legal_action_indices(state)]
+
+
+def legal_action_mask(state: GameState) -> np.ndarray:
+    """A 0/1 ``int8`` vector over the action indices."""
+    mask = np.zeros(len(action_table(state.rules)), dtype=np.int8)
+    mask[legal_action_indices(state)] = 1
+    return mask
+
+
+def _tile_indices(state: GameState, seat: int, table: ActionTable) -> tuple[int, ...]:
+    # R4.2: no camel, no tile, no neighbouring tile. The player's own tile is lifted first, so
+    # its neighbours are free, but its own space is not (a tile moves to a different space).
+    # Spaces are bits of one int, and the answer for each blocked-space pattern is cached.
+    blocked = 0
+    for space in state.stacks:
+        if space > 0:
+            blocked |= 1 << space
+    for space, (owner, _) in state.tiles.items():
+        blocked |= (1 << space) if owner == seat else (7 << (space - 1))
+    found = table.tile_cache.get(blocked)
+    if found is None:
+        found = tuple(
+            i
+            for s in range(2, state.rules.track_length + 1) if not blocked >> s & 1
+            for i in (table.tile_index(s, 1), table.tile_index(s, -1))
+        )
+        table.tile_cache[blocked] = found
+    return found
+
+
+def check_legal(state: GameState, action: Action) -> None:
+    """Raise :class:`IllegalActionError` naming the rule if ``action`` is illegal now."""
+    rules = state.rules
+    p = state.current
+
+    def fail(why: str) -> None:
+        raise IllegalActionError(
+            f"illegal action for player {p}: {describe(action, rules)} ({action!r}) - {why}"
+        )
+
+    if state.game_over:
+        fail("the race is over (R7)")
+    if isinstance(action, TakeLegBet):
+        if not 0 <= action.camel < rules.n_racing:
+            fail(f"leg bets are on racing camels 0..{rules.n_racing - 1} (R4.1)")
+        if not state.leg_stacks[action.camel]:
+            fail(f"no {rules.colours[action.camel]} leg-bet tile is left this leg (R4.1)")
+    elif isinstance(action, TakePyramidTile):
+        if not state.pyramid_tiles_left:
+            fail("no pyramid tile is left (R4.3)")
+    elif isinstance(action, PlaceTile):
+        s = action.space
+        own = state.tile_of(p)
+        if action.side not in (1, -1):
+            fail("the tile's side must be +1 or -1 (R4.2)")
+        if not 2 <= s <= rules.track_length:
+            fail(f"tiles go on spaces 2..{rules.track_length} (R4.2)")
+        if s in state.stacks:
+            fail(f"space {s} holds a camel (R4.2)")
+        if own is not None and own[0] == s:
+            fail("a placed tile may only be moved to a different space (R4.2)")
+        others = {sp for sp, (o, _) in state.tiles.items() if o != p}
+        if s in others:
+            fail(f"space {s} already holds a tile (R4.2)")
+        if s - 1 in others or s + 1 in others:
+            fail(f"space {s} is next to another tile (R4.2)")
+    elif isinstance(action, RaceBet):
+        if action.pile not in (WINNER_PILE, LOSER_PILE):
+            fail("the pile must be 0 (winner) or 1 (loser) (R4.4)")
+        if not 0 <= action.camel < rules.n_racing:
+            fail(f"race bets are on racing camels 0..{rules.n_racing - 1} (R4.4)")
+        if not state.hands[p] >> action.camel & 1:
+            fail(f"the {rules.colours[action.camel]} race-betting card was already used (R4.4)")
+    elif isinstance(action, Partner):
+        if not rules.partnerships:
+            fail("this rule set has no betting partnerships (R1.4, R9.4)")
+        if not 0 <= action.seat < rules.num_players or action.seat == p:
+            fail("the partner must be another player (R9.4)")
+        if state.partners[p] >= 0:
+            fail("your partnership card is not available this leg (R9.4)")
+        if state.partners[action.seat] >= 0:
+            fail(f"player {action.seat}'s partnership card is not available (R9.4)")
+    else:
+        raise IllegalActionError(f"not a camelup action: {action!r}")
+
+
+# Applying actions --------------------------------------------------------------------------
+def to_action(state: GameState, action: Action | int) -> Action:
+    """Accept an action or its index."""
+    if isinstance(action, (int, np.integer)):
+        actions = action_table(state.rules).actions
+        if not 0 <= action < len(actions):
+            raise IllegalActionError(
+                f"action index {int(action)} is out of range 0..{len(actions) - 1}"
+            )
+        return actions[action]
+    return action
+
+
+def apply_action(
+    state: GameState, action: Action | int, rng: np.random.Generator
+) -> tuple[GameState, tuple[Event, ...]]:
+    """The state after the current player takes ``action``, and what happened.
+
+    For :class:`TakePyramidTile` the die is drawn from ``rng`` (uniform over the dice left, then
+    over the die's faces); everything else is deterministic.
+    """
+    action = to_action(state, action)
+    check_legal(state, action)
+    if isinstance(action, TakePyramidTile):
+        # One uniform draw picks the die (integer part) and its face (fractional part).
+        x = rng.random() * len(state.pyramid)
+        i = int(x)
+        die = state.pyramid[i]
+        faces = state.rules.dice[die]
+        camel, value = faces[int((x - i) * len(faces))]
+        return _roll(state, DieRoll(die, camel, value))
+    return _apply_deterministic(state, action)
+
+
+def chance_outcomes(state: GameState, action: Action | int) -> list[tuple[DieRoll, Fraction]]:
+    """Every die roll ``action`` can lead to, with its exact probability (sums to 1).
+
+    Only :class:`TakePyramidTile` has chance; any other action has the single outcome ``None``
+    with probability 1, so callers can treat every action alike.
+    """
+    action = to_action(state, action)
+    check_legal(state, action)
+    if not isinstance(action, TakePyramidTile):
+        return [(None, Fraction(1))]
+    k = len(state.pyramid)
+    out: dict[DieRoll, Fraction] = {}
+    for die in state.pyramid:
+        faces = state.rules.dice[die]
+        for camel, value in faces:
+            roll = DieRoll(die, camel, value)
+            out[roll] = out.get(roll, Fraction(0)) + Fraction(1, k * len(faces))
+    return list(out.items())
+
+
+def apply_outcome(
+    state: GameState, action: Action | int, outcome: DieRoll | None
+) -> tuple[GameState, tuple[Event, ...]]:
+    """Deterministic :func:`apply_action`: the chance outcome is given, not drawn."""
+    action = to_action(state, action)
+    check_legal(state, action)
+    if isinstance(action, TakePyramidTile):
+        if not isinstance(outcome, DieRoll):
+            raise ValueError(f"taking a pyramid tile needs a DieRoll outcome, got {outcome!r}")
+        faces = state.rules.dice[outcome.die] if 0 <= outcome.die < state.rules.n_dice else ()
+        if outcome.die not in state.pyramid or (outcome.camel_shown, outcome.value) not in faces:
+            raise ValueError(f"{outcome!r} is not a possible roll now (dice left {state.pyramid})")
+        return _roll(state, outcome)
+    if outcome is not None:
+        raise ValueError(f"{action!r} has no chance outcome; pass None, got {outcome!r}")
+    return _apply_deterministic(state, action)
+
+
+def _next_turn(state: GameState) -> GameState:
+    new = state.copy()
+    new.current = (state.current + 1) % state.rules.num_players
+    return new
+
+
+def _apply_deterministic(state: GameState, action: Action) -> tuple[GameState, tuple[Event, ...]]:
+    p = state.current
+    new = _next_turn(state)
+    if isinstance(action, TakeLegBet):
+        c = action.camel
+        value = state.leg_stacks[c][0]
+        new.leg_stacks = _set(state.leg_stacks, c, state.leg_stacks[c][1:])
+        new.leg_bets = _set(state.leg_bets, p, (*state.leg_bets[p], (c, value)))
+        return new, (LegBetTaken(p, c, value),)
+    if isinstance(action, PlaceTile):
+        old = state.tile_of(p)
+        if old is not None:
+            del new.tiles[old[0]]
+        new.tiles[action.space] = (p, action.side)
+        return new, (TilePlaced(p, action.space, action.side, old[0] if old else None),)
+    if isinstance(action, RaceBet):
+        card = (p, action.camel)
+        if action.pile == WINNER_PILE:
+            new.winner_pile = (*state.winner_pile, card)
+        else:
+            new.loser_pile = (*state.loser_pile, card)
+        new.hands = _set(state.hands, p, state.hands[p] & ~(1 << action.camel))
+        return new, (RaceBetPlaced(p, action.pile, action.camel),)
+    assert isinstance(action, Partner)
+    partners = list(state.partners)
+    partners[p], partners[action.seat] = action.seat, p
+    new.partners = tuple(partners)
+    return new, (PartnershipFormed(p, action.seat),)
+
+
+def _roll(state: GameState, roll: DieRoll) -> tuple[GameState, tuple[Event, ...]]:
+    """R4.3 + R5: take a pyramid tile, reveal ``roll``, move, and end the leg or race if due."""
+    rules = state.rules
+    p = state.current
+    new = _next_turn(state)
+    events: list[Event] = [PyramidTileTaken(p), DieRevealed(*_fields(roll))]
+    new.pyramid_tiles_left = state.pyramid_tiles_left - 1
+    new.pyramid_tiles = _set(state.pyramid_tiles, p, state.pyramid_tiles[p] + 1)
+    new.pyramid = tuple(d for d in state.pyramid if d != roll.die)
+    new.revealed = (*state.revealed, _fields(roll))
+    if rules.is_crazy(roll.camel_shown):  # R5.5: backward, and R5.5 picks the crazy camel
+        camel = crazy_camel_to_move(state.stacks, roll.camel_shown, rules.n_racing)
+        steps = -roll.value
+    else:
+        camel, steps = roll.camel_shown, roll.value
+    dst, paid = move_unit(new.stacks, state.tiles, camel, steps, rules.track_length, events)
+    if paid:
+        coins = list(state.coins)
+        for owner in paid:
+            coins[owner] += 1
+        new.coins = tuple(coins)
+    if dst > rules.track_length or dst < 1:  # R5.4, R5.6: the race ends at once
+        return _end_race(new, events, backward=dst < 1)
+    if new.pyramid_tiles_left == 0:  # R6.1
+        _score_leg(new, events)
+        _clean_up_leg(new, p)
+    return new, tuple(events)
+
+
+def _score_leg(state: GameState, events: list[Event]) -> None:
+    """R6.2 (with R9.4's partner copy and R8.1's floor), written into ``state``."""
+    rules = state.rules
+    order = ranking(state.stacks, rules.n_racing)
+    first, second = order[0], order[1]
+    colours = rules.colours
+
+    def rewards(seat: int) -> list[tuple[str, int]]:
+        out = [
+            (f"{colours[c]} {v} leg bet", v if c == first else 1 if c == second else -1)
+            for c, v in state.leg_bets[seat]
+        ]
+        out += [("pyramid tile", 1)] * state.pyramid_tiles[seat]
+        return out
+
+    all_items = []
+    coins = list(state.coins)
+    deltas = []
+    for seat in range(rules.num_players):
+        items = rewards(seat)
+        partner = state.partners[seat]
+        if partner >= 0:
+            best = max(rewards(partner), key=lambda item: item[1], default=None)
+            if best is not None and best[1] > 0:
+                items.append((f"partner {partner}'s {best[0]}", best[1]))
+        new_coins = max(0, coins[seat] + sum(amount for _, amount in items))
+        deltas.append(new_coins - coins[seat])
+        coins[seat] = new_coins
+        all_items.append(tuple(items))
+    state.coins = tuple(coins)
+    events.append(LegScored(state.leg, tuple(order), tuple(all_items), tuple(deltas)))
+
+
+def _clean_up_leg(state: GameState, last_taker: int) -> None:
+    """R6.3 and R6.4: return tiles, dice and cards; the next player starts the new leg."""
+    rules = state.rules
+    n = rules.num_players
+    state.leg_stacks = (rules.leg_bet_values,) * rules.n_racing
+    state.leg_bets = ((),) * n
+    state.pyramid_tiles = (0,) * n
+    state.pyramid_tiles_left = rules.pyramid_tiles
+    state.pyramid = tuple(range(rules.n_dice))
+    state.revealed = ()
+    state.tiles = {}
+    state.partners = (-1,) * n
+    state.leg += 1
+    state.leg_starter = (last_taker + 1) % n
+
+
+def _end_race(
+    state: GameState, events: list[Event], backward: bool
+) -> tuple[GameState, tuple[Event, ...]]:
+    """R7: final leg scoring, then the final bets card by card, then the winners."""
+    rules = state.rules
+    order = tuple(ranking(state.stacks, rules.n_racing))
+    events.append(RaceEnded(order, backward))
+    _score_leg(state, events)
+    coins = list(state.coins)
+    for pile, cards, target in (
+        (WINNER_PILE, state.winner_pile, order[0]),
+        (LOSER_PILE, state.loser_pile, order[-1]),
+    ):
+        paid = []
+        correct = 0
+        for owner, camel in cards:
+            if camel == target:
+                payouts = rules.race_bet_payouts
+                amount = payouts[min(correct, len(payouts) - 1)]
+                correct += 1
+            else:
+                amount = -1
+            new_coins = max(0, coins[owner] + amount)  # R8.1, card by card
+            paid.append((owner, camel, new_coins - coins[owner]))
+            coins[owner] = new_coins
+        events.append(FinalBetsScored(pile, target, tuple(paid)))
+    state.coins = tuple(coins)
+    state.game_over = True
+    best = max(coins)
+    events.append(GameOver(state.coins, tuple(s for s, c in enumerate(coins) if c == best)))
+    return state, tuple(events)
+
+
+def winners(state: GameState) -> tuple[int, ...]:
+    """Seats with the most coins (R7.3); meaningful once ``state.game_over``."""
+    best = max(state.coins)
+    return tuple(s for s, c in enumerate(state.coins) if c == best)
+
+
+def _fields(roll: DieRoll) -> tuple[int, int, int]:
+    return (roll.die, roll.camel_shown, roll.value)
+
+
+def _set(values: tuple, index: int, value: object) -> tuple:
+    return (*values[:index], value, *values[index + 1:])

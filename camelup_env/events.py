@@ -1,0 +1,168 @@
+"""Events: what an applied action did, in order, so replays and players can see *why*.
+
+Every engine step returns a tuple of these frozen dataclasses. They are omniscient (a
+:class:`RaceBetPlaced` names the card's colour); :func:`public_view` hides what R10 keeps private
+before events are shown to a seat other than the card's owner.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from camelup_env.rules import RuleSet
+
+
+@dataclass(frozen=True, slots=True)
+class LegBetTaken:
+    player: int
+    camel: int
+    value: int
+
+
+@dataclass(frozen=True, slots=True)
+class TilePlaced:
+    player: int
+    space: int
+    side: int
+    from_space: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class RaceBetPlaced:
+    player: int
+    pile: int
+    camel: int | None  # None in a view where the colour is hidden (R10)
+
+
+@dataclass(frozen=True, slots=True)
+class PartnershipFormed:
+    player: int
+    partner: int
+
+
+@dataclass(frozen=True, slots=True)
+class PyramidTileTaken:
+    player: int
+
+
+@dataclass(frozen=True, slots=True)
+class DieRevealed:
+    die: int
+    camel_shown: int
+    value: int
+
+
+@dataclass(frozen=True, slots=True)
+class UnitMoved:
+    """A unit moved; ``camels`` bottom -> top. ``reason`` is ``"die"`` or ``"tile"`` (R5.3)."""
+
+    camels: tuple[int, ...]
+    from_space: int
+    to_space: int
+    underneath: bool
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class TilePayout:
+    owner: int
+    space: int
+    coins: int
+
+
+@dataclass(frozen=True, slots=True)
+class LegScored:
+    """R6.2: ``items[seat]`` lists (what, coins) and ``deltas[seat]`` the coins actually paid."""
+
+    leg: int
+    ranking: tuple[int, ...]
+    items: tuple[tuple[tuple[str, int], ...], ...]
+    deltas: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class RaceEnded:
+    """R5.4/R5.6: a unit crossed the finish line; ``ranking`` racing camels first to last."""
+
+    ranking: tuple[int, ...]
+    backward: bool
+
+
+@dataclass(frozen=True, slots=True)
+class FinalBetsScored:
+    """R7.2: one pile, card by card in placing order as (player, camel, coins paid)."""
+
+    pile: int
+    target: int
+    cards: tuple[tuple[int, int, int], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class GameOver:
+    coins: tuple[int, ...]
+    winners: tuple[int, ...]
+
+
+Event = (
+    LegBetTaken | TilePlaced | RaceBetPlaced | PartnershipFormed | PyramidTileTaken | DieRevealed
+    | UnitMoved | TilePayout | LegScored | RaceEnded | FinalBetsScored | GameOver
+)
+
+
+def public_view(event: Event, viewer: int | None) -> Event:
+    """The event as ``viewer`` may see it: other players' race-bet colours hidden (R10).
+
+    Final-bet scoring reveals every card, as it does at the table.
+    """
+    if isinstance(event, RaceBetPlaced) and event.player != viewer:
+        return replace(event, camel=None)
+    return event
+
+
+def describe_event(event: Event, rules: RuleSet) -> str:
+    """One line of plain English for the text view and ``camelup play``."""
+    col = rules.colours
+    if isinstance(event, LegBetTaken):
+        return f"player {event.player} took the {col[event.camel]} {event.value} leg-bet tile"
+    if isinstance(event, TilePlaced):
+        plus, minus = rules.tile_sides
+        side = plus if event.side > 0 else minus
+        moved = "" if event.from_space is None else f" (moved from space {event.from_space})"
+        return f"player {event.player} put a {side} tile on space {event.space}{moved}"
+    if isinstance(event, RaceBetPlaced):
+        what = "a card" if event.camel is None else f"{col[event.camel]}"
+        pile = "winner" if event.pile == 0 else "loser"
+        return f"player {event.player} placed {what} on the overall-{pile} pile"
+    if isinstance(event, PartnershipFormed):
+        return f"player {event.player} partnered with player {event.partner}"
+    if isinstance(event, PyramidTileTaken):
+        return f"player {event.player} took a pyramid tile"
+    if isinstance(event, DieRevealed):
+        return f"the {rules.die_name(event.die)} die shows {col[event.camel_shown]} {event.value}"
+    if isinstance(event, UnitMoved):
+        names = ", ".join(col[c] for c in event.camels)
+        how = " underneath" if event.underneath else ""
+        why = "" if event.reason == "die" else " (tile)"
+        return f"[{names}] moved {event.from_space} -> {event.to_space}{how}{why}"
+    if isinstance(event, TilePayout):
+        return f"player {event.owner} earned {event.coins} from the tile on space {event.space}"
+    if isinstance(event, LegScored):
+        order = ", ".join(col[c] for c in event.ranking)
+        parts = [f"leg {event.leg} scored (ranking: {order})"]
+        for seat, (items, delta) in enumerate(zip(event.items, event.deltas, strict=True)):
+            if items:
+                detail = ", ".join(f"{what} {amount:+d}" for what, amount in items)
+                parts.append(f"  player {seat}: {detail} => {delta:+d}")
+        return "\n".join(parts)
+    if isinstance(event, RaceEnded):
+        how = "backward" if event.backward else "forward"
+        return (f"the race is over ({how} crossing): winner {col[event.ranking[0]]}, "
+                f"last {col[event.ranking[-1]]}")
+    if isinstance(event, FinalBetsScored):
+        pile = "winner" if event.pile == 0 else "loser"
+        cards = ", ".join(f"P{p} {col[c]} {d:+d}" for p, c, d in event.cards) or "no cards"
+        return f"overall-{pile} pile ({col[event.target]}): {cards}"
+    if isinstance(event, GameOver):
+        who = ", ".join(f"player {w}" for w in event.winners)
+        return f"game over: coins {list(event.coins)}; winner(s): {who}"
+    raise TypeError(f"not a camelup event: {event!r}")

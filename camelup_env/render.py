@@ -1,0 +1,66 @@
+"""A text view of a game state that a person can read in a terminal.
+
+``render_text(state, viewer=seat)`` shows what that seat may see (R10): other players' race-bet
+cards are shown as owner only. ``viewer=None`` is the omniscient view (demos, debugging).
+"""
+
+from __future__ import annotations
+
+from camelup_env.movement import ranking
+from camelup_env.state import GameState
+
+
+def render_text(state: GameState, viewer: int | None = None) -> str:
+    rules = state.rules
+    col = rules.colours
+    L = rules.track_length
+    lines = []
+    status = "race over" if state.game_over else f"player {state.current} to play"
+    revealed = ", ".join(f"{rules.die_name(d)}:{col[c]} {v}" for d, c, v in state.revealed)
+    lines.append(
+        f"{rules.preset} · leg {state.leg} · {status} · leg starter P{state.leg_starter} · "
+        f"pyramid tiles left {state.pyramid_tiles_left} · dice out: {revealed or 'none'}"
+    )
+    lines.append("track (stacks bottom -> top):")
+    plus, minus = rules.tile_sides
+    spaces = sorted(set(state.stacks) | set(state.tiles))
+    for space in spaces:
+        label = f"{space:>3}" if 1 <= space <= L else (f"{space:>3}*" if space > L else
+                                                       f"{space:>3}<")
+        if space in state.tiles:
+            owner, side = state.tiles[space]
+            name = plus if side > 0 else minus
+            lines.append(f"  {label} | [{name} {side:+d} of P{owner}]")
+        else:
+            lines.append(f"  {label} | " + " ".join(col[c] for c in state.stacks[space]))
+    if any(s > L or s < 1 for s in state.stacks):
+        lines.append("  (* past the finish line, < carried backward over it)")
+    order = ranking(state.stacks, rules.n_racing)
+    lines.append("ranking: " + " > ".join(col[c] for c in order))
+    stacks = "  ".join(
+        f"{col[c]}: {' '.join(map(str, s)) or '-'}" for c, s in enumerate(state.leg_stacks)
+    )
+    lines.append(f"leg-bet tiles left: {stacks}")
+    for name, pile in (("winner", state.winner_pile), ("loser", state.loser_pile)):
+        cards = ", ".join(
+            f"P{o}:{col[c]}" if viewer is None or viewer == o else f"P{o}:?" for o, c in pile
+        )
+        lines.append(f"overall-{name} pile (first placed first): {cards or 'empty'}")
+    lines.append("players:")
+    for seat in range(rules.num_players):
+        bets = " ".join(f"{col[c]}{v}" for c, v in state.leg_bets[seat]) or "-"
+        tile = state.tile_of(seat)
+        tile_text = f"space {tile[0]} {tile[1]:+d}" if tile else "in hand"
+        if viewer is None or viewer == seat:
+            hand = [col[c] for c in range(rules.n_racing) if state.hands[seat] >> c & 1]
+            cards = " ".join(hand) or "none"
+        else:
+            cards = f"{bin(state.hands[seat]).count('1')} hidden"
+        partner = state.partners[seat]
+        extra = f" · partner P{partner}" if partner >= 0 else ""
+        me = " (you)" if seat == viewer else ""
+        lines.append(
+            f"  P{seat}{me}: {state.coins[seat]:>3} coins · leg bets {bets} · pyramid tiles "
+            f"{state.pyramid_tiles[seat]} · tile {tile_text} · race cards in hand {cards}{extra}"
+        )
+    return "\n".join(lines)

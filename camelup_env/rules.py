@@ -1,0 +1,188 @@
+"""Rule sets: a frozen, validated description of one game (RULES.md R1).
+
+A :class:`RuleSet` is pure data. Everything the engine does differently between presets is read
+from it — the camels, the dice and their faces, the leg-bet stacks, the pyramid tiles — so new
+modules (Supercup, R9) are added as fields and small rules rather than as a second engine.
+
+Camel indices (R1.3): racing camels are ``0 .. n_racing-1`` in the preset's colour order, crazy
+camels follow (``n_racing ..``). Dice are indexed ``0 .. n_racing-1`` for the racing dice (die *i*
+moves camel *i*), then the grey die if the preset has crazy camels.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+PRESETS = ("classic", "second_edition")
+
+_RACING = {
+    "classic": ("blue", "green", "orange", "yellow", "white"),
+    "second_edition": ("blue", "green", "red", "yellow", "purple"),
+}
+_CRAZY = {"classic": (), "second_edition": ("black", "white")}
+_LEG_BETS = {"classic": (5, 3, 2), "second_edition": (5, 3, 2, 2)}
+_TILE_KIND = {"classic": "desert", "second_edition": "spectator"}
+
+#: One die face: (camel shown by the face, number of spaces).
+Face = tuple[int, int]
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    """One game's rules. Unset fields take the preset's values (R1); every field is validated.
+
+    >>> RuleSet("second_edition", num_players=6).partnerships
+    True
+    """
+
+    preset: str = "classic"
+    num_players: int = 4
+    track_length: int = 16
+    racing_colours: tuple[str, ...] | None = None
+    crazy_colours: tuple[str, ...] | None = None
+    racing_die_faces: tuple[int, ...] = (1, 1, 2, 2, 3, 3)
+    grey_die_values: tuple[int, ...] = (1, 2, 3)
+    leg_bet_values: tuple[int, ...] | None = None
+    tile_kind: str | None = None
+    starting_coins: int = 3
+    pyramid_tiles: int = 5
+    partnerships: bool | None = None
+    race_bet_payouts: tuple[int, ...] = (8, 5, 3, 2, 1)
+    #: Per die: its faces. Derived from the fields above; not an argument.
+    dice: tuple[tuple[Face, ...], ...] = field(init=False, repr=False, compare=False)
+    _hash: int = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if self.preset not in PRESETS:
+            raise ValueError(f"unknown preset {self.preset!r}; expected one of {PRESETS}")
+        defaults = {
+            "racing_colours": _RACING[self.preset],
+            "crazy_colours": _CRAZY[self.preset],
+            "leg_bet_values": _LEG_BETS[self.preset],
+            "tile_kind": _TILE_KIND[self.preset],
+            "partnerships": self.preset == "second_edition" and self.num_players >= 6,
+        }
+        for name, value in defaults.items():
+            if getattr(self, name) is None:
+                object.__setattr__(self, name, value)
+        for name in ("racing_colours", "crazy_colours", "leg_bet_values", "racing_die_faces",
+                     "grey_die_values", "race_bet_payouts"):
+            object.__setattr__(self, name, tuple(getattr(self, name)))
+        self._validate()
+        object.__setattr__(self, "dice", self._build_dice())
+        # Rule sets key the action-table and odds caches on every step: hash once.
+        key = tuple(getattr(self, f) for f in self.__dataclass_fields__ if not f.startswith("_")
+                    and f != "dice")
+        object.__setattr__(self, "_hash", hash(key))
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def _validate(self) -> None:
+        if not isinstance(self.num_players, int) or not 2 <= self.num_players <= 8:
+            raise ValueError(
+                f"{self.preset} is played by 2 to 8 players (R1), "
+                f"got num_players={self.num_players}"
+            )
+        if not 6 <= self.track_length <= 64:
+            raise ValueError(f"track_length must be between 6 and 64, got {self.track_length}")
+        colours = self.racing_colours + self.crazy_colours
+        if len(self.racing_colours) != 5:
+            raise ValueError(f"{self.preset} has 5 racing camels (R1), got {self.racing_colours}")
+        if len(set(colours)) != len(colours):
+            raise ValueError(f"camel colour names must be distinct, got {colours}")
+        if self.preset == "classic" and self.crazy_colours:
+            raise ValueError("classic has no crazy camels (R1); use preset='second_edition'")
+        if self.preset == "second_edition" and len(self.crazy_colours) != 2:
+            raise ValueError(f"second_edition has 2 crazy camels (R1), got {self.crazy_colours}")
+        if self.tile_kind not in ("desert", "spectator"):
+            raise ValueError(f"tile_kind must be 'desert' or 'spectator', got {self.tile_kind!r}")
+        if not self.racing_die_faces or any(v < 1 for v in self.racing_die_faces):
+            raise ValueError(f"racing die faces must be positive, got {self.racing_die_faces}")
+        if self.crazy_colours and (
+            not self.grey_die_values or any(v < 1 for v in self.grey_die_values)
+        ):
+            raise ValueError(f"grey die values must be positive, got {self.grey_die_values}")
+        values = self.leg_bet_values
+        if not values or any(v < 1 for v in values) or list(values) != sorted(values, reverse=True):
+            raise ValueError(
+                f"leg-bet stack values must be positive, highest on top (R2.3), got {values}"
+            )
+        if self.starting_coins < 0:
+            raise ValueError(f"starting_coins must be >= 0, got {self.starting_coins}")
+        n_dice = len(self.racing_colours) + (1 if self.crazy_colours else 0)
+        if not 1 <= self.pyramid_tiles <= n_dice:
+            raise ValueError(
+                f"pyramid_tiles must be between 1 and the {n_dice} dice in the pyramid (R6.1), "
+                f"got {self.pyramid_tiles}"
+            )
+        if self.partnerships and self.preset == "classic":
+            raise ValueError("classic has no betting partnerships (R9.4 is second edition only)")
+        if self.partnerships and self.num_players < 6:
+            raise ValueError(
+                f"betting partnerships need at least 6 players (R1.4, R9.4), "
+                f"got num_players={self.num_players}"
+            )
+        if not self.race_bet_payouts or any(v < 0 for v in self.race_bet_payouts):
+            raise ValueError(f"race-bet payouts must be non-negative, got {self.race_bet_payouts}")
+
+    def _build_dice(self) -> tuple[tuple[Face, ...], ...]:
+        dice = [tuple((c, v) for v in self.racing_die_faces) for c in range(self.n_racing)]
+        if self.crazy_colours:
+            dice.append(tuple(
+                (self.n_racing + k, v)
+                for k in range(len(self.crazy_colours)) for v in self.grey_die_values
+            ))
+        return tuple(dice)
+
+    # Derived sizes -------------------------------------------------------------------------
+    @property
+    def n_racing(self) -> int:
+        return len(self.racing_colours)
+
+    @property
+    def n_camels(self) -> int:
+        return len(self.racing_colours) + len(self.crazy_colours)
+
+    @property
+    def colours(self) -> tuple[str, ...]:
+        """Colour names of every camel, racing first, indexed as in the engine (R1.3)."""
+        return self.racing_colours + self.crazy_colours
+
+    @property
+    def n_dice(self) -> int:
+        return len(self.dice)
+
+    def is_crazy(self, camel: int) -> bool:
+        return camel >= self.n_racing
+
+    def die_name(self, die: int) -> str:
+        return "grey" if die >= self.n_racing else self.racing_colours[die]
+
+    @property
+    def tile_sides(self) -> tuple[str, str]:
+        """Names of the +1 and -1 sides of the track tile (R4.2)."""
+        return ("oasis", "mirage") if self.tile_kind == "desert" else ("cheering", "booing")
+
+    def to_dict(self) -> dict:
+        """The fields that differ from the preset, plus preset and num_players (JSON-safe)."""
+        base = RuleSet(self.preset, self.num_players)
+        out: dict = {"preset": self.preset, "num_players": self.num_players}
+        for name in self.__dataclass_fields__:
+            if name in ("preset", "num_players", "dice", "_hash"):
+                continue
+            value = getattr(self, name)
+            if value != getattr(base, name):
+                out[name] = list(value) if isinstance(value, tuple) else value
+        return out
+
+    @classmethod
+    def from_dict(cls, data: dict) -> RuleSet:
+        if not isinstance(data, dict) or "preset" not in data:
+            raise ValueError(f"a rule set document needs at least a 'preset', got {data!r}")
+        known = {n for n in cls.__dataclass_fields__ if n not in ("dice", "_hash")}
+        unknown = set(data) - known
+        if unknown:
+            raise ValueError(f"unknown rule set field(s) {sorted(unknown)}")
+        kwargs = {k: tuple(v) if isinstance(v, list) else v for k, v in data.items()}
+        return cls(**kwargs)
