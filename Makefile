@@ -26,7 +26,7 @@ test: install
 	$(PY) -m pytest -q -n 2 --dist loadfile
 
 demo: install
-	$(PY) -m camelup_env.demo
+	$(VENV)/bin/camelup demo
 
 bench: install
 	$(PY) benchmarks/engine.py

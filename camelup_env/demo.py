@@ -1,4 +1,4 @@
-"""``make demo``: a few full games between random players, narrated.
+"""Play a few full games between random players, narrated (``make demo``).
 
 Shows the board at the start and at every leg end, and every event that moved coins, so a
 newcomer can watch the rules at work. Later the demo becomes a tournament of trained agents.
@@ -38,17 +38,21 @@ def play_narrated(rules: RuleSet, seed: int) -> None:
     print(render_text(state))
 
 
-def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--games", type=int, default=2)
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--games", type=int, default=2, help="games to play")
     parser.add_argument("--seed", type=int, default=0)
-    args = parser.parse_args(argv)
+
+
+def run(args: argparse.Namespace) -> int:
     for i, preset in enumerate(["classic", "second_edition"] * args.games):
         if i >= args.games:
             break
         print(f"\n=== game {i + 1}: {preset}, 4 random players, seed {args.seed + i} ===")
         play_narrated(RuleSet(preset, num_players=4), args.seed + i)
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    parser = argparse.ArgumentParser(description=__doc__)
+    add_arguments(parser)
+    raise SystemExit(run(parser.parse_args()))
