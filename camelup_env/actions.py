@@ -122,9 +122,12 @@ def action_table(rules: RuleSet) -> ActionTable:
 
 def describe(action: Action, rules: RuleSet) -> str:
     """The action in plain words, e.g. ``"bet on blue winning the leg"``."""
-    colours = rules.colours
+    # Camel numbers out of range (illegal actions being reported) are named, never wrapped.
+    def name(camel: int) -> str:
+        return rules.colours[camel] if 0 <= camel < rules.n_camels else f"camel {camel}"
+
     if isinstance(action, TakeLegBet):
-        return f"take the top {colours[action.camel]} leg-bet tile"
+        return f"take the top {name(action.camel)} leg-bet tile"
     if isinstance(action, TakePyramidTile):
         return "take a pyramid tile and roll a die"
     if isinstance(action, PlaceTile):
@@ -133,7 +136,7 @@ def describe(action: Action, rules: RuleSet) -> str:
         return f"put your {rules.tile_kind} tile on space {action.space}, {side} side up"
     if isinstance(action, RaceBet):
         which = "winner" if action.pile == WINNER_PILE else "loser"
-        return f"bet on {colours[action.camel]} as overall {which}"
+        return f"bet on {name(action.camel)} as overall {which}"
     if isinstance(action, Partner):
         return f"form a betting partnership with player {action.seat}"
     raise TypeError(f"not a camelup action: {action!r}")
