@@ -56,3 +56,31 @@ def pile_scored(events: tuple[Event, ...], pile: int):
     from camelup_env.events import FinalBetsScored
 
     return next(e for e in events if isinstance(e, FinalBetsScored) and e.pile == pile)
+
+
+def fuzz_games(preset: str, first_seed: int, games: int) -> int:
+    """Play ``games`` random full games (2-8 players in turn); return the actions taken.
+
+    Every game must end (R5.4/R5.6) with a valid state, coins >= 0 (R8.1) and a JSON round trip.
+    """
+    import numpy as np
+
+    from camelup_env import apply_action, legal_action_indices
+
+    total = 0
+    for seed in range(first_seed, first_seed + games):
+        rng = np.random.default_rng(seed)
+        state = new_game(RuleSet(preset, num_players=2 + seed % 7), seed=rng)
+        steps = 0
+        while not state.game_over:
+            legal = legal_action_indices(state)
+            state, _ = apply_action(state, legal[int(rng.random() * len(legal))], rng)
+            steps += 1
+            if steps > 5000:
+                raise AssertionError(f"{preset} seed {seed}: no end after {steps} actions")
+        state.validate()
+        assert min(state.coins) >= 0
+        assert any(s > state.rules.track_length or s < 1 for s in state.stacks)
+        assert GameState.from_json(state.to_json()) == state, f"{preset} seed {seed}"
+        total += steps
+    return total

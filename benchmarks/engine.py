@@ -1,0 +1,72 @@
+"""Rules-engine throughput: random play, one process, per preset (4 players).
+
+For each preset the benchmark plays random full games for a fixed wall time. A random player
+asks for ``legal_action_indices`` and applies one index chosen uniformly with ``rng.random()``
+through ``apply_action``, as an environment's random agent does. It prints actions per second,
+full games per second and the mean game length in actions, then the exact command.
+
+    .venv/bin/python benchmarks/engine.py --seconds 5
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import shlex
+import sys
+import time
+
+import numpy as np
+
+from camelup_env import RuleSet, apply_action, legal_action_indices, new_game
+
+
+def run(preset: str, players: int, seconds: float, seed: int) -> dict[str, float]:
+    rules = RuleSet(preset, num_players=players)
+    rng = np.random.default_rng(seed)
+    games = actions = 0
+    clock = time.perf_counter
+    start = clock()
+    deadline = start + seconds
+    while clock() < deadline:
+        state = new_game(rules, seed=rng)
+        while not state.game_over:
+            legal = legal_action_indices(state)
+            state, _ = apply_action(state, legal[int(rng.random() * len(legal))], rng)
+            actions += 1
+        games += 1
+    elapsed = clock() - start
+    return {
+        "games": games,
+        "actions": actions,
+        "seconds": elapsed,
+        "actions_per_s": actions / elapsed,
+        "games_per_s": games / elapsed,
+        "mean_length": actions / games if games else float("nan"),
+    }
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=5.0, help="wall time per preset")
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--presets", nargs="+", default=["classic", "second_edition"])
+    args = parser.parse_args(argv)
+
+    print(f"camelup rules engine, random play, {args.players} players, one process, "
+          f"{args.seconds:g} s per preset (Python {platform.python_version()}, "
+          f"{platform.machine()})")
+    header = f"{'preset':<16}{'actions/s':>12}{'games/s':>10}{'mean length':>13}{'games':>8}"
+    print(header)
+    print("-" * len(header))
+    for preset in args.presets:
+        r = run(preset, args.players, args.seconds, args.seed)
+        print(f"{preset:<16}{r['actions_per_s']:>12,.0f}{r['games_per_s']:>10.1f}"
+              f"{r['mean_length']:>13.1f}{r['games']:>8d}")
+    command = " ".join(shlex.quote(a) for a in [sys.executable, *sys.argv])
+    print(f"command: {command}")
+
+
+if __name__ == "__main__":
+    main()
