@@ -1,0 +1,338 @@
+"""What one seat observes (RULES.md R10), as a flat ``float32`` vector with named slices.
+
+An :class:`Observer` is built once per rule set (OpenSpiel style). ``observer.observe(state,
+seat)`` writes everything ``seat`` may know into one vector; ``observer.layout`` maps each slice
+name to its ``(start, stop)`` in that vector and ``observer.shapes`` to its shape before
+flattening (row-major). ``observer.low`` / ``observer.high`` bound every entry, for a
+``gymnasium.spaces.Box``.
+
+Seats are **relative**: relative seat 0 is the observing seat, then the others in turn order
+(relative seat ``k`` is absolute seat ``(seat + k) % n``). Every per-seat slice and every "owner"
+one-hot uses relative seats, so one policy can play any seat.
+
+Symbols: ``C`` camels (racing first, then crazy), ``R`` racing camels, ``L`` track length, ``n``
+players, ``D`` dice (racing dice, then grey), ``M`` highest die number, ``X`` crazy camels,
+``U`` distinct leg-bet values (descending; classic 5,3,2), ``K = n * R`` race-bet card slots per
+pile. The slices, in order (those marked † only exist for some rule sets):
+
+==========================  ==========  ===========================================================
+slice                       shape       meaning
+==========================  ==========  ===========================================================
+``camel_space``             (C, L)      one-hot of the space 1..L each camel stands on (all zero
+                                        once it has crossed the finish line)
+``camel_progress``          (C,)        space / L, clipped to [-0.5, 1.5] (past the line: > 1 or
+                                        <= 0)
+``camel_height``            (C,)        height in its stack / (C - 1); 0 = bottom (R0.2)
+``camel_crossed``           (C, 2)      [crossed the line forward (R5.4), carried backward (R5.6)]
+``racing_rank``             (R, R)      one-hot [camel, rank] of the current ranking (R0.4)
+``tiles``                   (L - 1, n   per space 2..L: owner's relative seat one-hot (n), then
+                            + 2)        [+1 side, -1 side] (R4.2, R5.3)
+``dice_revealed``           (D, 1 + M)  per die: [revealed this leg, one-hot of the number shown
+                                        1..M] (R4.3)
+``grey_die_shown`` †        (X,)        colour the grey die showed, one-hot over crazy camels
+                                        (second edition, once revealed this leg)
+``pyramid_tiles_left``      (1,)        pyramid tiles left / pyramid tiles per leg (R6.1)
+``leg_stacks``              (R, 2)      per racing camel: [top leg-bet tile value / highest value
+                                        (0 if empty), tiles left / tiles per stack] (R4.1)
+``leg_number``              (1,)        min(leg, 20) / 20
+``coins``                   (n,)        per relative seat: min(coins, 100) / 20 (R8.2: public)
+``coin_margin``             (n,)        per relative seat: (its coins - own coins) / 20, clipped
+                                        to [-5, 5] (0 for self)
+``leg_bets_held``           (n, R, U)   per relative seat and racing camel: leg-bet tiles held of
+                                        each value / tiles of that value per stack
+``pyramid_tiles_held``      (n,)        pyramid tiles held this leg / pyramid tiles per leg
+``tile_on_track``           (n,)        1 if the seat's desert/spectator tile is on the track
+``race_cards_in_hand``      (n,)        race-betting cards still in hand / R (a count only: the
+                                        colours of other seats' cards are hidden, R10)
+``is_current``              (n,)        one-hot: the seat to act
+``is_leg_starter``          (n,)        one-hot: the seat holding the starting-player marker
+``partner`` †               (n, n)      per relative seat: its partner's relative seat one-hot
+                                        (only with partnerships, R9.4)
+``partner_card_available`` † (n,)       1 if the seat's partnership card is still available
+``winner_pile``             (K, n)      overall-winner pile, one row per card slot in placing order
+                                        (first placed first): the card owner's relative seat
+                                        one-hot; empty slots are all zero. **Never a colour.**
+``loser_pile``              (K, n)      the overall-loser pile, likewise (R4.4, R10)
+``own_cards``               (R, 4)      the observer's own card of each racing colour: [in hand,
+                                        on the winner pile, on the loser pile, its slot in that
+                                        pile / (K - 1)]
+``leg_rank_prob`` ‡         (R, R)      exact P(camel ends this leg at rank r) [camel, rank]
+``leg_bet_ev`` ‡            (R,)        expected coins of taking the top leg-bet tile / highest
+                                        leg-bet value (0 where the stack is empty)
+``leg_bet_available`` ‡     (R,)        1 where the colour's leg-bet stack is not empty
+``race_winner_prob`` ‡      (R,)        Monte Carlo P(camel wins the race)
+``race_loser_prob`` ‡       (R,)        Monte Carlo P(camel is last at the end of the race)
+==========================  ==========  ===========================================================
+
+‡ only with ``odds_features=True`` (from :mod:`camelup_env.odds`; they depend on the public track
+only). The race odds use ``race_samples`` rollouts seeded from a hash of the track position, so an
+observation is a deterministic function of the (public) state. After the race is over these
+slices show the final result (the actual ranking with probability 1).
+
+What is hidden (R10): the colour of every race-betting card of another seat, and which colours
+another seat still holds. :func:`public_view` removes exactly that from a :class:`GameState`.
+"""
+
+from __future__ import annotations
+
+import zlib
+from dataclasses import replace
+
+import numpy as np
+
+from camelup_env.movement import ranking
+from camelup_env.rules import RuleSet
+from camelup_env.state import GameState
+
+#: Marker for a hidden value in :func:`public_view` (a card's colour, a hand).
+HIDDEN = -1
+
+
+def public_view(state: GameState, seat: int | None) -> GameState:
+    """A copy of ``state`` with what ``seat`` may not see removed (R10).
+
+    * every race-bet card of another seat has camel ``-1`` (owner and pile order stay visible);
+    * ``hands`` of every other seat are ``-1`` (unknown; how many cards a seat still holds is
+      ``n_racing`` minus its cards in the piles).
+
+    ``seat=None`` hides every seat's cards (a spectator's view). Everything else is public. The
+    view is for reading only: the engine cannot continue a game from it.
+    """
+
+    def card(c: tuple[int, int]) -> tuple[int, int]:
+        return c if c[0] == seat else (c[0], HIDDEN)
+
+    return replace(
+        state,
+        stacks=dict(state.stacks),
+        tiles=dict(state.tiles),
+        winner_pile=tuple(card(c) for c in state.winner_pile),
+        loser_pile=tuple(card(c) for c in state.loser_pile),
+        hands=tuple(h if s == seat else HIDDEN for s, h in enumerate(state.hands)),
+    )
+
+
+class Observer:
+    """Builds the observation vector of any seat for one rule set (see the module docstring).
+
+    Args:
+        rules: the rule set.
+        odds_features: add the ``leg_*`` / ``race_*`` odds slices (needs numba; the first call
+            compiles, later calls are cached).
+        race_samples: Monte Carlo rollouts for ``race_winner_prob`` / ``race_loser_prob``.
+    """
+
+    def __init__(self, rules: RuleSet, odds_features: bool = True, race_samples: int = 200):
+        self.rules = rules
+        self.odds_features = odds_features
+        self.race_samples = int(race_samples)
+        r = rules
+        C, R, L, n, D = r.n_camels, r.n_racing, r.track_length, r.num_players, r.n_dice
+        X = len(r.crazy_colours)
+        M = max(max(r.racing_die_faces), max(r.grey_die_values) if X else 0)
+        U = sorted(set(r.leg_bet_values), reverse=True)
+        K = n * R
+        self._dims = dict(C=C, R=R, L=L, n=n, D=D, X=X, M=M, U=len(U), K=K)
+        self._value_col = {v: i for i, v in enumerate(U)}
+        self._value_mult = np.array([r.leg_bet_values.count(v) for v in U], dtype=np.float32)
+        spec: list[tuple[str, tuple[int, ...], float, float]] = [
+            ("camel_space", (C, L), 0, 1),
+            ("camel_progress", (C,), -0.5, 1.5),
+            ("camel_height", (C,), 0, 1),
+            ("camel_crossed", (C, 2), 0, 1),
+            ("racing_rank", (R, R), 0, 1),
+            ("tiles", (L - 1, n + 2), 0, 1),
+            ("dice_revealed", (D, 1 + M), 0, 1),
+        ]
+        if X:
+            spec.append(("grey_die_shown", (X,), 0, 1))
+        spec += [
+            ("pyramid_tiles_left", (1,), 0, 1),
+            ("leg_stacks", (R, 2), 0, 1),
+            ("leg_number", (1,), 0, 1),
+            ("coins", (n,), 0, 5),
+            ("coin_margin", (n,), -5, 5),
+            ("leg_bets_held", (n, R, len(U)), 0, 1),
+            ("pyramid_tiles_held", (n,), 0, 1),
+            ("tile_on_track", (n,), 0, 1),
+            ("race_cards_in_hand", (n,), 0, 1),
+            ("is_current", (n,), 0, 1),
+            ("is_leg_starter", (n,), 0, 1),
+        ]
+        if r.partnerships:
+            spec += [("partner", (n, n), 0, 1), ("partner_card_available", (n,), 0, 1)]
+        spec += [
+            ("winner_pile", (K, n), 0, 1),
+            ("loser_pile", (K, n), 0, 1),
+            ("own_cards", (R, 4), 0, 1),
+        ]
+        if odds_features:
+            spec += [
+                ("leg_rank_prob", (R, R), 0, 1),
+                ("leg_bet_ev", (R,), -1.0 / max(r.leg_bet_values), 1),
+                ("leg_bet_available", (R,), 0, 1),
+                ("race_winner_prob", (R,), 0, 1),
+                ("race_loser_prob", (R,), 0, 1),
+            ]
+        self.layout: dict[str, tuple[int, int]] = {}
+        self.shapes: dict[str, tuple[int, ...]] = {}
+        lows, highs = [], []
+        start = 0
+        for name, shape, lo, hi in spec:
+            size = int(np.prod(shape))
+            self.layout[name] = (start, start + size)
+            self.shapes[name] = shape
+            lows.append(np.full(size, lo, dtype=np.float32))
+            highs.append(np.full(size, hi, dtype=np.float32))
+            start += size
+        self.size = start
+        self.low = np.concatenate(lows)
+        self.high = np.concatenate(highs)
+        self._o = {name: a for name, (a, _) in self.layout.items()}
+        self._max_leg_value = float(max(r.leg_bet_values))
+        self._odds_key: tuple | None = None
+        self._odds_vec: np.ndarray | None = None
+
+    # ------------------------------------------------------------------------------------
+    def view(self, obs: np.ndarray, name: str) -> np.ndarray:
+        """The named slice of an observation vector, reshaped to its documented shape."""
+        a, b = self.layout[name]
+        return obs[..., a:b].reshape(*obs.shape[:-1], *self.shapes[name])
+
+    def observe(self, state: GameState, seat: int) -> np.ndarray:
+        """The observation vector of ``seat`` (a new ``float32`` array)."""
+        d, o = self._dims, self._o
+        C, R, L, n, K = d["C"], d["R"], d["L"], d["n"], d["K"]
+        rules = self.rules
+        out = np.zeros(self.size, dtype=np.float32)
+        rel = [(s - seat) % n for s in range(n)]  # absolute seat -> relative seat
+
+        # Track -------------------------------------------------------------------------
+        cs, cp = o["camel_space"], o["camel_progress"]
+        ch, cc = o["camel_height"], o["camel_crossed"]
+        hdiv = 1.0 / (C - 1) if C > 1 else 0.0
+        for space, stack in state.stacks.items():
+            prog = min(max(space / L, -0.5), 1.5)
+            on_track = 1 <= space <= L
+            for h, camel in enumerate(stack):
+                if on_track:
+                    out[cs + camel * L + space - 1] = 1.0
+                elif space > L:
+                    out[cc + 2 * camel] = 1.0
+                else:
+                    out[cc + 2 * camel + 1] = 1.0
+                out[cp + camel] = prog
+                out[ch + camel] = h * hdiv
+        rr = o["racing_rank"]
+        for rank, camel in enumerate(ranking(state.stacks, R)):
+            out[rr + camel * R + rank] = 1.0
+        t, w = o["tiles"], n + 2
+        for space, (owner, side) in state.tiles.items():
+            base = t + (space - 2) * w
+            out[base + rel[owner]] = 1.0
+            out[base + n + (0 if side > 0 else 1)] = 1.0
+
+        # Dice, pyramid, leg-bet stacks -------------------------------------------------
+        dr, w = o["dice_revealed"], 1 + d["M"]
+        for die, camel_shown, value in state.revealed:
+            out[dr + die * w] = 1.0
+            out[dr + die * w + value] = 1.0
+            if die >= R:
+                out[o["grey_die_shown"] + camel_shown - R] = 1.0
+        out[o["pyramid_tiles_left"]] = state.pyramid_tiles_left / rules.pyramid_tiles
+        ls, nv = o["leg_stacks"], len(rules.leg_bet_values)
+        for camel, stack in enumerate(state.leg_stacks):
+            if stack:
+                out[ls + 2 * camel] = stack[0] / self._max_leg_value
+                out[ls + 2 * camel + 1] = len(stack) / nv
+        out[o["leg_number"]] = min(state.leg, 20) / 20.0
+
+        # Players (relative seats) -------------------------------------------------------
+        own_coins = state.coins[seat]
+        U = d["U"]
+        lb, vcol, mult = o["leg_bets_held"], self._value_col, self._value_mult
+        for s in range(n):
+            k = rel[s]
+            coins = state.coins[s]
+            out[o["coins"] + k] = min(coins, 100) / 20.0
+            out[o["coin_margin"] + k] = min(max((coins - own_coins) / 20.0, -5.0), 5.0)
+            for camel, value in state.leg_bets[s]:
+                j = lb + (k * R + camel) * U + vcol[value]
+                out[j] += 1.0 / mult[vcol[value]]
+            out[o["pyramid_tiles_held"] + k] = state.pyramid_tiles[s] / rules.pyramid_tiles
+        for owner, _ in state.tiles.values():
+            out[o["tile_on_track"] + rel[owner]] = 1.0
+        rc = o["race_cards_in_hand"]
+        for owner, _ in state.winner_pile:
+            out[rc + rel[owner]] += 1.0
+        for owner, _ in state.loser_pile:
+            out[rc + rel[owner]] += 1.0
+        out[rc:rc + n] = (R - out[rc:rc + n]) / R  # a count derived from public piles only
+        out[o["is_current"] + rel[state.current]] = 1.0
+        out[o["is_leg_starter"] + rel[state.leg_starter]] = 1.0
+        if rules.partnerships:
+            pa, pc = o["partner"], o["partner_card_available"]
+            for s, partner in enumerate(state.partners):
+                if partner >= 0:
+                    out[pa + rel[s] * n + rel[partner]] = 1.0
+                else:
+                    out[pc + rel[s]] = 1.0
+
+        # Race-bet piles: owners only; colours of the observer's own cards -------------
+        oc = o["own_cards"]
+        hand = state.hands[seat]
+        for camel in range(R):
+            if hand >> camel & 1:
+                out[oc + 4 * camel] = 1.0
+        kdiv = 1.0 / (K - 1) if K > 1 else 0.0
+        for pile_name, pile, col in (("winner_pile", state.winner_pile, 1),
+                                     ("loser_pile", state.loser_pile, 2)):
+            base = o[pile_name]
+            for slot, (owner, camel) in enumerate(pile):
+                k = rel[owner]
+                out[base + slot * n + k] = 1.0
+                if k == 0:
+                    out[oc + 4 * camel + col] = 1.0
+                    out[oc + 4 * camel + 3] = slot * kdiv
+
+        if self.odds_features:
+            a = o["leg_rank_prob"]
+            out[a:self.size] = self._odds(state)
+        return out
+
+    # ------------------------------------------------------------------------------------
+    def _odds(self, state: GameState) -> np.ndarray:
+        """The odds slices (identical for every seat), cached for the last position seen."""
+        key = (
+            tuple(sorted(state.stacks.items())), tuple(sorted(state.tiles.items())),
+            state.pyramid, state.pyramid_tiles_left, state.leg_stacks, state.game_over,
+        )
+        if key == self._odds_key:
+            return self._odds_vec
+        from camelup_env import odds  # lazy: numba is only needed with odds features
+
+        R = self.rules.n_racing
+        vec = np.zeros(R * R + 4 * R, dtype=np.float32)
+        if state.game_over:
+            order = ranking(state.stacks, R)
+            for rank, camel in enumerate(order):
+                vec[camel * R + rank] = 1.0
+            vec[R * R + 2 * R + order[0]] = 1.0  # race_winner_prob
+            vec[R * R + 3 * R + order[-1]] = 1.0  # race_loser_prob
+        else:
+            hidden = public_view(state, None)
+            probs = odds.leg_rank_probabilities(hidden)
+            vec[:R * R] = probs.reshape(-1)
+            ev = vec[R * R:R * R + R]
+            avail = vec[R * R + R:R * R + 2 * R]
+            for camel, stack in enumerate(state.leg_stacks):
+                if stack:  # R6.2, as odds.leg_bet_evs computes it, without a second call
+                    p1, p2 = probs[camel, 0], probs[camel, 1]
+                    ev[camel] = (stack[0] * p1 + p2 - (1.0 - p1 - p2)) / self._max_leg_value
+                    avail[camel] = 1.0
+            seed = zlib.crc32(repr(key[:4]).encode())
+            race = odds.race_probabilities(hidden, n_samples=self.race_samples, seed=seed)
+            vec[R * R + 2 * R:R * R + 3 * R] = race.winner
+            vec[R * R + 3 * R:R * R + 4 * R] = race.loser
+        self._odds_key, self._odds_vec = key, vec
+        return vec
