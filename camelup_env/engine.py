@@ -143,12 +143,7 @@ def _tile_indices(state: GameState, seat: int, table: ActionTable) -> tuple[int,
     # R4.2: no camel, no tile, no neighbouring tile. The player's own tile is lifted first, so
     # its neighbours are free, but its own space is not (a tile moves to a different space).
     # Spaces are bits of one int, and the answer for each blocked-space pattern is cached.
-    blocked = 0
-    for space in state.stacks:
-        if space > 0:
-            blocked |= 1 << space
-    for space, (owner, _) in state.tiles.items():
-        blocked |= (1 << space) if owner == seat else (7 << (space - 1))
+    blocked = _blocked_spaces(state, seat)
     found = table.tile_cache.get(blocked)
     if found is None:
         found = tuple(
@@ -158,6 +153,17 @@ def _tile_indices(state: GameState, seat: int, table: ActionTable) -> tuple[int,
         )
         table.tile_cache[blocked] = found
     return found
+
+
+def _blocked_spaces(state: GameState, seat: int) -> int:
+    """Bit mask of the spaces where ``seat`` may not put its tile (R4.2), spaces as bit index."""
+    blocked = 0
+    for space in state.stacks:
+        if space > 0:
+            blocked |= 1 << space
+    for space, (owner, _) in state.tiles.items():
+        blocked |= (1 << space) if owner == seat else (7 << (space - 1))
+    return blocked
 
 
 def check_legal(state: GameState, action: Action) -> None:
@@ -182,6 +188,9 @@ def check_legal(state: GameState, action: Action) -> None:
             fail("no pyramid tile is left (R4.3)")
     elif isinstance(action, PlaceTile):
         s = action.space
+        if (action.side in (1, -1) and 2 <= s <= rules.track_length
+                and not _blocked_spaces(state, p) >> s & 1):
+            return  # the common, legal case; the checks below only explain a refusal
         own = state.tile_of(p)
         if action.side not in (1, -1):
             fail("the tile's side must be +1 or -1 (R4.2)")
@@ -219,7 +228,7 @@ def check_legal(state: GameState, action: Action) -> None:
 # Applying actions --------------------------------------------------------------------------
 def to_action(state: GameState, action: Action | int) -> Action:
     """Accept an action or its index."""
-    if isinstance(action, (int, np.integer)):
+    if type(action) is int or isinstance(action, np.integer):
         actions = action_table(state.rules).actions
         if not 0 <= action < len(actions):
             raise IllegalActionError(
