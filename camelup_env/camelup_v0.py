@@ -130,6 +130,7 @@ from pettingzoo.utils import wrappers
 
 from camelup_env.actions import action_table
 from camelup_env.engine import apply_action, legal_action_indices, new_game, winners
+from camelup_env.events import RaceBetPlaced
 from camelup_env.events import public_view as public_event
 from camelup_env.observation import Observer
 from camelup_env.render import render_text
@@ -236,6 +237,7 @@ class raw_env(AECEnv):
         self._np_random_seed: int | None = None
         self._mask = np.zeros(self._n_actions, dtype=np.int8)
         self._zero_mask = np.zeros(self._n_actions, dtype=np.int8)
+        self._zero_mask.setflags(write=False)
         self._turns = 0
         self._image_renderer = None
 
@@ -323,14 +325,16 @@ class raw_env(AECEnv):
         mask = np.zeros(self._n_actions, dtype=np.int8)
         if not state.game_over:
             mask[legal_action_indices(state)] = 1
+        mask.setflags(write=False)  # shared by infos; observe() hands out copies
         self._mask = mask
+        current = -1 if state.game_over else state.current
+        hidden = any(isinstance(e, RaceBetPlaced) for e in events)
         infos = {}
         for a in self.agents:
             seat = self._seat[a]
             infos[a] = {
-                "events": tuple(public_event(e, seat) for e in events),
-                "action_mask": mask if seat == state.current and not state.game_over
-                else self._zero_mask.copy(),
+                "events": tuple(public_event(e, seat) for e in events) if hidden else events,
+                "action_mask": mask if seat == current else self._zero_mask,
             }
         self.infos = infos
 

@@ -134,7 +134,7 @@ class Observer:
         K = n * R
         self._dims = dict(C=C, R=R, L=L, n=n, D=D, X=X, M=M, U=len(U), K=K)
         self._value_col = {v: i for i, v in enumerate(U)}
-        self._value_mult = np.array([r.leg_bet_values.count(v) for v in U], dtype=np.float32)
+        self._inv_mult = [1.0 / r.leg_bet_values.count(v) for v in U]
         spec: list[tuple[str, tuple[int, ...], float, float]] = [
             ("camel_space", (C, L), 0, 1),
             ("camel_progress", (C,), -0.5, 1.5),
@@ -190,6 +190,14 @@ class Observer:
         self.high = np.concatenate(highs)
         self._o = {name: a for name, (a, _) in self.layout.items()}
         self._max_leg_value = float(max(r.leg_bet_values))
+        self._nbytes = 4 * self.size
+        self._track_end = self.layout["tiles"][0]
+        self._dice_start = self.layout["dice_revealed"][0]
+        self._dice_end = self.layout["coins"][0]
+        self._track_key: dict | None = None
+        self._track_seg: np.ndarray | None = None
+        self._dice_key: tuple | None = None
+        self._dice_seg: np.ndarray | None = None
         self._odds_key: tuple | None = None
         self._odds_vec: np.ndarray | None = None
 
@@ -201,104 +209,152 @@ class Observer:
 
     def observe(self, state: GameState, seat: int) -> np.ndarray:
         """The observation vector of ``seat`` (a new ``float32`` array)."""
+        # Entries are written through a memoryview of a fresh zeroed buffer: far cheaper than
+        # numpy item assignment for the few dozen scattered entries of one observation.
         d, o = self._dims, self._o
-        C, R, L, n, K = d["C"], d["R"], d["L"], d["n"], d["K"]
+        R, n, K = d["R"], d["n"], d["K"]
         rules = self.rules
-        out = np.zeros(self.size, dtype=np.float32)
+        buf = bytearray(self._nbytes)
+        m = memoryview(buf).cast("f")
         rel = [(s - seat) % n for s in range(n)]  # absolute seat -> relative seat
 
-        # Track -------------------------------------------------------------------------
-        cs, cp = o["camel_space"], o["camel_progress"]
-        ch, cc = o["camel_height"], o["camel_crossed"]
-        hdiv = 1.0 / (C - 1) if C > 1 else 0.0
-        for space, stack in state.stacks.items():
-            prog = min(max(space / L, -0.5), 1.5)
-            on_track = 1 <= space <= L
-            for h, camel in enumerate(stack):
-                if on_track:
-                    out[cs + camel * L + space - 1] = 1.0
-                elif space > L:
-                    out[cc + 2 * camel] = 1.0
-                else:
-                    out[cc + 2 * camel + 1] = 1.0
-                out[cp + camel] = prog
-                out[ch + camel] = h * hdiv
-        rr = o["racing_rank"]
-        for rank, camel in enumerate(ranking(state.stacks, R)):
-            out[rr + camel * R + rank] = 1.0
+        # Track and dice: the same for every seat, cached while they do not change.
+        if state.stacks != self._track_key:
+            self._track_key, self._track_seg = dict(state.stacks), self._track(state)
+        dice_key = (state.revealed, state.leg_stacks, state.pyramid_tiles_left, state.leg)
+        if dice_key != self._dice_key:
+            self._dice_key, self._dice_seg = dice_key, self._dice(state)
         t, w = o["tiles"], n + 2
         for space, (owner, side) in state.tiles.items():
             base = t + (space - 2) * w
-            out[base + rel[owner]] = 1.0
-            out[base + n + (0 if side > 0 else 1)] = 1.0
-
-        # Dice, pyramid, leg-bet stacks -------------------------------------------------
-        dr, w = o["dice_revealed"], 1 + d["M"]
-        for die, camel_shown, value in state.revealed:
-            out[dr + die * w] = 1.0
-            out[dr + die * w + value] = 1.0
-            if die >= R:
-                out[o["grey_die_shown"] + camel_shown - R] = 1.0
-        out[o["pyramid_tiles_left"]] = state.pyramid_tiles_left / rules.pyramid_tiles
-        ls, nv = o["leg_stacks"], len(rules.leg_bet_values)
-        for camel, stack in enumerate(state.leg_stacks):
-            if stack:
-                out[ls + 2 * camel] = stack[0] / self._max_leg_value
-                out[ls + 2 * camel + 1] = len(stack) / nv
-        out[o["leg_number"]] = min(state.leg, 20) / 20.0
+            m[base + rel[owner]] = 1.0
+            m[base + n + (0 if side > 0 else 1)] = 1.0
 
         # Players (relative seats) -------------------------------------------------------
         own_coins = state.coins[seat]
         U = d["U"]
-        lb, vcol, mult = o["leg_bets_held"], self._value_col, self._value_mult
+        lb, vcol, inv_mult = o["leg_bets_held"], self._value_col, self._inv_mult
+        oc_, om, ph = o["coins"], o["coin_margin"], o["pyramid_tiles_held"]
+        ptiles = rules.pyramid_tiles
+        in_hand = [R] * n
+        for owner, _ in state.winner_pile:
+            in_hand[owner] -= 1
+        for owner, _ in state.loser_pile:
+            in_hand[owner] -= 1
+        rc = o["race_cards_in_hand"]
         for s in range(n):
             k = rel[s]
             coins = state.coins[s]
-            out[o["coins"] + k] = min(coins, 100) / 20.0
-            out[o["coin_margin"] + k] = min(max((coins - own_coins) / 20.0, -5.0), 5.0)
+            m[oc_ + k] = min(coins, 100) / 20.0
+            m[om + k] = min(max((coins - own_coins) / 20.0, -5.0), 5.0)
             for camel, value in state.leg_bets[s]:
-                j = lb + (k * R + camel) * U + vcol[value]
-                out[j] += 1.0 / mult[vcol[value]]
-            out[o["pyramid_tiles_held"] + k] = state.pyramid_tiles[s] / rules.pyramid_tiles
+                c = vcol[value]
+                j = lb + (k * R + camel) * U + c
+                m[j] = m[j] + inv_mult[c]
+            m[ph + k] = state.pyramid_tiles[s] / ptiles
+            m[rc + k] = in_hand[s] / R  # a count derived from the public piles only
         for owner, _ in state.tiles.values():
-            out[o["tile_on_track"] + rel[owner]] = 1.0
-        rc = o["race_cards_in_hand"]
-        for owner, _ in state.winner_pile:
-            out[rc + rel[owner]] += 1.0
-        for owner, _ in state.loser_pile:
-            out[rc + rel[owner]] += 1.0
-        out[rc:rc + n] = (R - out[rc:rc + n]) / R  # a count derived from public piles only
-        out[o["is_current"] + rel[state.current]] = 1.0
-        out[o["is_leg_starter"] + rel[state.leg_starter]] = 1.0
+            m[o["tile_on_track"] + rel[owner]] = 1.0
+        m[o["is_current"] + rel[state.current]] = 1.0
+        m[o["is_leg_starter"] + rel[state.leg_starter]] = 1.0
         if rules.partnerships:
             pa, pc = o["partner"], o["partner_card_available"]
             for s, partner in enumerate(state.partners):
                 if partner >= 0:
-                    out[pa + rel[s] * n + rel[partner]] = 1.0
+                    m[pa + rel[s] * n + rel[partner]] = 1.0
                 else:
-                    out[pc + rel[s]] = 1.0
+                    m[pc + rel[s]] = 1.0
 
         # Race-bet piles: owners only; colours of the observer's own cards -------------
         oc = o["own_cards"]
         hand = state.hands[seat]
         for camel in range(R):
             if hand >> camel & 1:
-                out[oc + 4 * camel] = 1.0
+                m[oc + 4 * camel] = 1.0
         kdiv = 1.0 / (K - 1) if K > 1 else 0.0
-        for pile_name, pile, col in (("winner_pile", state.winner_pile, 1),
-                                     ("loser_pile", state.loser_pile, 2)):
-            base = o[pile_name]
+        for base, pile, col in ((o["winner_pile"], state.winner_pile, 1),
+                                (o["loser_pile"], state.loser_pile, 2)):
             for slot, (owner, camel) in enumerate(pile):
                 k = rel[owner]
-                out[base + slot * n + k] = 1.0
+                m[base + slot * n + k] = 1.0
                 if k == 0:
-                    out[oc + 4 * camel + col] = 1.0
-                    out[oc + 4 * camel + 3] = slot * kdiv
+                    m[oc + 4 * camel + col] = 1.0
+                    m[oc + 4 * camel + 3] = slot * kdiv
 
+        out = np.frombuffer(buf, dtype=np.float32)
+        out[:self._track_end] = self._track_seg
+        out[self._dice_start:self._dice_end] = self._dice_seg
         if self.odds_features:
-            a = o["leg_rank_prob"]
-            out[a:self.size] = self._odds(state)
+            out[o["leg_rank_prob"]:] = self._odds(state)
         return out
+
+    def _track(self, state: GameState) -> np.ndarray:
+        """The seat-independent track slices (``camel_space`` .. ``racing_rank``)."""
+        d, o = self._dims, self._o
+        C, R, L = d["C"], d["R"], d["L"]
+        idx: list[int] = []
+        val: list[float] = []
+        ones: list[int] = []
+        put, one, putv = idx.append, ones.append, val.append
+        # Track -------------------------------------------------------------------------
+        cs, cp = o["camel_space"], o["camel_progress"]
+        ch, cc = o["camel_height"], o["camel_crossed"]
+        hdiv = 1.0 / (C - 1) if C > 1 else 0.0
+        for space, stack in state.stacks.items():
+            prog = min(max(space / L, -0.5), 1.5)
+            if 1 <= space <= L:
+                for h, camel in enumerate(stack):
+                    one(cs + camel * L + space - 1)
+                    put(cp + camel)
+                    putv(prog)
+                    put(ch + camel)
+                    putv(h * hdiv)
+            else:
+                flag = 0 if space > L else 1
+                for h, camel in enumerate(stack):
+                    one(cc + 2 * camel + flag)
+                    put(cp + camel)
+                    putv(prog)
+                    put(ch + camel)
+                    putv(h * hdiv)
+        rr = o["racing_rank"]
+        for rank, camel in enumerate(ranking(state.stacks, R)):
+            one(rr + camel * R + rank)
+        seg = np.zeros(self._track_end, dtype=np.float32)
+        seg[idx] = val
+        seg[ones] = 1.0
+        return seg
+
+    def _dice(self, state: GameState) -> np.ndarray:
+        """The seat-independent slices ``dice_revealed`` .. ``leg_number``."""
+        d, o, rules = self._dims, self._o, self.rules
+        R = d["R"]
+        idx: list[int] = []
+        val: list[float] = []
+        ones: list[int] = []
+        put, one, putv = idx.append, ones.append, val.append
+        dr, w = o["dice_revealed"], 1 + d["M"]
+        for die, camel_shown, value in state.revealed:
+            one(dr + die * w)
+            one(dr + die * w + value)
+            if die >= R:
+                one(o["grey_die_shown"] + camel_shown - R)
+        put(o["pyramid_tiles_left"])
+        putv(state.pyramid_tiles_left / rules.pyramid_tiles)
+        ls, nv = o["leg_stacks"], len(rules.leg_bet_values)
+        for camel, stack in enumerate(state.leg_stacks):
+            if stack:
+                put(ls + 2 * camel)
+                putv(stack[0] / self._max_leg_value)
+                put(ls + 2 * camel + 1)
+                putv(len(stack) / nv)
+        put(o["leg_number"])
+        putv(min(state.leg, 20) / 20.0)
+
+        seg = np.zeros(self._dice_end, dtype=np.float32)
+        seg[idx] = val
+        seg[ones] = 1.0
+        return seg[self._dice_start:]
 
     # ------------------------------------------------------------------------------------
     def _odds(self, state: GameState) -> np.ndarray:
