@@ -35,6 +35,7 @@ from camelup_env.engine import (
     winners,
 )
 from camelup_env.movement import ranking
+from camelup_env.position import PositionError, parse_position
 from camelup_env.render import render_text
 from camelup_env.rules import PRESETS, RuleSet
 from camelup_env.state import LOSER_PILE, WINNER_PILE, GameState
@@ -49,6 +50,7 @@ __all__ = [
     "IllegalActionError",
     "Partner",
     "PlaceTile",
+    "PositionError",
     "RaceBet",
     "RuleSet",
     "TakeLegBet",
@@ -63,6 +65,7 @@ __all__ = [
     "legal_action_mask",
     "legal_actions",
     "new_game",
+    "parse_position",
     "ranking",
     "render_text",
     "winners",
