@@ -24,7 +24,7 @@ def steps_per_second(make_env, seconds: float, seed: int = 0) -> tuple[float, in
     rng = np.random.default_rng(seed)
     steps, games = 0, 0
     env.reset(seed=seed)  # warm-up game: first calls may compile or fill caches
-    for agent in env.agent_iter():
+    for _ in env.agent_iter():
         obs, _, term, trunc, _ = env.last()
         env.step(None if term or trunc else int(np.flatnonzero(obs["action_mask"])[0]))
     start = time.perf_counter()

@@ -1,0 +1,170 @@
+"""The camelup_v0 observation: named slices, contents, and no leak of hidden cards (R10)."""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import replace
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from camelup_env import RuleSet, apply_action, legal_action_indices, new_game, ranking
+from camelup_env.observation import HIDDEN, Observer, public_view
+
+RULESETS = [RuleSet("classic", num_players=2), RuleSet("classic", num_players=4),
+            RuleSet("second_edition", num_players=4), RuleSet("second_edition", num_players=6),
+            RuleSet("second_edition", num_players=8)]
+
+
+def random_state(rules: RuleSet, seed: int, steps: int):
+    rng = np.random.default_rng(seed)
+    state = new_game(rules, seed=rng)
+    for _ in range(steps):
+        if state.game_over:
+            break
+        legal = legal_action_indices(state)
+        state, _ = apply_action(state, legal[rng.integers(len(legal))], rng)
+    return state
+
+
+@pytest.mark.parametrize("odds", [False, True])
+@pytest.mark.parametrize("rules", RULESETS, ids=lambda r: f"{r.preset}-{r.num_players}")
+def test_layout_covers_vector_exactly(rules: RuleSet, odds: bool) -> None:
+    ob = Observer(rules, odds_features=odds)
+    spans = sorted(ob.layout.values())
+    assert spans[0][0] == 0 and spans[-1][1] == ob.size
+    for (_, stop), (start, _) in itertools.pairwise(spans):
+        assert stop == start  # contiguous, no overlap, no gap
+    for name, (a, b) in ob.layout.items():
+        assert b - a == int(np.prod(ob.shapes[name])) > 0
+    assert ob.low.shape == ob.high.shape == (ob.size,)
+
+
+@pytest.mark.parametrize("rules", RULESETS, ids=lambda r: f"{r.preset}-{r.num_players}")
+def test_observation_decodes_to_the_state(rules: RuleSet) -> None:
+    ob = Observer(rules, odds_features=False)
+    n, R, L = rules.num_players, rules.n_racing, rules.track_length
+    for seed in range(6):
+        state = random_state(rules, seed, 10 + 25 * seed)
+        for seat in range(n):
+            obs = ob.observe(state, seat)
+            assert obs.dtype == np.float32 and obs.shape == (ob.size,)
+            assert np.all(obs >= ob.low) and np.all(obs <= ob.high)
+            space = ob.view(obs, "camel_space")
+            for s, stack in state.stacks.items():
+                for h, camel in enumerate(stack):
+                    if 1 <= s <= L:
+                        assert space[camel, s - 1] == 1 and space[camel].sum() == 1
+                    assert ob.view(obs, "camel_height")[camel] == pytest.approx(
+                        h / (rules.n_camels - 1))
+            rank = ob.view(obs, "racing_rank")
+            assert [int(np.argmax(rank[:, r])) for r in range(R)] == ranking(state.stacks, R)
+            rel = [(s - seat) % n for s in range(n)]
+            coins = ob.view(obs, "coins")
+            assert [coins[rel[s]] * 20 for s in range(n)] == pytest.approx(list(state.coins))
+            assert ob.view(obs, "is_current")[rel[state.current]] == 1
+            for slot, (owner, camel) in enumerate(state.winner_pile):
+                assert np.argmax(ob.view(obs, "winner_pile")[slot]) == rel[owner]
+                if owner == seat:
+                    assert ob.view(obs, "own_cards")[camel, 1] == 1
+            for space_, (owner, side) in state.tiles.items():
+                row = ob.view(obs, "tiles")[space_ - 2]
+                assert row[rel[owner]] == 1 and row[n + (0 if side > 0 else 1)] == 1
+            own = ob.view(obs, "own_cards")
+            assert [bool(own[c, 0]) for c in range(R)] == [
+                bool(state.hands[seat] >> c & 1) for c in range(R)]
+            values = sorted(set(rules.leg_bet_values), reverse=True)
+            mult = np.array([rules.leg_bet_values.count(v) for v in values])
+            held = ob.view(obs, "leg_bets_held") * mult  # tiles held per seat, colour, value
+            for s in range(n):
+                assert held[rel[s]].sum() == pytest.approx(len(state.leg_bets[s]))
+                for camel, value in state.leg_bets[s]:
+                    assert held[rel[s], camel, values.index(value)] >= 1 - 1e-6
+
+
+def scramble_hidden(state, viewer_owner: int, data: st.DataObject):
+    """Give ``viewer_owner``'s pile cards other colours (each colour at most once per player)
+    and derive its hand from them, as the rules allow."""
+    R = state.rules.n_racing
+    mine = [i for i, (o, _) in enumerate(state.winner_pile + state.loser_pile)
+            if o == viewer_owner]
+    colours = data.draw(st.permutations(range(R)))[:len(mine)]
+    cards = list(state.winner_pile + state.loser_pile)
+    for i, c in zip(mine, colours, strict=True):
+        cards[i] = (viewer_owner, c)
+    nw = len(state.winner_pile)
+    hands = list(state.hands)
+    hands[viewer_owner] = ((1 << R) - 1) & ~sum(1 << c for c in colours)
+    return replace(state, winner_pile=tuple(cards[:nw]), loser_pile=tuple(cards[nw:]),
+                   hands=tuple(hands))
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rules_i=st.integers(0, len(RULESETS) - 1), seed=st.integers(0, 10_000),
+       steps=st.integers(0, 120), data=st.data())
+def test_no_leak_of_other_players_race_bet_colours(rules_i: int, seed: int, steps: int,
+                                                   data: st.DataObject) -> None:
+    rules = RULESETS[rules_i]
+    ob = Observer(rules, odds_features=False)
+    state = random_state(rules, seed, steps)
+    owner = data.draw(st.integers(0, rules.num_players - 1))
+    other = scramble_hidden(state, owner, data)
+    for seat in range(rules.num_players):
+        a, b = ob.observe(state, seat), ob.observe(other, seat)
+        if seat != owner:
+            assert np.array_equal(a, b), f"seat {seat} sees seat {owner}'s hidden cards"
+        elif other.hands[owner] != state.hands[owner]:
+            assert not np.array_equal(a, b), "a seat must see its own cards"
+        if seat != owner:
+            assert public_view(state, seat) == public_view(other, seat)
+
+
+def test_own_cards_are_visible_to_their_owner() -> None:
+    rules = RuleSet("classic", num_players=3)
+    ob = Observer(rules, odds_features=False)
+    state = replace(new_game(rules, seed=0), winner_pile=((1, 3),), loser_pile=((0, 2),),
+                    hands=(0b11011, 0b10111, 0b11111))
+    own0 = ob.view(ob.observe(state, 0), "own_cards")
+    own1 = ob.view(ob.observe(state, 1), "own_cards")
+    assert own0[2].tolist() == [0, 0, 1, 0] and own1[3].tolist() == [0, 1, 0, 0]
+    assert own0[3, 1] == 0 and own1[2, 2] == 0  # not the other seat's card
+    assert ob.view(ob.observe(state, 2), "own_cards")[:, 1:].sum() == 0
+
+
+def test_public_view_hides_exactly_the_private_fields() -> None:
+    rules = RuleSet("classic", num_players=3)
+    state = replace(new_game(rules, seed=0), winner_pile=((1, 3), (0, 1)),
+                    loser_pile=((2, 2),), hands=(0b11101, 0b10111, 0b11011))
+    view = public_view(state, 0)
+    assert view.winner_pile == ((1, HIDDEN), (0, 1)) and view.loser_pile == ((2, HIDDEN),)
+    assert view.hands == (0b11101, HIDDEN, HIDDEN)
+    assert view.stacks == state.stacks and view.coins == state.coins
+    assert public_view(state, None).hands == (HIDDEN,) * 3
+    assert state.hands == (0b11101, 0b10111, 0b11011)  # the original is untouched
+
+
+@pytest.mark.parametrize("rules", [RULESETS[1], RULESETS[3]],
+                         ids=["classic-4", "second_edition-6"])
+def test_odds_features_match_the_odds_module(rules: RuleSet) -> None:
+    from camelup_env import odds
+
+    ob = Observer(rules, odds_features=True, race_samples=100)
+    R = rules.n_racing
+    for seed, steps in ((0, 0), (1, 30), (2, 200)):
+        state = random_state(rules, seed, steps)
+        obs = ob.observe(state, 0)
+        assert np.array_equal(obs, ob.observe(state, 0))  # deterministic
+        if state.game_over:
+            order = ranking(state.stacks, R)
+            assert ob.view(obs, "race_winner_prob")[order[0]] == 1
+            continue
+        probs = odds.leg_rank_probabilities(state)
+        assert ob.view(obs, "leg_rank_prob") == pytest.approx(probs, abs=1e-6)
+        evs = odds.leg_bet_evs(state)
+        got = ob.view(obs, "leg_bet_ev") * max(rules.leg_bet_values)
+        avail = ob.view(obs, "leg_bet_available")
+        assert got[avail == 1] == pytest.approx(evs[~np.isnan(evs)], abs=1e-5)
+        assert ob.view(obs, "race_winner_prob").sum() == pytest.approx(1, abs=1e-5)
+        assert np.all(obs >= ob.low) and np.all(obs <= ob.high)
