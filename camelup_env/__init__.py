@@ -35,6 +35,7 @@ from camelup_env.engine import (
     winners,
 )
 from camelup_env.movement import ranking
+from camelup_env.observation import Observer, public_view
 from camelup_env.position import PositionError, parse_position
 from camelup_env.render import render_text
 from camelup_env.rules import PRESETS, RuleSet
@@ -48,6 +49,7 @@ __all__ = [
     "DieRoll",
     "GameState",
     "IllegalActionError",
+    "Observer",
     "Partner",
     "PlaceTile",
     "PositionError",
@@ -66,6 +68,7 @@ __all__ = [
     "legal_actions",
     "new_game",
     "parse_position",
+    "public_view",
     "ranking",
     "render_text",
     "winners",
