@@ -14,6 +14,7 @@ import sys
 #: subcommand -> module implementing it
 SUBCOMMANDS: dict[str, str] = {
     "demo": "camelup_env.demo",
+    "odds": "camelup_env.odds_cli",
 }
 
 

@@ -1,0 +1,101 @@
+"""Exact leg odds, leg-bet EVs and Monte Carlo race odds for a position.
+
+Example::
+
+    camelup odds --preset classic --track "1:orange;2:yellow,blue;3:green,white" \\
+        --dice-left blue,green --tiles "4:-1;7:+1"
+
+The notation is described in :mod:`camelup_env.position`. ``--json`` prints
+``{"leg": {camel: [p_rank1, ...]}, "race": {"winner": {camel: p}, "loser": {camel: p}}}`` plus
+``"race_se"`` (standard errors), ``"leg_bet_ev"`` (null where no tile is left) and
+``"race_samples"``. A malformed position is reported on stderr with exit code 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+
+from camelup_env.rules import PRESETS
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--preset", choices=PRESETS, default="classic")
+    parser.add_argument("--track", required=True,
+                        help='stacks bottom->top, e.g. "1:orange;2:yellow,blue;3:green,white"')
+    parser.add_argument("--dice-left", default=None,
+                        help='dice still in the pyramid, e.g. "blue,green,grey" (default: all)')
+    parser.add_argument("--tiles", default=None,
+                        help='desert/spectator tiles, e.g. "4:-1;7:+1@2" (space:side[@seat])')
+    parser.add_argument("--players", type=int, default=4, help="number of players (tile owners)")
+    parser.add_argument("--race-samples", type=int, default=10_000,
+                        help="Monte Carlo races for the race odds (default 10000)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the race rollouts")
+    parser.add_argument("--json", action="store_true", help="print JSON instead of tables")
+
+
+def run(args: argparse.Namespace) -> int:
+    from camelup_env.odds import leg_bet_evs, leg_rank_probabilities, race_probabilities
+    from camelup_env.position import PositionError, parse_position
+
+    if args.race_samples < 1:
+        print("camelup odds: error: --race-samples must be at least 1", file=sys.stderr)
+        return 2
+    try:
+        state = parse_position(args.preset, args.track, args.dice_left, args.tiles,
+                               num_players=args.players)
+    except PositionError as exc:
+        print(f"camelup odds: error: {exc}", file=sys.stderr)
+        return 2
+    names = state.rules.racing_colours
+    leg = leg_rank_probabilities(state)
+    evs = leg_bet_evs(state)
+    race = race_probabilities(state, args.race_samples, args.seed)
+    if args.json:
+        doc = {
+            "leg": {name: [float(p) for p in leg[c]] for c, name in enumerate(names)},
+            "race": {
+                "winner": {name: float(race.winner[c]) for c, name in enumerate(names)},
+                "loser": {name: float(race.loser[c]) for c, name in enumerate(names)},
+            },
+            "race_se": {
+                "winner": {name: float(race.winner_se[c]) for c, name in enumerate(names)},
+                "loser": {name: float(race.loser_se[c]) for c, name in enumerate(names)},
+            },
+            "leg_bet_ev": {name: None if math.isnan(evs[c]) else float(evs[c])
+                           for c, name in enumerate(names)},
+            "race_samples": race.n_samples,
+        }
+        print(json.dumps(doc, indent=2))
+        return 0
+    _print_tables(state, leg, evs, race)
+    return 0
+
+
+def _print_tables(state, leg, evs, race) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    names = state.rules.racing_colours
+    n = len(names)
+    dice = ", ".join(state.rules.die_name(d) for d in state.pyramid)
+    console = Console(highlight=False)
+    table = Table(title=f"Leg odds ({state.pyramid_tiles_left} reveals left; dice: {dice})")
+    table.add_column("camel")
+    for r in range(n):
+        table.add_column(f"rank {r + 1}", justify="right")
+    table.add_column("leg bet EV", justify="right")
+    for c, name in enumerate(names):
+        ev = "-" if math.isnan(evs[c]) else f"{evs[c]:+.3f}"
+        table.add_row(name, *(f"{p:.4f}" for p in leg[c]), ev)
+    console.print(table)
+    race_table = Table(title=f"Race odds (Monte Carlo, {race.n_samples} races)")
+    race_table.add_column("camel")
+    race_table.add_column("P(winner)", justify="right")
+    race_table.add_column("P(loser)", justify="right")
+    for c, name in enumerate(names):
+        race_table.add_row(name, f"{race.winner[c]:.4f} ± {race.winner_se[c]:.4f}",
+                           f"{race.loser[c]:.4f} ± {race.loser_se[c]:.4f}")
+    console.print(race_table)

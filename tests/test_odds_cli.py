@@ -1,0 +1,73 @@
+"""``camelup odds``: tables, JSON, and clean errors (exit 2, message on stderr, no traceback)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from camelup_env import parse_position
+from camelup_env.cli import main
+from camelup_env.odds import leg_rank_probabilities, race_probabilities
+
+TRACK = "1:orange;2:yellow,blue;3:green,white"
+ARGS = ["odds", "--preset", "classic", "--track", TRACK, "--dice-left", "blue,green",
+        "--tiles", "4:-1;7:+1", "--race-samples", "500", "--seed", "3"]
+
+
+def test_json_output_matches_the_api(capsys):
+    assert main([*ARGS, "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert set(doc) >= {"leg", "race"}
+    assert set(doc["race"]) == {"winner", "loser"}
+    state = parse_position("classic", TRACK, "blue,green", "4:-1;7:+1")
+    exact = leg_rank_probabilities(state)
+    race = race_probabilities(state, 500, seed=3)
+    for c, name in enumerate(state.rules.racing_colours):
+        assert doc["leg"][name] == pytest.approx(list(exact[c]), abs=1e-15)
+        assert len(doc["leg"][name]) == 5
+        assert doc["race"]["winner"][name] == race.winner[c]
+        assert doc["race"]["loser"][name] == race.loser[c]
+    assert sum(doc["race"]["winner"].values()) == pytest.approx(1)
+    assert np.allclose(np.array(list(doc["leg"].values())).sum(axis=0), 1)
+
+
+def test_table_output(capsys):
+    assert main(ARGS) == 0
+    out = capsys.readouterr().out
+    for word in ("rank 1", "leg bet EV", "P(winner)", "P(loser)", "orange", "white"):
+        assert word in out
+
+
+@pytest.mark.parametrize("extra,token", [
+    (["--track", "1:orange;2:yellow,blue;3:green,red"], "'red'"),
+    (["--track", TRACK, "--dice-left", "blue,blue"], "'blue'"),
+    (["--track", TRACK, "--tiles", "3:+1"], "'3:+1'"),
+    (["--track", TRACK, "--race-samples", "0"], "--race-samples"),
+])
+def test_bad_position_exit_2_with_message(capsys, extra, token):
+    assert main(["odds", "--preset", "classic", *extra]) == 2
+    captured = capsys.readouterr()
+    assert token in captured.err and "Traceback" not in captured.err
+    assert captured.out == ""
+
+
+def test_subprocess_entry_point():
+    bad = subprocess.run(
+        [sys.executable, "-m", "camelup_env.cli", "odds", "--track", "1:orange;2:yellow,blue",
+         "--json"], capture_output=True, text=True, timeout=120,
+    )
+    assert bad.returncode == 2
+    assert "missing camel" in bad.stderr and "Traceback" not in bad.stderr
+    good = subprocess.run(
+        [sys.executable, "-m", "camelup_env.cli", "odds", "--preset", "second_edition",
+         "--track", "1:blue;2:green;3:red;4:yellow,purple;14:white;15:black",
+         "--dice-left", "grey,blue,red", "--race-samples", "200", "--json"],
+        capture_output=True, text=True, timeout=120,
+    )
+    assert good.returncode == 0, good.stderr
+    doc = json.loads(good.stdout)
+    assert set(doc["leg"]) == {"blue", "green", "red", "yellow", "purple"}
