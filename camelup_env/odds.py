@@ -157,16 +157,13 @@ def _tables_of(rules: RuleSet) -> _Tables:
     return tables
 
 
-def _board_arrays(state: GameState) -> tuple[np.ndarray, np.ndarray]:
-    """Space and height (0 = bottom) of every camel."""
-    n = state.rules.n_camels
-    pos = np.zeros(n, np.int64)
-    hgt = np.zeros(n, np.int64)
+def _board_keys(state: GameState) -> np.ndarray:
+    """Per camel ``space * 16 + height`` (height 0 = bottom): one int orders and locates it."""
+    key = np.zeros(state.rules.n_camels, np.int64)
     for space, stack in state.stacks.items():
         for h, camel in enumerate(stack):
-            pos[camel] = space
-            hgt[camel] = h
-    return pos, hgt
+            key[camel] = space * 16 + h
+    return key
 
 
 def _tile_arrays(tiles: dict, track_length: int) -> tuple[np.ndarray, np.ndarray]:
@@ -195,25 +192,25 @@ def _tile_key(state: GameState) -> tuple:
 
 
 # Movement kernels (mirror camelup_env.movement) -----------------------------------------------
-# The board is a pair of 2-D arrays (row = a search depth, column = a camel): space and height
-# (0 = bottom). Kernels index them by row so that no array views are created in the hot loops.
+# A board is one int per camel, key = space * 16 + height (0 = bottom; at most 16 camels), so a
+# camel ahead has a larger key (R0.4) and the camels of one space have keys space*16 .. +15.
+# Boards are rows of a 2-D array (one row per board in flight), indexed without array views.
 @njit(cache=True)
-def _crazy_to_move(pos, hgt, r, shown, n_racing, n_camels):
+def _crazy_to_move(key, r, shown, n_racing, n_camels):
     """R5.5: the crazy camel the grey die moves (rule 1 carrier, rule 2 upper, else shown)."""
     n_carriers = 0
     carrier = -1
     on_other = -1
     for k in range(n_racing, n_camels):
-        carries = False
+        kk = key[r, k]
+        top = (kk | 15) + 1
         for c in range(n_racing):
-            if pos[r, c] == pos[r, k] and hgt[r, c] > hgt[r, k]:
-                carries = True
+            if kk < key[r, c] < top:
+                n_carriers += 1
+                carrier = k
                 break
-        if carries:
-            n_carriers += 1
-            carrier = k
         for j in range(n_racing, n_camels):
-            if j != k and pos[r, j] == pos[r, k] and hgt[r, j] == hgt[r, k] + 1:
+            if key[r, j] == kk + 1:
                 on_other = j
     if n_carriers == 1:
         return carrier
@@ -223,18 +220,19 @@ def _crazy_to_move(pos, hgt, r, shown, n_racing, n_camels):
 
 
 @njit(cache=True)
-def _move(pos, hgt, r, camel, steps, track_length, tile_side, n_camels):
-    """R5.1-R5.3 and R5.5's mirrored tile effect on row ``r``, in place.
+def _move(key, r, camel, steps, track_length, tile_side, n_camels):
+    """R5.1-R5.3 and R5.5's mirrored tile effect on board ``r``, in place.
 
     ``steps`` < 0 for a backward (crazy) unit. Returns (final space, space of the tile that paid
     its owner, or 0).
     """
-    src = pos[r, camel]
-    base_h = hgt[r, camel]
+    kc = key[r, camel]
+    src = kc >> 4
+    top = (src + 1) * 16
     unit = 0
     size = 0
     for c in range(n_camels):
-        if pos[r, c] == src and hgt[r, c] >= base_h:
+        if kc <= key[r, c] < top:
             unit |= 1 << c
             size += 1
     dst = src + steps
@@ -248,58 +246,72 @@ def _move(pos, hgt, r, camel, steps, track_length, tile_side, n_camels):
             dst += side
         else:
             dst -= side
+    lo = dst * 16
+    hi = lo + 16
     bottom = 0
     for c in range(n_camels):
-        if (unit >> c) & 1 == 0 and pos[r, c] == dst:
+        if (unit >> c) & 1 == 0 and lo <= key[r, c] < hi:
             if under:
-                hgt[r, c] += size
+                key[r, c] += size
             else:
                 bottom += 1
+    shift = lo + bottom - kc
     for c in range(n_camels):
         if (unit >> c) & 1:
-            pos[r, c] = dst
-            hgt[r, c] = hgt[r, c] - base_h + bottom
+            key[r, c] += shift
     return dst, paid
 
 
 @njit(cache=True)
-def _roll(pos, hgt, r, camel, value, n_racing, n_camels, track_length, tile_side):
-    """Reveal one face on row ``r``: a racing camel forward, or the grey die's choice backward."""
+def _roll(key, r, camel, value, n_racing, n_camels, track_length, tile_side):
+    """Reveal one face on board ``r``: a racing camel forward, or the grey die's choice backward."""
     if camel >= n_racing:  # R5.5: backward, and the rule picks the crazy camel
-        camel = _crazy_to_move(pos, hgt, r, camel, n_racing, n_camels)
-        return _move(pos, hgt, r, camel, -value, track_length, tile_side, n_camels)
-    return _move(pos, hgt, r, camel, value, track_length, tile_side, n_camels)
+        camel = _crazy_to_move(key, r, camel, n_racing, n_camels)
+        return _move(key, r, camel, -value, track_length, tile_side, n_camels)
+    return _move(key, r, camel, value, track_length, tile_side, n_camels)
 
 
 @njit(cache=True)
-def _add_ranking(pos, hgt, r, n_racing, weight, out):
-    """R0.4 (and R5.6: backward-crossed camels have the lowest spaces): out[camel, rank] += w."""
+def _add_ranking(key, r, n_racing, weight, out):
+    """R0.4 (and R5.6: backward-crossed camels have the lowest keys): out[camel, rank] += w."""
     for c in range(n_racing):
-        key = pos[r, c] * 16 + hgt[r, c]  # heights are < 16 (at most 10 camels)
+        kc = key[r, c]
         rank = 0
         for d in range(n_racing):
-            rank += pos[r, d] * 16 + hgt[r, d] > key
+            rank += key[r, d] > kc
         out[c, rank] += weight
 
 
 # Exact enumeration -------------------------------------------------------------------------
 # Level by level: every board reachable after i reveals, merged when the same board is reached
 # with the same dice left (a DP over (board, dice left); e.g. a classic full leg has 29,160 die
-# sequences but only 3,396 distinct boards before the last reveal). A board with its dice mask is
-# packed in two int64 codes: 6 bits of (space - 1) per camel, and 4 bits of height per camel with
-# the dice mask above bit 40; so up to 10 camels, 23 dice and 64 spaces (checked by the caller).
-# Boards where the race ended are scored at once and never stored.
+# sequences but only 3,396 distinct boards before the last reveal). A stored board lies on the
+# track (a board where the race ended is scored at once), so a camel packs into 10 bits
+# ((space - 1) * 16 + height): camels 0-5 in one int64, camels 6-9 and the dice mask (from bit
+# 40) in a second; so up to 10 camels, 23 dice and 64 spaces (checked by the caller).
 _MASK_SHIFT = 40
 
 
 @njit(cache=True)
-def _encode(pos, hgt, r, mask, n_camels):
+def _encode(key, r, mask, n_camels):
     c1 = 0
     c2 = mask << _MASK_SHIFT
     for c in range(n_camels):
-        c1 |= (pos[r, c] - 1) << (6 * c)
-        c2 |= hgt[r, c] << (4 * c)
+        v = key[r, c] - 16
+        if c < 6:
+            c1 |= v << (10 * c)
+        else:
+            c2 |= v << (10 * (c - 6))
     return c1, c2
+
+
+@njit(cache=True)
+def _decode(c1, c2, key, r, n_camels):
+    for c in range(n_camels):
+        if c < 6:
+            key[r, c] = ((c1 >> (10 * c)) & 1023) + 16
+        else:
+            key[r, c] = ((c2 >> (10 * (c - 6))) & 1023) + 16
 
 
 @njit(cache=True)
@@ -310,23 +322,21 @@ def _hash_slot(c1, c2, cap_mask):
 
 
 @njit(cache=True)
-def _leg_kernel(pos0, hgt0, mask0, left, fc, fv, fw, nf, n_racing, track_length, tile_side):
+def _leg_kernel(key0, mask0, left, fc, fv, fw, nf, n_racing, track_length, tile_side):
     """Rank probabilities ``[camel, rank]`` and expected landings per tile space."""
-    n_camels = pos0.shape[0]
+    n_camels = key0.shape[0]
     n_dice = nf.shape[0]
     out = np.zeros((n_racing, n_racing))
     landings = np.zeros(track_length + 2)
-    pos = np.empty((2, n_camels), np.int64)  # row 0: the board being expanded, row 1: a child
-    hgt = np.empty((2, n_camels), np.int64)
-    pos[0] = pos0
-    hgt[0] = hgt0
+    key = np.empty((2, n_camels), np.int64)  # row 0: the board being expanded, row 1: a child
+    key[0] = key0
     if left <= 0 or mask0 == 0:
-        _add_ranking(pos, hgt, 0, n_racing, 1.0, out)
+        _add_ranking(key, 0, n_racing, 1.0, out)
         return out, landings
     cur1 = np.empty(1, np.int64)
     cur2 = np.empty(1, np.int64)
     curw = np.ones(1)
-    cur1[0], cur2[0] = _encode(pos, hgt, 0, mask0, n_camels)
+    cur1[0], cur2[0] = _encode(key, 0, mask0, n_camels)
     n_cur = 1
     for level in range(left):
         last = level == left - 1
@@ -337,19 +347,16 @@ def _leg_kernel(pos0, hgt0, mask0, left, fc, fv, fw, nf, n_racing, track_length,
                 mask = cur2[i] >> _MASK_SHIFT
                 for d in range(n_dice):
                     children += ((mask >> d) & 1) * nf[d]
-            while 2 * cap < 3 * children:  # load factor <= 2/3
+            while cap <= children:  # never full; about half full as boards merge
                 cap *= 2
         cap_mask = cap - 1
         nxt1 = np.empty(cap, np.int64)
         nxt2 = np.full(cap, -1, np.int64)  # -1: empty slot (a real code2 is >= 0)
         nxtw = np.zeros(cap)
         for i in range(n_cur):
-            c1 = cur1[i]
             c2 = cur2[i]
             mask = c2 >> _MASK_SHIFT
-            for c in range(n_camels):
-                pos[0, c] = ((c1 >> (6 * c)) & 63) + 1
-                hgt[0, c] = (c2 >> (4 * c)) & 15
+            _decode(cur1[i], c2, key, 0, n_camels)
             k = 0
             for d in range(n_dice):
                 k += (mask >> d) & 1
@@ -361,16 +368,15 @@ def _leg_kernel(pos0, hgt0, mask0, left, fc, fv, fw, nf, n_racing, track_length,
                 for j in range(nf[d]):
                     w = wk * fw[d, j]
                     for c in range(n_camels):
-                        pos[1, c] = pos[0, c]
-                        hgt[1, c] = hgt[0, c]
-                    dst, paid = _roll(pos, hgt, 1, fc[d, j], fv[d, j], n_racing, n_camels,
+                        key[1, c] = key[0, c]
+                    dst, paid = _roll(key, 1, fc[d, j], fv[d, j], n_racing, n_camels,
                                       track_length, tile_side)
                     if paid:
                         landings[paid] += w
                     if last or dst > track_length or dst < 1:  # R6.1 leg over; R5.4/R5.6 race
-                        _add_ranking(pos, hgt, 1, n_racing, w, out)
+                        _add_ranking(key, 1, n_racing, w, out)
                         continue
-                    e1, e2 = _encode(pos, hgt, 1, child_mask, n_camels)
+                    e1, e2 = _encode(key, 1, child_mask, n_camels)
                     slot = _hash_slot(e1, e2, cap_mask)
                     while nxt2[slot] != -1 and (nxt1[slot] != e1 or nxt2[slot] != e2):
                         slot = (slot + 1) & cap_mask
@@ -400,14 +406,14 @@ def _leg_kernel(pos0, hgt0, mask0, left, fc, fv, fw, nf, n_racing, track_length,
 
 
 @njit(cache=True)
-def _placement_kernel(pos, hgt, mask, left, fc, fv, fw, nf, n_racing, track_length, tile_side,
+def _placement_kernel(key, mask, left, fc, fv, fw, nf, n_racing, track_length, tile_side,
                       spaces, sides):
     """Expected landings on a tile put on ``spaces[i]`` with ``sides[i]``, one enumeration each."""
     n = spaces.shape[0]
     result = np.zeros(n)
     for i in range(n):
         tile_side[spaces[i]] = sides[i]
-        _, landings = _leg_kernel(pos, hgt, mask, left, fc, fv, fw, nf, n_racing, track_length,
+        _, landings = _leg_kernel(key, mask, left, fc, fv, fw, nf, n_racing, track_length,
                                   tile_side)
         tile_side[spaces[i]] = 0
         result[i] = landings[spaces[i]]
@@ -417,20 +423,24 @@ def _placement_kernel(pos, hgt, mask, left, fc, fv, fw, nf, n_racing, track_leng
 def _final_ranking(state: GameState) -> np.ndarray:
     n = state.rules.n_racing
     out = np.zeros((n, n))
-    pos, hgt = _board_arrays(state)
-    _add_ranking(pos[None, :], hgt[None, :], 0, n, 1.0, out)
+    _add_ranking(_board_keys(state)[None, :], 0, n, 1.0, out)
     return out
+
+
+def _check_limits(rules: RuleSet) -> None:
+    if rules.n_camels > 10 or rules.n_dice > 23 or rules.track_length > 64:
+        raise ValueError("the odds kernels support up to 10 camels, 23 dice and 64 spaces")
 
 
 def _rank_probabilities_uncached(state: GameState) -> np.ndarray:
     rules = state.rules
     if state.game_over or _race_over(state):
         return _final_ranking(state)
+    _check_limits(rules)
     t = _tables_of(rules)
-    pos, hgt = _board_arrays(state)
     side, _ = _tile_arrays(state.tiles, rules.track_length)
     left = min(state.pyramid_tiles_left, len(state.pyramid))
-    out, _ = _leg_kernel(pos, hgt, _pyramid_mask(state), left, t.face_camel, t.face_value,
+    out, _ = _leg_kernel(_board_keys(state), _pyramid_mask(state), left, t.face_camel, t.face_value,
                          t.face_weight, t.n_faces, rules.n_racing, rules.track_length, side)
     return out
 
@@ -496,15 +506,15 @@ def placement_evs(state: GameState, seat: int) -> dict[tuple[int, int], float]:
         return {}
     others = {s: t for s, t in state.tiles.items() if t[0] != seat}
     side, _ = _tile_arrays(others, rules.track_length)
+    _check_limits(rules)
     t = _tables_of(rules)
-    pos, hgt = _board_arrays(state)
     left = min(state.pyramid_tiles_left, len(state.pyramid))
     if left <= 0 or _race_over(state):
         values = np.zeros(len(places))
     else:
         values = _placement_kernel(
-            pos, hgt, _pyramid_mask(state), left, t.face_camel, t.face_value, t.face_weight,
-            t.n_faces, rules.n_racing, rules.track_length, side,
+            _board_keys(state), _pyramid_mask(state), left, t.face_camel, t.face_value,
+            t.face_weight, t.n_faces, rules.n_racing, rules.track_length, side,
             np.array([p[0] for p in places], np.int64), np.array([p[1] for p in places], np.int64),
         )
     result = {p: float(v) for p, v in zip(places, values, strict=True)}
@@ -525,23 +535,21 @@ class RaceOdds:
 
 
 @njit(cache=True)
-def _race_kernel(pos0, hgt0, mask0, left0, tile_side0, rc, rv, rn, n_racing, track_length,
+def _race_kernel(key0, mask0, left0, tile_side0, rc, rv, rn, n_racing, track_length,
                  legs_tiles, n_samples, seed, max_legs):
     """Roll out ``n_samples`` races; count who wins (rank first) and who is last (R0.5, R5.6)."""
     np.random.seed(seed)
-    n_camels = pos0.shape[0]
+    n_camels = key0.shape[0]
     n_dice = rn.shape[0]
     all_dice = (1 << n_dice) - 1
     wins = np.zeros(n_racing, np.int64)
     lasts = np.zeros(n_racing, np.int64)
-    pos = np.empty((1, n_camels), np.int64)
-    hgt = np.empty((1, n_camels), np.int64)
+    key = np.empty((1, n_camels), np.int64)
     tile_side = np.empty(tile_side0.shape[0], np.int64)
     dice = np.empty(n_dice, np.int64)
     unfinished = 0
     for _ in range(n_samples):
-        pos[0] = pos0
-        hgt[0] = hgt0
+        key[0] = key0
         tile_side[:] = tile_side0
         mask = mask0
         left = left0
@@ -566,7 +574,7 @@ def _race_kernel(pos0, hgt0, mask0, left0, tile_side0, rc, rv, rn, n_racing, tra
             f = int((x - i) * rn[d])
             if f >= rn[d]:
                 f = rn[d] - 1
-            dst, _ = _roll(pos, hgt, 0, rc[d, f], rv[d, f], n_racing, n_camels, track_length,
+            dst, _ = _roll(key, 0, rc[d, f], rv[d, f], n_racing, n_camels, track_length,
                            tile_side)
             mask &= ~(1 << d)
             left -= 1
@@ -578,9 +586,7 @@ def _race_kernel(pos0, hgt0, mask0, left0, tile_side0, rc, rv, rn, n_racing, tra
         for c in range(n_racing):
             ahead = 0
             for e in range(n_racing):
-                if e != c and (pos[0, e] > pos[0, c]
-                               or (pos[0, e] == pos[0, c] and hgt[0, e] > hgt[0, c])):
-                    ahead += 1
+                ahead += key[0, e] > key[0, c]
             if ahead == 0:
                 wins[c] += 1
             if ahead == n_racing - 1:
@@ -605,19 +611,19 @@ def race_probabilities(state: GameState, n_samples: int = 1000, seed: int = 0) -
     found = _cache_get(_race_cache, key)
     if found is not None:
         return found
-    pos, hgt = _board_arrays(state)
     if state.game_over or _race_over(state):
         probs = _final_ranking(state)
         winner, loser = probs[:, 0].copy(), probs[:, n - 1].copy()
         samples = n_samples
     else:
+        _check_limits(rules)
         t = _tables_of(rules)
         side, _ = _tile_arrays(state.tiles, rules.track_length)
         left = min(state.pyramid_tiles_left, len(state.pyramid))
         wins, lasts, unfinished = _race_kernel(
-            pos, hgt, _pyramid_mask(state), left, side, t.raw_camel, t.raw_value, t.raw_n, n,
-            rules.track_length, rules.pyramid_tiles, int(n_samples), int(seed) & 0xFFFFFFFF,
-            10_000,
+            _board_keys(state), _pyramid_mask(state), left, side, t.raw_camel, t.raw_value,
+            t.raw_n, n, rules.track_length, rules.pyramid_tiles, int(n_samples),
+            int(seed) & 0xFFFFFFFF, 10_000,
         )
         samples = n_samples - int(unfinished)
         if samples <= 0:
