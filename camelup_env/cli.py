@@ -15,6 +15,7 @@ import sys
 SUBCOMMANDS: dict[str, str] = {
     "demo": "camelup_env.demo",
     "odds": "camelup_env.odds_cli",
+    "train": "training.train_ppo",
 }
 
 

@@ -1,0 +1,163 @@
+"""The agent protocol and the registry of agents by name.
+
+An agent is a callable ``agent(observation, public_state) -> int``:
+
+* ``observation`` is the dict every environment hands a seat: ``{"observation": float32 array,
+  "action_mask": int8 array}`` (see :mod:`camelup_env.observation`);
+* ``public_state`` is :func:`camelup_env.observation.public_view` of the game for the acting seat:
+  a *copy* in which other players' race-bet cards show camel ``-1`` and their ``hands`` are
+  ``-1`` (R10). An agent can read it freely but never reaches the real game;
+* the return value is an action index of ``camelup_env.actions.action_table(rules)`` whose
+  ``action_mask`` entry is 1. Anything else forfeits the game in a tournament.
+
+Agents are made by name: ``agents.make("greedy")``. A spec ``"prefix:rest"`` is handed to the
+loader registered for ``prefix`` (``register_prefix``); ``py:package.module:Attr`` is built in
+and imports any agent class or factory, and a trained-policy loader can add, say, ``ppo:``.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from camelup_env.state import GameState
+
+Observation = dict[str, np.ndarray]
+
+
+class Agent:
+    """Base class of every camelup agent. Subclasses override :meth:`act` (or ``__call__``)."""
+
+    #: Registry name (set by :func:`make` to the spec the agent was made from).
+    name: str = "agent"
+    #: One line for ``camelup agents``.
+    description: str = ""
+
+    def reset(self, seed: int | None = None) -> None:
+        """Start a new game; ``seed`` makes any randomness in the agent reproducible."""
+
+    def warmup(self, public_state: GameState) -> None:
+        """Optional: compile or cache whatever the first move would (not timed in tournaments)."""
+
+    def act(self, observation: Observation, public_state: GameState) -> int:
+        raise NotImplementedError
+
+    def __call__(self, observation: Observation, public_state: GameState) -> int:
+        return self.act(observation, public_state)
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.name!r}>"
+
+
+def legal_indices(observation: Observation) -> np.ndarray:
+    """The legal action indices of an observation, ascending."""
+    return np.flatnonzero(observation["action_mask"])
+
+
+# Registry ----------------------------------------------------------------------------------
+#: name -> "module:attribute" of the agent class or factory (imported on first use)
+_AGENTS: dict[str, str] = {
+    "random": "agents.random_agent:RandomAgent",
+    "heuristic": "agents.heuristic:HeuristicAgent",
+    "greedy": "agents.greedy:GreedyAgent",
+    "lookahead": "agents.lookahead:LookaheadAgent",
+    "human": "agents.human:HumanAgent",
+}
+#: prefix -> (loader(rest, **kwargs) -> Agent, one-line description)
+_PREFIXES: dict[str, tuple[Callable[..., Agent], str]] = {}
+
+
+class UnknownAgentError(ValueError):
+    """No agent is registered under that name."""
+
+
+def register(name: str, target: str | Callable[..., Agent]) -> None:
+    """Register an agent factory (a class, callable or ``"module:attr"`` string) under ``name``."""
+    if ":" in name:
+        raise ValueError(f"agent names cannot contain ':' (reserved for prefixes), got {name!r}")
+    _AGENTS[name] = target  # type: ignore[assignment]
+
+
+def register_prefix(prefix: str, loader: Callable[..., Agent], description: str = "") -> None:
+    """Route specs ``"prefix:rest"`` to ``loader(rest, **kwargs)`` (e.g. ``ppo:path.zip``)."""
+    _PREFIXES[prefix] = (loader, description)
+
+
+def _import(target: str) -> Any:
+    module_name, _, attr = target.partition(":")
+    if not module_name or not attr:
+        raise ValueError(f"expected 'package.module:Attribute', got {target!r}")
+    obj: Any = importlib.import_module(module_name)
+    for part in attr.split("."):
+        obj = getattr(obj, part)
+    return obj
+
+
+def _load_python(rest: str, **kwargs: Any) -> Agent:
+    return _import(rest)(**kwargs)
+
+
+register_prefix("py", _load_python, "py:package.module:Class - any importable agent factory")
+
+
+def _load_ppo(rest: str, **kwargs: Any) -> Agent:
+    return _import("agents.ppo:load")(rest, **kwargs)  # torch is imported only here
+
+
+register_prefix("ppo", _load_ppo, "ppo:path/to/model.zip - a trained MaskablePPO policy")
+
+
+def names() -> list[str]:
+    """The registered agent names (prefix loaders not included)."""
+    return list(_AGENTS)
+
+
+def factory(name: str) -> Callable[..., Agent]:
+    """The class or factory registered under ``name`` (imported now)."""
+    if name not in _AGENTS:
+        raise UnknownAgentError(_unknown_message(name))
+    target = _AGENTS[name]
+    return _import(target) if isinstance(target, str) else target
+
+
+def _unknown_message(spec: str) -> str:
+    known = ", ".join(names())
+    prefixes = ", ".join(f"{p}:..." for p in _PREFIXES)
+    return f"unknown agent {spec!r}; known agents: {known} (or a prefix spec: {prefixes})"
+
+
+def make(spec: str, **kwargs: Any) -> Agent:
+    """An agent from its registry name or ``prefix:rest`` spec, with keyword arguments."""
+    if not isinstance(spec, str) or not spec:
+        raise UnknownAgentError(_unknown_message(str(spec)))
+    prefix, sep, rest = spec.partition(":")
+    if sep:
+        if prefix not in _PREFIXES:
+            raise UnknownAgentError(_unknown_message(spec))
+        agent = _PREFIXES[prefix][0](rest, **kwargs)
+    else:
+        agent = factory(spec)(**kwargs)
+    if not callable(agent):
+        raise TypeError(f"agent {spec!r} is not callable: {agent!r}")
+    try:
+        agent.name = spec
+    except AttributeError:  # a plain function or a slotted object keeps its own name
+        pass
+    return agent
+
+
+def describe_agents() -> list[tuple[str, str]]:
+    """(name, one-line description) for every registered name and prefix."""
+    rows = []
+    for name in names():
+        try:
+            obj = factory(name)
+            doc = getattr(obj, "description", "") or (obj.__doc__ or "").strip().split("\n")[0]
+        except Exception as exc:  # an optional dependency may be missing
+            doc = f"(unavailable: {type(exc).__name__}: {exc})"
+        rows.append((name, doc))
+    rows += [(f"{p}:...", desc) for p, (_, desc) in _PREFIXES.items()]
+    return rows

@@ -1,0 +1,127 @@
+"""Self-play PPO training: a short run saves, reloads, resumes, and its agent plays legally."""
+
+from __future__ import annotations
+
+import json
+import zipfile
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("sb3_contrib")
+
+import agents
+from agents.arena import play_game
+from agents.ppo import ModelFileError, load_agent
+from camelup_env.rules import RuleSet
+from training.config import ConfigError, load_config
+from training.train_ppo import TrainConfig, train
+
+
+def tiny(out: Path, **kw) -> TrainConfig:
+    base = TrainConfig(
+        name="test", preset="classic", num_players=2, odds_features=False,
+        total_timesteps=256, n_envs=1, n_steps=64, batch_size=64, n_epochs=1,
+        net_arch=[32], opponent_mix={"self": 0.5, "random": 0.5}, snapshot_every=128,
+        eval_every=256, eval_games=4, eval_opponents=["random"], checkpoint_every=128,
+        out_dir=str(out),
+    )
+    return replace(base, **kw)
+
+
+@pytest.fixture(scope="module")
+def trained(tmp_path_factory) -> tuple[TrainConfig, Path]:
+    out = tmp_path_factory.mktemp("run")
+    cfg = tiny(out)
+    return cfg, train(cfg)
+
+
+def test_short_run_writes_model_snapshots_eval_and_checkpoint(trained) -> None:
+    cfg, model_path = trained
+    out = Path(cfg.out_dir)
+    assert model_path == out / "model.zip" and model_path.exists()
+    assert len(list((out / "snapshots").glob("*.zip"))) >= 2
+    rows = (out / "eval.csv").read_text().splitlines()
+    assert rows[0].startswith("timesteps,") and len(rows) >= 2
+    progress = json.loads((out / "progress.json").read_text())
+    assert progress["timesteps"] >= cfg.total_timesteps
+    meta = json.loads(zipfile.ZipFile(model_path).read("camelup.json"))
+    assert meta["rules"] == {"preset": "classic", "num_players": 2}
+
+
+def test_loaded_agent_plays_only_legal_moves(trained) -> None:
+    _, model_path = trained
+    agent = agents.make(f"ppo:{model_path}")
+    rules = RuleSet("classic", num_players=2)
+    for seed in range(3):
+        lineup = [agent, agents.make("random")] if seed % 2 else [agents.make("random"), agent]
+        result = play_game(rules, lineup, seed=seed, catch=False)  # an illegal move raises
+        assert result.forfeit is None and not result.truncated
+
+
+def test_resume_continues_from_the_checkpoint(trained, tmp_path) -> None:
+    cfg, _ = trained
+    # Copy the finished run, then ask for more steps: --resume picks up the checkpoint.
+    import shutil
+
+    out = tmp_path / "resumed"
+    shutil.copytree(cfg.out_dir, out)
+    more = replace(cfg, out_dir=str(out), total_timesteps=cfg.total_timesteps + 128)
+    path = train(more, resume=True)
+    meta = json.loads(zipfile.ZipFile(path).read("camelup.json"))
+    assert meta["trained_steps"] >= more.total_timesteps
+    assert json.loads((out / "progress.json").read_text())["timesteps"] >= more.total_timesteps
+
+
+def test_resume_refuses_a_different_config_and_a_fresh_dir(trained, tmp_path) -> None:
+    cfg, _ = trained
+    with pytest.raises(ConfigError, match="learning_rate"):
+        train(replace(cfg, learning_rate=0.1), resume=True)
+    with pytest.raises(FileNotFoundError, match="nothing to resume"):
+        train(tiny(tmp_path / "empty"), resume=True)
+    with pytest.raises(FileExistsError, match="already holds a run"):
+        train(cfg)
+
+
+def test_corrupt_and_mismatched_model_files_get_clear_errors(trained, tmp_path) -> None:
+    _, model_path = trained
+    garbage = tmp_path / "garbage.zip"
+    garbage.write_bytes(b"not a zip at all")
+    with pytest.raises(ModelFileError, match="corrupt"):
+        load_agent(garbage)
+    plain = tmp_path / "plain.zip"
+    with zipfile.ZipFile(plain, "w") as z:
+        z.writestr("data", "{}")
+    with pytest.raises(ModelFileError, match="not a camelup model"):
+        agents.make(f"ppo:{plain}")
+    with pytest.raises(ModelFileError, match="not found"):
+        agents.make(f"ppo:{tmp_path / 'missing.zip'}")
+    agent = load_agent(model_path)
+    four = RuleSet("classic", num_players=4)
+    with pytest.raises(ModelFileError, match="trained for classic with 2 players"):
+        play_game(four, [agent] * 4, seed=0, catch=False)
+    # A truncated archive (a crash mid-copy) is refused, not half-loaded.
+    truncated = tmp_path / "truncated.zip"
+    truncated.write_bytes(model_path.read_bytes()[: model_path.stat().st_size // 2])
+    with pytest.raises(ModelFileError):
+        load_agent(truncated)
+
+
+def test_config_errors_name_the_problem(tmp_path) -> None:
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("preset: classic\nlerning_rate: 0.1\n")
+    with pytest.raises(ConfigError, match="lerning_rate"):
+        load_config(TrainConfig, bad, {})
+    bad.write_text("n_steps: lots\n")
+    with pytest.raises(ConfigError, match="n_steps must be int"):
+        load_config(TrainConfig, bad, {})
+    bad.write_text("num_players: 9\n")
+    with pytest.raises(ConfigError, match="2 to 8 players"):
+        load_config(TrainConfig, bad, {})
+    with pytest.raises(ConfigError, match="not found"):
+        load_config(TrainConfig, tmp_path / "nope.yaml", {})
+    cfg = load_config(TrainConfig, None, {"total_timesteps": 10, "net_arch": [8, 8]})
+    assert cfg.total_timesteps == 10 and cfg.net_arch == [8, 8]
+    assert np.isclose(load_config(TrainConfig, None, {"learning_rate": 1}).learning_rate, 1.0)

@@ -1,0 +1,83 @@
+"""Self-play opponents: each episode's opponents drawn from frozen snapshots and baselines.
+
+:class:`SelfPlayEnv` is a :class:`~camelup_env.wrappers.SingleAgentEnv` whose opponents are
+redrawn at every reset from a mixture such as ``{"self": 0.6, "greedy": 0.3, "random": 0.1}``:
+``"self"`` picks one of the learner's frozen snapshots (uniformly, so old strategies are not
+forgotten), any other key is an agent name for :func:`agents.make`. The training process adds a
+snapshot with ``vec_env.env_method("add_snapshot", path)``; each worker process loads it once.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+import agents
+from agents.ppo import load_agent
+from camelup_env.wrappers import SingleAgentEnv
+
+
+class OpponentPool:
+    """Draws opponents from a mixture of snapshots (``"self"``) and named agents."""
+
+    def __init__(self, mix: dict[str, float], seed: int, max_snapshots: int):
+        if not mix or any(w < 0 for w in mix.values()) or sum(mix.values()) <= 0:
+            raise ValueError(f"opponent_mix needs non-negative weights with a positive sum, "
+                             f"got {mix}")
+        for name in mix:
+            if name != "self":
+                agents.factory(name)  # unknown names fail now, not mid-training
+        self.names = list(mix)
+        weights = np.array([mix[n] for n in self.names], dtype=float)
+        self.weights = weights / weights.sum()
+        self.rng = np.random.default_rng(seed)
+        self.max_snapshots = max_snapshots
+        self.snapshots: list[str] = []
+        self._loaded: dict[str, Any] = {}
+        self._scripted: dict[str, Any] = {}
+
+    def add_snapshot(self, path: str) -> None:
+        self.snapshots.append(str(path))
+        while len(self.snapshots) > self.max_snapshots:
+            self._loaded.pop(self.snapshots.pop(0), None)
+
+    def _snapshot(self) -> Any:
+        path = self.snapshots[int(self.rng.integers(len(self.snapshots)))]
+        if path not in self._loaded:
+            # Sampled, not argmax: a frozen self is a population of strategies, not one line.
+            self._loaded[path] = load_agent(path, deterministic=False, trust_observation=True)
+        return self._loaded[path]
+
+    def draw(self, n: int) -> list[Any]:
+        out = []
+        for _ in range(n):
+            name = self.names[int(self.rng.choice(len(self.names), p=self.weights))]
+            if name == "self" and not self.snapshots:
+                name = "random"
+            if name == "self":
+                out.append(self._snapshot())
+            else:
+                if name not in self._scripted:
+                    self._scripted[name] = agents.make(name)
+                out.append(self._scripted[name])
+        return out
+
+
+class SelfPlayEnv(SingleAgentEnv):
+    """A :class:`SingleAgentEnv` that redraws its opponents from an :class:`OpponentPool`."""
+
+    def __init__(self, opponent_mix: dict[str, float], pool_seed: int, max_snapshots: int = 20,
+                 snapshots: list[str] | None = None, **kwargs: Any):
+        self.pool = OpponentPool(opponent_mix, pool_seed, max_snapshots)
+        for path in snapshots or []:
+            self.pool.add_snapshot(path)
+        super().__init__(learner_seat=None, **kwargs)
+
+    def add_snapshot(self, path: str | Path) -> None:
+        self.pool.add_snapshot(str(path))
+
+    def reset(self, *, seed: int | None = None, options: dict | None = None):
+        self.set_opponents(self.pool.draw(self.num_players - 1))
+        return super().reset(seed=seed, options=options)
