@@ -54,7 +54,8 @@ dice, M highest die number, X crazy camels, U distinct leg-bet values, K = n R c
   `leg_bet_available` (R,), `race_winner_prob` (R,), `race_loser_prob` (R,) (Monte Carlo,
   `race_samples` rollouts seeded from the position, so observations are deterministic).
 
-Sizes: classic 2p 423, 4p 564 (519 without odds); second edition 4p 616, 6p 906, 8p 1224.
+Sizes with odds features (without: 45 fewer): classic 2p 366, 4p 560, 8p 1188; second
+edition 4p 606, 6p 922, 8p 1306.
 `camelup_env.observation` documents every slice in full.
 
 #### Legal Actions Mask
