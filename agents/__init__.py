@@ -1,1 +1,29 @@
-"""Scripted baselines and trained-policy loaders for camelup."""
+"""Scripted baselines and trained-policy loaders for camelup.
+
+Every agent follows one protocol (:mod:`agents.base`): ``agent(observation, public_state) ->
+action index``. Make one by name with :func:`make`; ``camelup agents`` lists the names.
+"""
+
+from agents.base import (
+    Agent,
+    UnknownAgentError,
+    describe_agents,
+    factory,
+    legal_indices,
+    make,
+    names,
+    register,
+    register_prefix,
+)
+
+__all__ = [
+    "Agent",
+    "UnknownAgentError",
+    "describe_agents",
+    "factory",
+    "legal_indices",
+    "make",
+    "names",
+    "register",
+    "register_prefix",
+]

@@ -17,6 +17,7 @@ and imports any agent class or factory, and a trained-policy loader can add, say
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 from collections.abc import Callable
 from typing import Any
@@ -142,10 +143,8 @@ def make(spec: str, **kwargs: Any) -> Agent:
         agent = factory(spec)(**kwargs)
     if not callable(agent):
         raise TypeError(f"agent {spec!r} is not callable: {agent!r}")
-    try:
+    with contextlib.suppress(AttributeError):  # a slotted object keeps its own name
         agent.name = spec
-    except AttributeError:  # a plain function or a slotted object keeps its own name
-        pass
     return agent
 
 

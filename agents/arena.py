@@ -1,0 +1,313 @@
+"""Play one game between agents, with fault isolation (used by ``camelup play`` and tournaments).
+
+:func:`play_game` deals and plays a game under a rule set. Each turn the seat on move receives a
+fresh observation dict and a fresh :func:`public_view` copy of the state, never the game state
+itself, so an agent cannot alter the game or see other players' race-bet colours (R10).
+
+Forfeits. An agent that raises, returns anything but a legal action index, or overruns the
+per-move time limit forfeits the game at once. Scoring of a forfeit (documented in the README):
+the game stops; the forfeiting seat is ranked last and scored 0 coins; every other seat keeps
+the coins it had at that moment (no final leg or race-bet scoring) and is ranked by them, and
+the best of them win. A game still running after ``max_turns`` turns (possible only with agents
+that never roll) stops the same way without a forfeit (``truncated``).
+
+Time limit. :func:`alarm_timer` arms ``signal.setitimer(ITIMER_REAL)`` around the agent call;
+the SIGALRM handler raises :class:`MoveTimeout` inside the agent, which interrupts sleeping and
+busy Python code. A move that returns late anyway (a long call into C) is still a timeout, by
+the measured wall time. Code that swallows the exception or never returns to the interpreter is
+caught one level up: tournament workers report each move's deadline to the parent process, which
+kills a worker that overruns it and records the forfeit (see ``training.tournament``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import signal
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from camelup_env.engine import apply_action, legal_action_mask, new_game
+from camelup_env.events import Event
+from camelup_env.rules import RuleSet
+from camelup_env.state import GameState
+
+#: Turns after which a game is stopped (no forfeit; see the module docstring).
+MAX_TURNS = 2000
+
+
+class MoveTimeout(Exception):
+    """Raised inside an agent whose move overran the time limit."""
+
+
+class QuitGame(BaseException):
+    """A human asked to leave (``q``); not a forfeit, the game is abandoned."""
+
+
+@dataclass
+class GameResult:
+    """How a game ended. ``coins`` are the coins when it ended; ``scores`` are the coins that
+    count (the forfeiting seat's set to 0); ``ranks`` are 1 = best, ties share a rank."""
+
+    coins: list[int]
+    scores: list[int]
+    ranks: list[int]
+    winners: list[int]
+    turns: int
+    forfeit: dict | None = None  # {"seat": s, "reason": "..."}
+    truncated: bool = False
+    move_seconds: list[float] = field(default_factory=list)  # per seat, total thinking time
+
+
+def game_rngs(seed: int) -> tuple[np.random.Generator, np.random.Generator]:
+    """The setup RNG and the dice RNG of game ``seed`` (paired games share them)."""
+    return np.random.default_rng([seed, 0]), np.random.default_rng([seed, 1])
+
+
+# Observations ------------------------------------------------------------------------------
+def _fallback_public_view(state: GameState, seat: int) -> GameState:
+    view = state.copy()
+    view.winner_pile = tuple((o, c if o == seat else -1) for o, c in state.winner_pile)
+    view.loser_pile = tuple((o, c if o == seat else -1) for o, c in state.loser_pile)
+    view.hands = tuple(h if s == seat else -1 for s, h in enumerate(state.hands))
+    return view
+
+
+def public_view(state: GameState, seat: int) -> GameState:
+    """``camelup_env.observation.public_view`` (R10 hiding), or an equivalent local copy."""
+    try:
+        from camelup_env.observation import public_view as env_view
+    except ImportError:
+        return _fallback_public_view(state, seat)
+    return env_view(state, seat)
+
+
+_OBSERVERS: dict[RuleSet, Callable[[GameState, int], np.ndarray]] = {}
+
+
+def _observer(rules: RuleSet) -> Callable[[GameState, int], np.ndarray]:
+    obs = _OBSERVERS.get(rules)
+    if obs is None:
+        try:
+            from camelup_env.observation import Observer
+        except ImportError:
+            def obs(state: GameState, seat: int) -> np.ndarray:
+                return np.zeros(0, dtype=np.float32)
+        else:
+            observer = Observer(rules)
+            method = getattr(observer, "observe", None) or observer
+            def obs(state: GameState, seat: int) -> np.ndarray:
+                return np.asarray(method(state, seat), dtype=np.float32)
+        _OBSERVERS[rules] = obs
+    return obs
+
+
+class LazyObservation(dict):
+    """The observation dict whose float vector is only computed when first read.
+
+    Scripted agents read only ``action_mask``; building the feature vector (it includes leg and
+    race odds) for them would double a tournament's cost. Every read path - ``obs[key]``,
+    ``get``, ``in``, iteration, ``keys/values/items``, ``copy``, ``len``, pickling - behaves
+    as for a plain dict holding both arrays.
+    """
+
+    __slots__ = ("_compute",)
+
+    def __init__(self, action_mask: np.ndarray, compute: Callable[[], np.ndarray]) -> None:
+        super().__init__(action_mask=action_mask)
+        self._compute: Callable[[], np.ndarray] | None = compute
+
+    def _fill(self) -> None:
+        if self._compute is not None:
+            compute, self._compute = self._compute, None
+            features = compute()
+            mask = dict.pop(self, "action_mask")
+            dict.__setitem__(self, "observation", features)
+            dict.__setitem__(self, "action_mask", mask)
+
+    def __getitem__(self, key: str) -> np.ndarray:
+        if key == "observation":
+            self._fill()
+        return dict.__getitem__(self, key)
+
+    def get(self, key: str, default: object = None) -> object:
+        if key == "observation":
+            self._fill()
+        return dict.get(self, key, default)
+
+    def __contains__(self, key: object) -> bool:
+        return key == "observation" or dict.__contains__(self, key)
+
+    def __len__(self) -> int:
+        return 2
+
+    def __iter__(self):  # type: ignore[override]
+        self._fill()
+        return dict.__iter__(self)
+
+    def keys(self):  # type: ignore[override]
+        self._fill()
+        return dict.keys(self)
+
+    def values(self):  # type: ignore[override]
+        self._fill()
+        return dict.values(self)
+
+    def items(self):  # type: ignore[override]
+        self._fill()
+        return dict.items(self)
+
+    def copy(self) -> dict:  # type: ignore[override]
+        self._fill()
+        return dict(dict.items(self))
+
+    def __eq__(self, other: object) -> bool:
+        self._fill()
+        return dict.__eq__(self, other)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        self._fill()
+        return dict.__repr__(self)
+
+    def __reduce__(self):
+        self._fill()
+        return (dict, (dict(dict.items(self)),))
+
+
+def observe(state: GameState, seat: int, lazy: bool = True) -> dict[str, np.ndarray]:
+    """The observation dict of ``seat``: flat float32 features and the int8 action mask.
+
+    With ``lazy`` the features are computed on first access (:class:`LazyObservation`).
+    """
+    mask = legal_action_mask(state)
+    if seat != state.current:
+        mask[:] = 0
+    observer = _observer(state.rules)
+    if lazy:
+        return LazyObservation(mask, lambda: observer(state, seat))
+    return {"observation": observer(state, seat), "action_mask": mask}
+
+
+# Timing ------------------------------------------------------------------------------------
+def _raise_timeout(signum: int, frame: object) -> None:
+    raise MoveTimeout("move time limit exceeded")
+
+
+@contextlib.contextmanager
+def alarm_timer(seconds: float | None) -> Iterator[None]:
+    """Raise :class:`MoveTimeout` in the block after ``seconds`` (SIGALRM; main thread only)."""
+    usable = (seconds is not None and seconds > 0 and hasattr(signal, "setitimer")
+              and threading.current_thread() is threading.main_thread())
+    if not usable:
+        yield
+        return
+    previous = signal.signal(signal.SIGALRM, _raise_timeout)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+# The game ----------------------------------------------------------------------------------
+def _check_action(action: object, mask: np.ndarray) -> str | None:
+    """None if ``action`` is a legal index, else why not."""
+    if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+        return f"illegal action: returned {type(action).__name__} {action!r}, not an int index"
+    if not 0 <= int(action) < len(mask):
+        return f"illegal action: index {int(action)} is out of range 0..{len(mask) - 1}"
+    if not mask[int(action)]:
+        return f"illegal action: index {int(action)} is not legal now"
+    return None
+
+
+def final_ranks(scores: Sequence[int], forfeit_seat: int | None) -> list[int]:
+    """Competition ranks (1 = best, ties share) by score; a forfeiting seat is last alone."""
+    keys = [(s != forfeit_seat, sc) for s, sc in enumerate(scores)]
+    return [1 + sum(other > key for other in keys) for key in keys]
+
+
+def play_game(
+    rules: RuleSet,
+    agents: Sequence[Callable],
+    seed: int,
+    *,
+    move_timeout: float | None = None,
+    max_turns: int = MAX_TURNS,
+    on_move_start: Callable[[GameState, int], None] | None = None,
+    on_step: Callable[[GameState, int, int, tuple[Event, ...]], None] | None = None,
+    catch: bool = True,
+) -> GameResult:
+    """Play a game of ``agents`` (one per seat) from ``seed`` (see :func:`game_rngs`).
+
+    ``on_move_start(state, seat)`` runs before each agent call, ``on_step(new_state, seat,
+    action, events)`` after each applied action (omniscient events; callers hide what a viewer
+    may not see). With ``catch=False`` agent errors propagate instead of forfeiting.
+    """
+    if len(agents) != rules.num_players:
+        raise ValueError(f"{rules.num_players} players need {rules.num_players} agents, "
+                         f"got {len(agents)}")
+    setup_rng, dice_rng = game_rngs(seed)
+    state = new_game(rules, seed=setup_rng)
+    thinking = [0.0] * rules.num_players
+    forfeit = None
+    turns = 0
+    while not state.game_over and turns < max_turns:
+        seat = state.current
+        observation = observe(state, seat)
+        mask = observation["action_mask"].copy()
+        view = public_view(state, seat)
+        if on_move_start is not None:
+            on_move_start(state, seat)
+        start = time.perf_counter()
+        try:
+            with alarm_timer(move_timeout):
+                action = agents[seat](observation, view)
+        except MoveTimeout:
+            if not catch:
+                raise
+            forfeit = {"seat": seat, "reason": f"timeout: move exceeded {move_timeout:g} s"}
+            break
+        except Exception as exc:
+            if not catch:
+                raise
+            forfeit = {"seat": seat, "reason": f"raised {type(exc).__name__}: {exc}"[:300]}
+            break
+        elapsed = time.perf_counter() - start
+        thinking[seat] += elapsed
+        if move_timeout is not None and move_timeout > 0 and elapsed > move_timeout:
+            forfeit = {"seat": seat, "reason": f"timeout: move took {elapsed:.2f} s "
+                                               f"(limit {move_timeout:g} s)"}
+            break
+        problem = _check_action(action, mask)
+        if problem is not None:
+            if not catch:
+                raise ValueError(problem)
+            forfeit = {"seat": seat, "reason": problem}
+            break
+        state, events = apply_action(state, int(action), dice_rng)
+        turns += 1
+        if on_step is not None:
+            on_step(state, seat, int(action), events)
+    return result_of(state, turns, forfeit, thinking)
+
+
+def result_of(state: GameState, turns: int, forfeit: dict | None,
+              thinking: list[float] | None = None) -> GameResult:
+    """Score a finished, forfeited or stopped game (module docstring)."""
+    coins = list(state.coins)
+    scores = list(coins)
+    fseat = forfeit["seat"] if forfeit else None
+    if fseat is not None:
+        scores[fseat] = 0
+    ranks = final_ranks(scores, fseat)
+    winners = [s for s, r in enumerate(ranks) if r == 1]
+    return GameResult(coins=coins, scores=scores, ranks=ranks, winners=winners, turns=turns,
+                      forfeit=forfeit, truncated=not state.game_over and forfeit is None,
+                      move_seconds=thinking or [0.0] * len(coins))
