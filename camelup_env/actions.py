@@ -14,7 +14,16 @@ race bets (R4.4)       ``RaceBet(pile, camel)``, winner pile   2 n_racing
                        colours then loser pile colours
 partnerships (R9.4)    ``Partner(seat)`` per seat (only when   n_players or 0
                        the rule set has partnerships)
+photographer (R9.2)    ``Photograph(space)``, space 1..L        L or 0
+position bets (R9.3)   ``PositionBet(position, camel,          2 x tiles x n_racing or 0
+                       from_stack)``: per position tile, per
+                       camel, own tile then stack bottom
+extra action (R9.1.4)  ``SkipExtra()``, then                    1 + n_racing or 0
+                       ``AddSupportDie(camel)`` per camel
 =====================  =====================================  ===========================
+
+Blocks marked "or 0" exist only when the rule set has that module, so a rule set's indices
+never change when another rule set gains a module.
 """
 
 from __future__ import annotations
@@ -61,7 +70,37 @@ class Partner:
     seat: int
 
 
-Action = TakeLegBet | TakePyramidTile | PlaceTile | RaceBet | Partner
+@dataclass(frozen=True, slots=True)
+class Photograph:
+    """R9.2: take (or keep) the photographer tile and point the camera at an empty ``space``."""
+
+    space: int
+
+
+@dataclass(frozen=True, slots=True)
+class PositionBet:
+    """R9.3: take the position tile showing ``position`` and cover a ``camel`` leg-bet tile:
+    your own lowest uncovered one, or (``from_stack``) the bottom tile of the camel's stack."""
+
+    position: int
+    camel: int
+    from_stack: bool
+
+
+@dataclass(frozen=True, slots=True)
+class SkipExtra:
+    """R9.1.4: decline the optional extra action; the turn passes."""
+
+
+@dataclass(frozen=True, slots=True)
+class AddSupportDie:
+    """R9.1.4: return a pyramid tile and put ``camel``'s support die into the pyramid."""
+
+    camel: int
+
+
+Action = (TakeLegBet | TakePyramidTile | PlaceTile | RaceBet | Partner | Photograph
+          | PositionBet | SkipExtra | AddSupportDie)
 
 
 @dataclass(frozen=True)
@@ -103,6 +142,14 @@ def action_table(rules: RuleSet) -> ActionTable:
     partner_offset = len(acts)
     if rules.partnerships:
         acts += [Partner(seat) for seat in range(rules.num_players)]
+    if rules.photographer:
+        acts += [Photograph(s) for s in range(1, rules.track_length + 1)]
+    if rules.position_bets:
+        acts += [PositionBet(pos, c, from_stack) for pos in rules.position_tiles
+                 for c in range(rules.n_racing) for from_stack in (False, True)]
+    if rules.extra_action:
+        acts.append(SkipExtra())
+        acts += [AddSupportDie(c) for c in range(rules.n_racing)]
     actions = tuple(acts)
     return ActionTable(
         actions=actions,
@@ -139,4 +186,15 @@ def describe(action: Action, rules: RuleSet) -> str:
         return f"bet on {name(action.camel)} as overall {which}"
     if isinstance(action, Partner):
         return f"form a betting partnership with player {action.seat}"
+    if isinstance(action, Photograph):
+        return f"become the photographer and point the camera at space {action.space}"
+    if isinstance(action, PositionBet):
+        which = (f"the bottom {name(action.camel)} leg-bet tile" if action.from_stack
+                 else f"your lowest uncovered {name(action.camel)} leg-bet tile")
+        return f"take the position-{action.position} tile and cover {which}"
+    if isinstance(action, SkipExtra):
+        return "end your turn without the extra action"
+    if isinstance(action, AddSupportDie):
+        return (f"return a pyramid tile and put the {name(action.camel)} support die into "
+                "the pyramid")
     raise TypeError(f"not a camelup action: {action!r}")

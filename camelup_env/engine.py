@@ -21,9 +21,13 @@ import numpy as np
 from camelup_env.actions import (
     Action,
     ActionTable,
+    AddSupportDie,
     Partner,
+    Photograph,
     PlaceTile,
+    PositionBet,
     RaceBet,
+    SkipExtra,
     TakeLegBet,
     TakePyramidTile,
     action_table,
@@ -32,14 +36,19 @@ from camelup_env.actions import (
 from camelup_env.events import (
     DieRevealed,
     Event,
+    ExtraSkipped,
     FinalBetsScored,
     GameOver,
     LegBetTaken,
     LegScored,
     PartnershipFormed,
+    PhotographerPlaced,
+    PhotoPayout,
+    PositionBetTaken,
     PyramidTileTaken,
     RaceBetPlaced,
     RaceEnded,
+    SupportDieAdded,
     TilePlaced,
 )
 from camelup_env.movement import crazy_camel_to_move, move_unit, ranking
@@ -85,7 +94,7 @@ def new_game(
         rules=rules,
         stacks=stacks,
         tiles={},
-        pyramid=tuple(range(rules.n_dice)),
+        pyramid=leg_start_pyramid(rules, stacks),
         revealed=(),
         leg_stacks=(rules.leg_bet_values,) * rules.n_racing,
         pyramid_tiles_left=rules.pyramid_tiles,
@@ -103,6 +112,15 @@ def new_game(
     )
 
 
+def leg_start_pyramid(rules: RuleSet, stacks: dict[int, tuple[int, ...]]) -> tuple[int, ...]:
+    """The dice in the pyramid when a leg starts: every racing die (and the grey die, R2.3),
+    plus, with Supercup support dice, the support die of the last camel (R9.1.1)."""
+    if not rules.support_dice:
+        return rules.leg_start_dice
+    last = ranking(stacks, rules.n_racing)[-1]
+    return (*rules.leg_start_dice, rules.first_support_die + last)
+
+
 # Legal actions -----------------------------------------------------------------------------
 def legal_action_indices(state: GameState) -> list[int]:
     """Indices (see :mod:`camelup_env.actions`) of the actions the current player may take."""
@@ -111,6 +129,9 @@ def legal_action_indices(state: GameState) -> list[int]:
     rules = state.rules
     table = action_table(rules)
     p = state.current
+    if state.extra_pending:  # R9.1.4: the second decision of the turn
+        index = table.index
+        return [index[SkipExtra()]] + [index[AddSupportDie(c)] for c in _support_options(state)]
     legal = [c for c, stack in enumerate(state.leg_stacks) if stack]  # R4.1
     if state.pyramid_tiles_left:  # R4.3
         legal.append(table.pyramid)
@@ -123,7 +144,59 @@ def legal_action_indices(state: GameState) -> list[int]:
             table.partner_offset + q
             for q, partner in enumerate(state.partners) if partner < 0 and q != p
         )
+    if rules.photographer:  # R9.2
+        legal += [table.index[Photograph(s)] for s in _camera_spaces(state, p)]
+    if rules.position_bets:  # R9.3
+        legal += [table.index[a] for a in _position_bets(state, p)]
     return legal
+
+
+def _camera_spaces(state: GameState, seat: int) -> list[int]:
+    """R9.2: where ``seat`` may point the camera: empty spaces (no camel, no track tile), if
+    nobody else holds the tile; its holder may only move the camera to a different space."""
+    held = state.photographer
+    if held is not None and held[0] != seat:
+        return []
+    return [s for s in range(1, state.rules.track_length + 1)
+            if s not in state.stacks and s not in state.tiles
+            and (held is None or held[1] != s)]
+
+
+def _uncovered_tiles(state: GameState, seat: int) -> list[tuple[int, int]]:
+    """``seat``'s leg-bet tiles not yet covered by one of its position tiles (R9.3)."""
+    tiles = list(state.leg_bets[seat])
+    for owner, _, camel, value in state.position_bets:
+        if owner == seat:
+            tiles.remove((camel, value))
+    return tiles
+
+
+def _position_bets(state: GameState, seat: int) -> list[PositionBet]:
+    taken = {pos for _, pos, _, _ in state.position_bets}
+    free = [pos for pos in state.rules.position_tiles if pos not in taken]
+    if not free:
+        return []
+    own = {camel for camel, _ in _uncovered_tiles(state, seat)}
+    out = []
+    for pos in free:
+        for camel, stack in enumerate(state.leg_stacks):
+            if camel in own:
+                out.append(PositionBet(pos, camel, False))
+            if stack:
+                out.append(PositionBet(pos, camel, True))
+    return out
+
+
+def _support_options(state: GameState) -> list[int]:
+    """R9.1.4: camels whose support die may be put into the pyramid: on the pedestal (not in
+    the pyramid, not in a crater) and not the leading camel's."""
+    rules = state.rules
+    leader = ranking(state.stacks, rules.n_racing)[0]
+    first = rules.first_support_die
+    return [c for c in range(rules.n_racing)
+            if c != leader and first + c not in state.pyramid and not state.crater >> c & 1]
+
+
 
 
 def legal_actions(state: GameState) -> list[Action]:
@@ -163,6 +236,8 @@ def _blocked_spaces(state: GameState, seat: int) -> int:
             blocked |= 1 << space
     for space, (owner, _) in state.tiles.items():
         blocked |= (1 << space) if owner == seat else (7 << (space - 1))
+    if state.photographer is not None:  # no track tile on the camera space (R9.2)
+        blocked |= 1 << state.photographer[1]
     return blocked
 
 
@@ -178,6 +253,10 @@ def check_legal(state: GameState, action: Action) -> None:
 
     if state.game_over:
         fail("the race is over (R7)")
+    if state.extra_pending != isinstance(action, (SkipExtra, AddSupportDie)):
+        if state.extra_pending:
+            fail("first decide the optional extra action: skip it or add a support die (R9.1.4)")
+        fail("there is no extra action to decide now (R9.1.4)")
     if isinstance(action, TakeLegBet):
         if not 0 <= action.camel < rules.n_racing:
             fail(f"leg bets are on racing camels 0..{rules.n_racing - 1} (R4.1)")
@@ -198,6 +277,8 @@ def check_legal(state: GameState, action: Action) -> None:
             fail(f"tiles go on spaces 2..{rules.track_length} (R4.2)")
         if s in state.stacks:
             fail(f"space {s} holds a camel (R4.2)")
+        if state.photographer is not None and state.photographer[1] == s:
+            fail(f"space {s} is the camera space (R9.2)")
         if own is not None and own[0] == s:
             fail("a placed tile may only be moved to a different space (R4.2)")
         others = {sp for sp, (o, _) in state.tiles.items() if o != p}
@@ -221,6 +302,24 @@ def check_legal(state: GameState, action: Action) -> None:
             fail("your partnership card is not available this leg (R9.4)")
         if state.partners[action.seat] >= 0:
             fail(f"player {action.seat}'s partnership card is not available (R9.4)")
+    elif isinstance(action, Photograph):
+        if not rules.photographer:
+            fail("this rule set has no photographer (R9.2)")
+        if state.photographer is not None and state.photographer[0] != p:
+            fail(f"player {state.photographer[0]} holds the photographer tile (R9.2)")
+        if action.space not in _camera_spaces(state, p):
+            fail(f"the camera must point at an empty space of 1..{rules.track_length} other "
+                 "than its current one: no camel, no track tile (R9.2)")
+    elif isinstance(action, PositionBet):
+        if not rules.position_bets:
+            fail("this rule set has no position bets (R9.3)")
+        if action not in _position_bets(state, p):
+            fail("the position tile is taken, or there is no such leg-bet tile to cover (R9.3)")
+    elif isinstance(action, AddSupportDie):
+        if action.camel not in _support_options(state):
+            fail("that support die is not on the pedestal, or its camel leads (R9.1.4)")
+    elif isinstance(action, SkipExtra):
+        pass
     else:
         raise IllegalActionError(f"not a camelup action: {action!r}")
 
@@ -300,12 +399,33 @@ def apply_outcome(
 def _next_turn(state: GameState) -> GameState:
     new = state.copy()
     new.current = (state.current + 1) % state.rules.num_players
+    new.extra_pending = False
     return new
+
+
+def _offer_extra(state: GameState, seat: int) -> None:
+    """Keep the turn with ``seat`` for the optional extra action when it is due (R9.1.4): it
+    holds a pyramid tile and a support die may go in. Never called when the turn took the
+    leg's last pyramid tile or ended the race."""
+    if (state.rules.extra_action and state.pyramid_tiles[seat] >= 1
+            and _support_options(state)):
+        state.current = seat
+        state.extra_pending = True
 
 
 def _apply_deterministic(state: GameState, action: Action) -> tuple[GameState, tuple[Event, ...]]:
     p = state.current
     new = _next_turn(state)
+    new_state, events = _apply_choice(state, new, p, action)
+    if not state.extra_pending:
+        _offer_extra(new_state, p)
+    return new_state, events
+
+
+def _apply_choice(
+    state: GameState, new: GameState, p: int, action: Action
+) -> tuple[GameState, tuple[Event, ...]]:
+    """The effect of a chance-free action of ``p``, written into ``new`` (turn passed)."""
     if isinstance(action, TakeLegBet):
         c = action.camel
         value = state.leg_stacks[c][0]
@@ -326,11 +446,31 @@ def _apply_deterministic(state: GameState, action: Action) -> tuple[GameState, t
             new.loser_pile = (*state.loser_pile, card)
         new.hands = _set(state.hands, p, state.hands[p] & ~(1 << action.camel))
         return new, (RaceBetPlaced(p, action.pile, action.camel),)
-    assert isinstance(action, Partner)
-    partners = list(state.partners)
-    partners[p], partners[action.seat] = action.seat, p
-    new.partners = tuple(partners)
-    return new, (PartnershipFormed(p, action.seat),)
+    if isinstance(action, Partner):
+        partners = list(state.partners)
+        partners[p], partners[action.seat] = action.seat, p
+        new.partners = tuple(partners)
+        return new, (PartnershipFormed(p, action.seat),)
+    if isinstance(action, Photograph):
+        new.photographer = (p, action.space)
+        return new, (PhotographerPlaced(p, action.space),)
+    if isinstance(action, PositionBet):
+        c = action.camel
+        if action.from_stack:  # the bottom tile of the stack becomes the player's, covered
+            value = state.leg_stacks[c][-1]
+            new.leg_stacks = _set(state.leg_stacks, c, state.leg_stacks[c][:-1])
+            new.leg_bets = _set(state.leg_bets, p, (*state.leg_bets[p], (c, value)))
+        else:  # the lowest-valued uncovered own tile of that colour (R11.4)
+            value = min(v for camel, v in _uncovered_tiles(state, p) if camel == c)
+        new.position_bets = (*state.position_bets, (p, action.position, c, value))
+        return new, (PositionBetTaken(p, action.position, c, value, action.from_stack),)
+    if isinstance(action, AddSupportDie):
+        new.pyramid_tiles = _set(state.pyramid_tiles, p, state.pyramid_tiles[p] - 1)
+        new.pyramid_tiles_left = state.pyramid_tiles_left + 1
+        new.pyramid = tuple(sorted((*state.pyramid, state.rules.first_support_die + action.camel)))
+        return new, (SupportDieAdded(p, action.camel),)
+    assert isinstance(action, SkipExtra)
+    return new, (ExtraSkipped(p),)
 
 
 def _roll(state: GameState, roll: DieRoll) -> tuple[GameState, tuple[Event, ...]]:
@@ -348,7 +488,15 @@ def _roll(state: GameState, roll: DieRoll) -> tuple[GameState, tuple[Event, ...]
         steps = -roll.value
     else:
         camel, steps = roll.camel_shown, roll.value
-    dst, paid = move_unit(new.stacks, state.tiles, camel, steps, rules.track_length, events)
+    if rules.extra_action and roll.die >= rules.first_support_die:  # into its crater (R9.1.4)
+        new.crater = state.crater | 1 << (roll.die - rules.first_support_die)
+    dst, paid, unit = move_unit(new.stacks, state.tiles, camel, steps, rules.track_length,
+                                events)
+    if state.photographer is not None and state.photographer[1] == dst:  # R9.2
+        owner = state.photographer[0]
+        paid = paid + [owner] * len(unit)
+        events.append(PhotoPayout(owner, dst, len(unit)))
+        new.photographer = None
     if paid:
         coins = list(state.coins)
         for owner in paid:
@@ -359,6 +507,8 @@ def _roll(state: GameState, roll: DieRoll) -> tuple[GameState, tuple[Event, ...]
     if new.pyramid_tiles_left == 0:  # R6.1
         _score_leg(new, events)
         _clean_up_leg(new, p)
+    else:
+        _offer_extra(new, p)
     return new, tuple(events)
 
 
@@ -369,11 +519,19 @@ def _score_leg(state: GameState, events: list[Event]) -> None:
     first, second = order[0], order[1]
     colours = rules.colours
 
+    rank = {camel: i + 1 for i, camel in enumerate(order)}
+
     def rewards(seat: int) -> list[tuple[str, int]]:
+        bets = list(state.leg_bets[seat])
+        out = []
+        for owner, pos, c, v in state.position_bets:  # R9.3: a covered tile pays +3 or -1
+            if owner == seat:
+                bets.remove((c, v))
+                out.append((f"position-{pos} tile on {colours[c]}", 3 if rank[c] == pos else -1))
         out = [
             (f"{colours[c]} {v} leg bet", v if c == first else 1 if c == second else -1)
-            for c, v in state.leg_bets[seat]
-        ]
+            for c, v in bets
+        ] + out
         out += [("pyramid tile", 1)] * state.pyramid_tiles[seat]
         return out
 
@@ -403,8 +561,11 @@ def _clean_up_leg(state: GameState, last_taker: int) -> None:
     state.leg_bets = ((),) * n
     state.pyramid_tiles = (0,) * n
     state.pyramid_tiles_left = rules.pyramid_tiles
-    state.pyramid = tuple(range(rules.n_dice))
+    state.pyramid = leg_start_pyramid(rules, state.stacks)
     state.revealed = ()
+    state.crater = 0  # R9.1.4: support dice back to the pedestal
+    state.photographer = None  # R9.2
+    state.position_bets = ()  # R9.3
     state.tiles = {}
     state.partners = (-1,) * n
     state.leg += 1

@@ -98,6 +98,49 @@ class FinalBetsScored:
 
 
 @dataclass(frozen=True, slots=True)
+class PhotographerPlaced:
+    """R9.2: ``player`` holds the photographer tile with the camera on ``space``."""
+
+    player: int
+    space: int
+
+
+@dataclass(frozen=True, slots=True)
+class PhotoPayout:
+    """R9.2: a unit of ``camels`` stopped on the camera space; the tile then returns."""
+
+    owner: int
+    space: int
+    coins: int
+
+
+@dataclass(frozen=True, slots=True)
+class PositionBetTaken:
+    """R9.3: the position tile covers a (camel, value) leg-bet tile of ``player``."""
+
+    player: int
+    position: int
+    camel: int
+    value: int
+    from_stack: bool
+
+
+@dataclass(frozen=True, slots=True)
+class SupportDieAdded:
+    """R9.1.4: ``player`` returned a pyramid tile and put ``camel``'s support die in."""
+
+    player: int
+    camel: int
+
+
+@dataclass(frozen=True, slots=True)
+class ExtraSkipped:
+    """R9.1.4: ``player`` declined the extra action."""
+
+    player: int
+
+
+@dataclass(frozen=True, slots=True)
 class GameOver:
     coins: tuple[int, ...]
     winners: tuple[int, ...]
@@ -105,7 +148,8 @@ class GameOver:
 
 Event = (
     LegBetTaken | TilePlaced | RaceBetPlaced | PartnershipFormed | PyramidTileTaken | DieRevealed
-    | UnitMoved | TilePayout | LegScored | RaceEnded | FinalBetsScored | GameOver
+    | UnitMoved | TilePayout | LegScored | RaceEnded | FinalBetsScored | PhotographerPlaced
+    | PhotoPayout | PositionBetTaken | SupportDieAdded | ExtraSkipped | GameOver
 )
 
 
@@ -162,6 +206,20 @@ def describe_event(event: Event, rules: RuleSet) -> str:
         pile = "winner" if event.pile == 0 else "loser"
         cards = ", ".join(f"P{p} {col[c]} {d:+d}" for p, c, d in event.cards) or "no cards"
         return f"overall-{pile} pile ({col[event.target]}): {cards}"
+    if isinstance(event, PhotographerPlaced):
+        return f"player {event.player} pointed the camera at space {event.space}"
+    if isinstance(event, PhotoPayout):
+        return (f"photo on space {event.space}: player {event.owner} earned {event.coins}; "
+                "the photographer tile returns")
+    if isinstance(event, PositionBetTaken):
+        source = "from the bottom of the stack" if event.from_stack else "of their own"
+        return (f"player {event.player} put the position-{event.position} tile on a "
+                f"{col[event.camel]} {event.value} leg-bet tile {source}")
+    if isinstance(event, SupportDieAdded):
+        return (f"player {event.player} returned a pyramid tile and added the "
+                f"{col[event.camel]} support die to the pyramid")
+    if isinstance(event, ExtraSkipped):
+        return f"player {event.player} skipped the extra action"
     if isinstance(event, GameOver):
         who = ", ".join(f"player {w}" for w in event.winners)
         return f"game over: coins {list(event.coins)}; winner(s): {who}"

@@ -17,11 +17,12 @@ def move_unit(
     steps: int,
     track_length: int,
     events: list,
-) -> tuple[int, list[int]]:
+) -> tuple[int, list[int], tuple[int, ...]]:
     """Move ``camel`` and everything above it ``steps`` spaces (negative = backward, R5.5).
 
     Applies R5.1-R5.3 (and R5.5's mirrored tile effect for backward units). Appends
-    :class:`UnitMoved`/:class:`TilePayout` events and returns (final space, tile owners to pay).
+    :class:`UnitMoved`/:class:`TilePayout` events and returns (final space, tile owners to pay,
+    the unit bottom -> top).
     """
     src = _space_of(stacks, camel)
     stack = stacks[src]
@@ -48,7 +49,7 @@ def move_unit(
         dst += step
     below = stacks.get(dst, ())
     stacks[dst] = unit + below if underneath else below + unit
-    return dst, paid
+    return dst, paid, unit
 
 
 def crazy_camel_to_move(stacks: dict[int, tuple[int, ...]], shown: int, n_racing: int) -> int:

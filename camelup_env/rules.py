@@ -13,15 +13,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-PRESETS = ("classic", "second_edition")
+PRESETS = ("classic", "second_edition", "supercup")
 
+_CLASSIC_COLOURS = ("blue", "green", "orange", "yellow", "white")
 _RACING = {
-    "classic": ("blue", "green", "orange", "yellow", "white"),
+    "classic": _CLASSIC_COLOURS,
     "second_edition": ("blue", "green", "red", "yellow", "purple"),
+    "supercup": _CLASSIC_COLOURS,
 }
-_CRAZY = {"classic": (), "second_edition": ("black", "white")}
-_LEG_BETS = {"classic": (5, 3, 2), "second_edition": (5, 3, 2, 2)}
-_TILE_KIND = {"classic": "desert", "second_edition": "spectator"}
+_CRAZY = {"classic": (), "second_edition": ("black", "white"), "supercup": ()}
+_LEG_BETS = {"classic": (5, 3, 2), "second_edition": (5, 3, 2, 2), "supercup": (5, 3, 2, 2)}
+_TILE_KIND = {"classic": "desert", "second_edition": "spectator", "supercup": "desert"}
+#: The Supercup modules (R9.1-R9.4) as RuleSet switches.
+SUPERCUP_MODULES = ("support_dice", "photographer", "position_bets", "partnerships")
 
 #: One die face: (camel shown by the face, number of spaces).
 Face = tuple[int, int]
@@ -31,13 +35,20 @@ Face = tuple[int, int]
 class RuleSet:
     """One game's rules. Unset fields take the preset's values (R1); every field is validated.
 
+    ``supercup`` is classic plus the four modules of R9, each a switch that defaults to on
+    (partnerships only from 6 players, R1.4): ``support_dice`` (module 1: 20 spaces, 6 pyramid
+    tiles, support dice, and the optional ``extra_action``), ``photographer`` (module 2),
+    ``position_bets`` (module 3) and ``partnerships`` (module 4).
+
     >>> RuleSet("second_edition", num_players=6).partnerships
     True
+    >>> RuleSet("supercup", num_players=4, photographer=False).track_length
+    20
     """
 
     preset: str = "classic"
     num_players: int = 4
-    track_length: int = 16
+    track_length: int | None = None
     racing_colours: tuple[str, ...] | None = None
     crazy_colours: tuple[str, ...] | None = None
     racing_die_faces: tuple[int, ...] = (1, 1, 2, 2, 3, 3)
@@ -45,9 +56,18 @@ class RuleSet:
     leg_bet_values: tuple[int, ...] | None = None
     tile_kind: str | None = None
     starting_coins: int = 3
-    pyramid_tiles: int = 5
+    pyramid_tiles: int | None = None
     partnerships: bool | None = None
     race_bet_payouts: tuple[int, ...] = (8, 5, 3, 2, 1)
+    #: Supercup module 1 (R9.1): support dice, one per racing camel; their faces (R9.1.3,
+    #: an assumption: the seed's numbers are unreadable); the optional extra action (R9.1.4).
+    support_dice: bool | None = None
+    support_die_faces: tuple[int, ...] = (1, 1, 1, 2, 2, 2)
+    extra_action: bool = False
+    #: Supercup module 2 (R9.2) and module 3 (R9.3, the position shown on each tile).
+    photographer: bool | None = None
+    position_bets: bool | None = None
+    position_tiles: tuple[int, ...] = (2, 3, 4, 5)
     #: Per die: its faces. Derived from the fields above; not an argument.
     dice: tuple[tuple[Face, ...], ...] = field(init=False, repr=False, compare=False)
     _hash: int = field(init=False, repr=False, compare=False)
@@ -55,18 +75,28 @@ class RuleSet:
     def __post_init__(self) -> None:
         if self.preset not in PRESETS:
             raise ValueError(f"unknown preset {self.preset!r}; expected one of {PRESETS}")
+        supercup = self.preset == "supercup"
         defaults = {
             "racing_colours": _RACING[self.preset],
             "crazy_colours": _CRAZY[self.preset],
             "leg_bet_values": _LEG_BETS[self.preset],
             "tile_kind": _TILE_KIND[self.preset],
-            "partnerships": self.preset == "second_edition" and self.num_players >= 6,
+            "partnerships": self.preset != "classic" and self.num_players >= 6,
+            "support_dice": supercup,
+            "photographer": supercup,
+            "position_bets": supercup,
         }
         for name, value in defaults.items():
             if getattr(self, name) is None:
                 object.__setattr__(self, name, value)
+        # Module 1 lengthens the track and adds a sixth pyramid tile (R9.1).
+        if self.track_length is None:
+            object.__setattr__(self, "track_length", 20 if self.support_dice else 16)
+        if self.pyramid_tiles is None:
+            object.__setattr__(self, "pyramid_tiles", 6 if self.support_dice else 5)
         for name in ("racing_colours", "crazy_colours", "leg_bet_values", "racing_die_faces",
-                     "grey_die_values", "race_bet_payouts"):
+                     "grey_die_values", "race_bet_payouts", "support_die_faces",
+                     "position_tiles"):
             object.__setattr__(self, name, tuple(getattr(self, name)))
         self._validate()
         object.__setattr__(self, "dice", self._build_dice())
@@ -79,11 +109,32 @@ class RuleSet:
         return self._hash
 
     def _validate(self) -> None:
-        if not isinstance(self.num_players, int) or not 2 <= self.num_players <= 8:
+        most = 10 if self.preset == "supercup" else 8
+        if not isinstance(self.num_players, int) or not 2 <= self.num_players <= most:
             raise ValueError(
-                f"{self.preset} is played by 2 to 8 players (R1), "
+                f"{self.preset} is played by 2 to {most} players (R1), "
                 f"got num_players={self.num_players}"
             )
+        if self.preset != "supercup":
+            for module in ("support_dice", "photographer", "position_bets", "extra_action"):
+                if getattr(self, module):
+                    raise ValueError(f"{module} is a Supercup module (R9); use preset='supercup'")
+        elif self.num_players >= 9 and not all(getattr(self, m) for m in SUPERCUP_MODULES):
+            off = [m for m in SUPERCUP_MODULES if not getattr(self, m)]
+            raise ValueError(
+                f"9 or 10 players need all four Supercup modules (R1.4); off: {off}"
+            )
+        if self.extra_action and not self.support_dice:
+            raise ValueError("extra_action is part of module 1 and needs support_dice (R9.1.4)")
+        if self.support_dice and (not self.support_die_faces
+                                  or any(v < 1 for v in self.support_die_faces)):
+            raise ValueError(f"support die faces must be positive, got {self.support_die_faces}")
+        if self.position_bets and (
+            len(set(self.position_tiles)) != len(self.position_tiles)
+            or any(not 1 <= p <= len(self.racing_colours) for p in self.position_tiles)
+        ):
+            raise ValueError(f"position tiles must be distinct ranks 1..5, got "
+                             f"{self.position_tiles}")
         if not 6 <= self.track_length <= 64:
             raise ValueError(f"track_length must be between 6 and 64, got {self.track_length}")
         colours = self.racing_colours + self.crazy_colours
@@ -110,14 +161,16 @@ class RuleSet:
             )
         if self.starting_coins < 0:
             raise ValueError(f"starting_coins must be >= 0, got {self.starting_coins}")
-        n_dice = len(self.racing_colours) + (1 if self.crazy_colours else 0)
+        n_dice = len(self.racing_colours) + (1 if self.crazy_colours else 0) + (
+            len(self.racing_colours) if self.support_dice else 0)
         if not 1 <= self.pyramid_tiles <= n_dice:
             raise ValueError(
                 f"pyramid_tiles must be between 1 and the {n_dice} dice in the pyramid (R6.1), "
                 f"got {self.pyramid_tiles}"
             )
         if self.partnerships and self.preset == "classic":
-            raise ValueError("classic has no betting partnerships (R9.4 is second edition only)")
+            raise ValueError("classic has no betting partnerships (R9.4: second edition or "
+                             "Supercup module 4)")
         if self.partnerships and self.num_players < 6:
             raise ValueError(
                 f"betting partnerships need at least 6 players (R1.4, R9.4), "
@@ -133,6 +186,8 @@ class RuleSet:
                 (self.n_racing + k, v)
                 for k in range(len(self.crazy_colours)) for v in self.grey_die_values
             ))
+        if self.support_dice:
+            dice += [tuple((c, v) for v in self.support_die_faces) for c in range(self.n_racing)]
         return tuple(dice)
 
     # Derived sizes -------------------------------------------------------------------------
@@ -156,8 +211,22 @@ class RuleSet:
     def is_crazy(self, camel: int) -> bool:
         return camel >= self.n_racing
 
+    @property
+    def first_support_die(self) -> int:
+        """Die index of the support die of camel 0 (support die of camel c = this + c)."""
+        return self.n_racing + (1 if self.crazy_colours else 0)
+
+    @property
+    def leg_start_dice(self) -> tuple[int, ...]:
+        """The dice that are always in the pyramid at a leg start (R2.3; R9.1.1 adds one)."""
+        return tuple(range(self.first_support_die))
+
     def die_name(self, die: int) -> str:
-        return "grey" if die >= self.n_racing else self.racing_colours[die]
+        if die < self.n_racing:
+            return self.racing_colours[die]
+        if die >= self.first_support_die:
+            return f"{self.racing_colours[die - self.first_support_die]} support"
+        return "grey"
 
     @property
     def tile_sides(self) -> tuple[str, str]:

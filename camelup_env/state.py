@@ -45,6 +45,13 @@ class GameState:
         current: seat to act.
         leg_starter: seat holding the starting-player marker (R2.3, R6.3).
         game_over: the race has ended and been scored (R7).
+        crater: Supercup extra-action rule (R9.1.4): bit mask, by camel, of the support dice
+            revealed this leg (unusable until the next leg).
+        photographer: Supercup module 2 (R9.2): (owner seat, camera space), or None.
+        position_bets: Supercup module 3 (R9.3): (owner seat, position shown, camel, value of
+            the covered leg-bet tile) for each position tile taken this leg, in order taken.
+        extra_pending: the current player has made the turn's action and now decides the
+            optional extra action (R9.1.4); the turn passes after that decision.
     """
 
     rules: RuleSet
@@ -65,6 +72,10 @@ class GameState:
     current: int
     leg_starter: int
     game_over: bool
+    crater: int = 0
+    photographer: tuple[int, int] | None = None
+    position_bets: tuple[tuple[int, int, int, int], ...] = ()
+    extra_pending: bool = False
 
     def copy(self) -> GameState:
         """An independent copy (fields are immutable or copied, so this is cheap)."""
@@ -72,7 +83,8 @@ class GameState:
             self.rules, dict(self.stacks), dict(self.tiles), self.pyramid, self.revealed,
             self.leg_stacks, self.pyramid_tiles_left, self.coins, self.leg_bets,
             self.pyramid_tiles, self.hands, self.partners, self.winner_pile, self.loser_pile,
-            self.leg, self.current, self.leg_starter, self.game_over,
+            self.leg, self.current, self.leg_starter, self.game_over, self.crater,
+            self.photographer, self.position_bets, self.extra_pending,
         )
 
     # Derived views -------------------------------------------------------------------------
@@ -113,6 +125,10 @@ class GameState:
             "current": self.current,
             "leg_starter": self.leg_starter,
             "game_over": self.game_over,
+            "crater": self.crater,
+            "photographer": list(self.photographer) if self.photographer else None,
+            "position_bets": [list(b) for b in self.position_bets],
+            "extra_pending": self.extra_pending,
         }
 
     def to_json(self) -> str:
@@ -159,6 +175,13 @@ class GameState:
                 current=int(doc["current"]),
                 leg_starter=int(doc["leg_starter"]),
                 game_over=bool(doc["game_over"]),
+                crater=int(doc["crater"]),
+                photographer=(None if doc["photographer"] is None
+                              else (int(doc["photographer"][0]), int(doc["photographer"][1]))),
+                position_bets=tuple(
+                    (int(o), int(p), int(c), int(v)) for o, p, c, v in doc["position_bets"]
+                ),
+                extra_pending=bool(doc["extra_pending"]),
             )
         except (TypeError, ValueError) as exc:
             raise ValueError(f"malformed game state document: {exc}") from exc
@@ -198,6 +221,13 @@ class GameState:
             raise ValueError(f"current ({self.current}) and leg_starter must be seats 0..{n - 1}")
         if set(self.pyramid) - set(range(r.n_dice)):
             raise ValueError(f"unknown dice in the pyramid: {self.pyramid}")
+        if not r.photographer and self.photographer is not None:
+            raise ValueError("this rule set has no photographer (R9.2)")
+        if not r.position_bets and self.position_bets:
+            raise ValueError("this rule set has no position bets (R9.3)")
+        taken = [pos for _, pos, _, _ in self.position_bets]
+        if len(set(taken)) != len(taken) or set(taken) - set(r.position_tiles):
+            raise ValueError(f"each position tile is taken at most once, got {taken}")
 
 
 _FIELD_NAMES = tuple(f.name for f in fields(GameState))

@@ -54,7 +54,7 @@ START = {1: (OR,), 2: (Y, B), 3: (G, W)}
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [
-        ({"preset": "supercup"}, r"unknown preset 'supercup'"),
+        ({"preset": "persian_tutorial"}, r"unknown preset 'persian_tutorial'"),  # R12
         ({"preset": "classic", "num_players": 9}, r"2 to 8 players \(R1\).*num_players=9"),
         ({"preset": "second_edition", "num_players": 1}, r"2 to 8 players"),
         ({"preset": "classic", "num_players": 6, "partnerships": True},
