@@ -44,23 +44,28 @@ from camelup_env.actions import ActionTable, action_table
 from camelup_env.state import LOSER_PILE, WINNER_PILE, GameState
 
 
-def race_bet_ev(p: float, pile: tuple[tuple[int, int], ...], seat: int,
-                payouts: tuple[int, ...]) -> float:
-    """Expected coins of putting a card of probability ``p`` on top of ``pile`` (module doc)."""
+def race_bet_ev(p, pile: tuple[tuple[int, int], ...], seat: int,
+                payouts: tuple[int, ...]):
+    """Expected coins of putting a card of probability ``p`` on top of ``pile`` (module doc).
+
+    ``p`` may be a float or an array (one value per camel); the result has its shape.
+    """
+    p = np.asarray(p, dtype=float)
     hidden: dict[int, int] = {}
     for owner, _camel in pile:
         if owner != seat:
             hidden[owner] = hidden.get(owner, 0) + 1
-    # distribution of X = correct cards below ours, given our camel is the right one
-    dist = np.zeros(len(hidden) + 1)
+    # dist[x] = P(X = x correct cards below ours | our camel is the right one), per value of p
+    dist = np.zeros((len(hidden) + 1, *p.shape))
     dist[0] = 1.0
     for j in hidden.values():
         q = 1.0 - (1.0 - p) ** j
         dist[1:] = dist[1:] * (1 - q) + dist[:-1] * q
-        dist[0] *= 1 - q
+        dist[0] = dist[0] * (1 - q)
     last = len(payouts) - 1
     paid = sum(dist[x] * payouts[min(x, last)] for x in range(len(dist)))
-    return p * paid - (1.0 - p)
+    ev = p * paid - (1.0 - p)
+    return float(ev) if ev.ndim == 0 else ev
 
 
 class GreedyAgent(Agent):
@@ -154,12 +159,14 @@ class GreedyAgent(Agent):
         ro = self.race_odds(s, samples)
         payouts = s.rules.race_bet_payouts
         out = {}
+        held = [c for c in range(s.rules.n_racing) if s.hands[me] >> c & 1]
+        if not held:
+            return out
         for pile, probs, cards in ((WINNER_PILE, ro.winner, s.winner_pile),
                                    (LOSER_PILE, ro.loser, s.loser_pile)):
-            for c in range(s.rules.n_racing):
-                if s.hands[me] >> c & 1:
-                    out[table.race_index(pile, c)] = race_bet_ev(float(probs[c]), cards, me,
-                                                                 payouts)
+            evs = race_bet_ev(probs, cards, me, payouts)
+            for c in held:
+                out[table.race_index(pile, c)] = float(evs[c])
         return out
 
     def _partner_value(self, s: GameState, q: int) -> float:

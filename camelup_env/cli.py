@@ -16,6 +16,9 @@ SUBCOMMANDS: dict[str, str] = {
     "demo": "camelup_env.demo",
     "odds": "camelup_env.odds_cli",
     "train": "training.train_ppo",
+    "agents": "agents.cli",
+    "play": "agents.play",
+    "tournament": "training.tournament",
 }
 
 

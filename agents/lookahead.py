@@ -1,0 +1,80 @@
+"""One ply of lookahead on top of the greedy values: what does my move hand the next player?
+
+The greedy player (:mod:`agents.greedy`) values each action by the coins it expects to earn and
+ignores what the move gives away: rolling the die reveals a camel's move, after which the next
+player may find a much better leg bet; taking the 5 tile leaves the 3 tile to the next player.
+This agent scores each candidate action ``a`` (the ``candidates`` best by greedy value, plus the
+pyramid tile when legal) by
+
+    value(a) = greedy_ev(a) - reply_weight * E[ best greedy value of the next player after a ]
+
+where the expectation is an exact expectimax over the coming die (``chance_outcomes`` /
+``apply_outcome`` of the engine, run on the public view) when ``a`` takes a pyramid tile, and a
+single state otherwise. The next player's best value comes from a cheap greedy evaluation (leg
+bets, pyramid tile, race bets with ``reply_race_samples`` rollouts, partnerships; tile
+placements skipped). ``reply_weight`` defaults to ``1 / (players - 1)``: the objective is my coins
+minus the opponents' mean. Hidden information: the next player's hand is unknown in the public
+view, so every colour is treated as still in their hand; the colours of hidden cards already in
+the piles are modelled as in :func:`agents.greedy.race_bet_ev`.
+"""
+
+from __future__ import annotations
+
+from agents.base import Agent, Observation, legal_indices
+from agents.greedy import GreedyAgent
+from camelup_env.actions import action_table
+from camelup_env.engine import apply_outcome, chance_outcomes, legal_action_indices
+from camelup_env.state import GameState
+
+
+class LookaheadAgent(Agent):
+    description = ("greedy values minus the next player's best greedy reply, expectimax over "
+                   "the die")
+
+    def __init__(self, candidates: int = 4, reply_weight: float | None = None,
+                 race_samples: int = 1000, reply_race_samples: int = 200) -> None:
+        self.candidates = int(candidates)
+        self.reply_weight = reply_weight
+        self.greedy = GreedyAgent(race_samples=race_samples)
+        self.reply = GreedyAgent(race_samples=reply_race_samples, place_tiles=False)
+
+    def warmup(self, public_state: GameState) -> None:
+        self.greedy.warmup(public_state)
+
+    def act(self, observation: Observation, public_state: GameState) -> int:
+        return self.best(public_state, legal_indices(observation))[0]
+
+    def best(self, s: GameState, legal) -> tuple[int, dict[int, float]]:
+        """The chosen action and the lookahead value of every candidate considered."""
+        values = self.greedy.action_values(s, legal)
+        pyramid = action_table(s.rules).pyramid
+        ranked = sorted(values, key=lambda i: (-values[i], i))
+        chosen = ranked[: self.candidates]
+        if pyramid in values and pyramid not in chosen:
+            chosen.append(pyramid)
+        n = s.rules.num_players
+        weight = self.reply_weight if self.reply_weight is not None else 1.0 / (n - 1)
+        sim = _simulation_state(s)
+        scores = {}
+        for a in chosen:
+            expected = 0.0
+            for outcome, prob in chance_outcomes(sim, a):
+                after, _ = apply_outcome(sim, a, outcome)
+                expected += float(prob) * self._reply_value(after)
+            scores[a] = values[a] - weight * expected
+        best = max(scores.values())
+        return min(a for a, v in scores.items() if v >= best - 1e-12), scores
+
+    def _reply_value(self, s: GameState) -> float:
+        if s.game_over:
+            return 0.0
+        values = self.reply.action_values(s, legal_action_indices(s))
+        return max(values.values(), default=0.0)
+
+
+def _simulation_state(s: GameState) -> GameState:
+    """The public view made playable: unknown hands are taken to be full (module docstring)."""
+    sim = s.copy()
+    full = (1 << s.rules.n_racing) - 1
+    sim.hands = tuple(full if h < 0 else h for h in s.hands)
+    return sim
