@@ -11,7 +11,8 @@ Seats are **relative**: relative seat 0 is the observing seat, then the others i
 one-hot uses relative seats, so one policy can play any seat.
 
 Symbols: ``C`` camels (racing first, then crazy), ``R`` racing camels, ``L`` track length, ``n``
-players, ``D`` dice (racing dice, then grey), ``M`` highest die number, ``X`` crazy camels,
+players, ``D`` dice (racing dice, then grey, then Supercup support dice), ``M`` highest die
+number, ``P`` position tiles (Supercup), ``X`` crazy camels,
 ``U`` distinct leg-bet values (descending; classic 5,3,2), ``K = n * R`` race-bet card slots per
 pile. The slices, in order (those marked † only exist for some rule sets):
 
@@ -56,6 +57,19 @@ slice                       shape       meaning
 ``own_cards``               (R, 4)      the observer's own card of each racing colour: [in hand,
                                         on the winner pile, on the loser pile, its slot in that
                                         pile / (K - 1)]
+``support_dice`` †          (R, 2)      per racing camel's support die: [in the pyramid, in its
+                                        crater] (neither = on the pedestal; Supercup module 1,
+                                        R9.1; craters only with the extra action, R9.1.4)
+``extra_pending`` †         (1,)        1 while the current player decides the optional extra
+                                        action (R9.1.4; only with ``extra_action``)
+``photographer`` †          (n,)        relative seat one-hot of the photographer-tile holder
+                                        (all zero: the tile is free; module 2, R9.2)
+``camera_space`` †          (L,)        one-hot of the space 1..L the camera points at
+``position_bets`` †         (P, 2 + n   per position tile (rows in ``rules.position_tiles``
+                            + R)        order: 2nd, 3rd, 4th, 5th): [taken, owner's relative seat
+                                        one-hot (n), camel of the covered leg-bet tile one-hot
+                                        (R), covered tile value / highest leg-bet value]
+                                        (module 3, R9.3)
 ``leg_rank_prob`` ‡         (R, R)      exact P(camel ends this leg at rank r) [camel, rank]
 ``leg_bet_ev`` ‡            (R,)        expected coins of taking the top leg-bet tile / highest
                                         leg-bet value (0 where the stack is empty)
@@ -76,6 +90,7 @@ another seat still holds. :func:`public_view` removes exactly that from a :class
 from __future__ import annotations
 
 import zlib
+from collections.abc import Callable
 from dataclasses import replace
 
 import numpy as np
@@ -129,7 +144,8 @@ class Observer:
         r = rules
         C, R, L, n, D = r.n_camels, r.n_racing, r.track_length, r.num_players, r.n_dice
         X = len(r.crazy_colours)
-        M = max(max(r.racing_die_faces), max(r.grey_die_values) if X else 0)
+        M = max(max(r.racing_die_faces), max(r.grey_die_values) if X else 0,
+                max(r.support_die_faces) if r.support_dice else 0)
         U = sorted(set(r.leg_bet_values), reverse=True)
         K = n * R
         self._dims = dict(C=C, R=R, L=L, n=n, D=D, X=X, M=M, U=len(U), K=K)
@@ -166,6 +182,18 @@ class Observer:
             ("loser_pile", (K, n), 0, 1),
             ("own_cards", (R, 4), 0, 1),
         ]
+        P = len(r.position_tiles)
+        if r.support_dice:
+            spec.append(("support_dice", (R, 2), 0, 1))
+        if r.extra_action:
+            spec.append(("extra_pending", (1,), 0, 1))
+        if r.photographer:
+            spec += [("photographer", (n,), 0, 1), ("camera_space", (L,), 0, 1)]
+        if r.position_bets:
+            spec.append(("position_bets", (P, 2 + n + R), 0, 1))
+        self._dims.update(P=P)
+        self._first_support = r.first_support_die
+        self._position_row = {pos: i for i, pos in enumerate(r.position_tiles)}
         if odds_features:
             spec += [
                 ("leg_rank_prob", (R, R), 0, 1),
@@ -281,6 +309,30 @@ class Observer:
                     m[oc + 4 * camel + col] = 1.0
                     m[oc + 4 * camel + 3] = slot * kdiv
 
+        # Supercup modules (R9.1-R9.3) ------------------------------------------------------
+        if rules.support_dice:
+            sd, first = o["support_dice"], self._first_support
+            for die in state.pyramid:
+                if die >= first:
+                    m[sd + 2 * (die - first)] = 1.0
+            for camel in range(R):
+                if state.crater >> camel & 1:
+                    m[sd + 2 * camel + 1] = 1.0
+        if rules.extra_action and state.extra_pending:
+            m[o["extra_pending"]] = 1.0
+        if rules.photographer and state.photographer is not None:
+            owner, space = state.photographer
+            m[o["photographer"] + rel[owner]] = 1.0
+            m[o["camera_space"] + space - 1] = 1.0
+        if rules.position_bets:
+            pb, w = o["position_bets"], 2 + n + R
+            for owner, pos, camel, value in state.position_bets:
+                base = pb + self._position_row[pos] * w
+                m[base] = 1.0
+                m[base + 1 + rel[owner]] = 1.0
+                m[base + 1 + n + camel] = 1.0
+                m[base + 1 + n + R] = value / self._max_leg_value
+
         out = np.frombuffer(buf, dtype=np.float32)
         out[:self._track_end] = self._track_seg
         out[self._dice_start:self._dice_end] = self._dice_seg
@@ -337,7 +389,7 @@ class Observer:
         for die, camel_shown, value in state.revealed:
             one(dr + die * w)
             one(dr + die * w + value)
-            if die >= R:
+            if R <= die < self._first_support:  # the grey die (support dice come after it)
                 one(o["grey_die_shown"] + camel_shown - R)
         put(o["pyramid_tiles_left"])
         putv(state.pyramid_tiles_left / rules.pyramid_tiles)
@@ -392,3 +444,77 @@ class Observer:
             vec[R * R + 3 * R:R * R + 4 * R] = race.loser
         self._odds_key, self._odds_vec = key, vec
         return vec
+
+
+class LazyObservation(dict):
+    """The observation dict whose float vector is only computed when first read.
+
+    Scripted agents read only ``action_mask``; building the feature vector (it includes leg and
+    race odds) for them would double a tournament's cost. Every read path - ``obs[key]``,
+    ``get``, ``in``, iteration, ``keys/values/items``, ``copy``, ``len``, pickling - behaves
+    as for a plain dict holding both arrays.
+    """
+
+    __slots__ = ("_compute",)
+
+    def __init__(self, action_mask: np.ndarray, compute: Callable[[], np.ndarray]) -> None:
+        super().__init__(action_mask=action_mask)
+        self._compute: Callable[[], np.ndarray] | None = compute
+
+    def _fill(self) -> None:
+        if self._compute is not None:
+            compute, self._compute = self._compute, None
+            features = compute()
+            mask = dict.pop(self, "action_mask")
+            dict.__setitem__(self, "observation", features)
+            dict.__setitem__(self, "action_mask", mask)
+
+    def __getitem__(self, key: str) -> np.ndarray:
+        if key == "observation":
+            self._fill()
+        return dict.__getitem__(self, key)
+
+    def get(self, key: str, default: object = None) -> object:
+        if key == "observation":
+            self._fill()
+        return dict.get(self, key, default)
+
+    def __contains__(self, key: object) -> bool:
+        return key == "observation" or dict.__contains__(self, key)
+
+    def __len__(self) -> int:
+        return 2
+
+    def __iter__(self):  # type: ignore[override]
+        self._fill()
+        return dict.__iter__(self)
+
+    def keys(self):  # type: ignore[override]
+        self._fill()
+        return dict.keys(self)
+
+    def values(self):  # type: ignore[override]
+        self._fill()
+        return dict.values(self)
+
+    def items(self):  # type: ignore[override]
+        self._fill()
+        return dict.items(self)
+
+    def copy(self) -> dict:  # type: ignore[override]
+        self._fill()
+        return dict(dict.items(self))
+
+    def __eq__(self, other: object) -> bool:
+        self._fill()
+        return dict.__eq__(self, other)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        self._fill()
+        return dict.__repr__(self)
+
+    def __reduce__(self):
+        self._fill()
+        return (dict, (dict(dict.items(self)),))

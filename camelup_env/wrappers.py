@@ -31,7 +31,7 @@ import numpy as np
 
 from camelup_env.camelup_v0 import raw_env
 from camelup_env.engine import IllegalActionError
-from camelup_env.observation import public_view
+from camelup_env.observation import LazyObservation, public_view
 from camelup_env.state import GameState
 
 Opponent = Callable[[dict, GameState], int]
@@ -200,7 +200,12 @@ class SingleAgentEnv(gymnasium.Env):
                 return reward, events
             seat = env.possible_agents.index(agent)
             opp = self.opponents[(seat - self._seat) % self.num_players - 1]
-            action = opp(env.observe(agent), public_view(env.state, seat))
+            state = env.state
+            # Lazy: scripted opponents read only the mask, so the features (odds included)
+            # are built only for opponents that look at them.
+            observation = LazyObservation(env.infos[agent]["action_mask"].copy(),
+                                          lambda s=state, k=seat: env.observer.observe(s, k))
+            action = opp(observation, public_view(state, seat))
             try:
                 env.step(int(action))
             except IllegalActionError as exc:
