@@ -161,12 +161,14 @@ class RuleSet:
             )
         if self.starting_coins < 0:
             raise ValueError(f"starting_coins must be >= 0, got {self.starting_coins}")
+        # A leg starts with every racing die (+ grey) and, with support dice, exactly one support
+        # die (R9.1.1): more pyramid tiles than that would leave a tile with no die to draw.
         n_dice = len(self.racing_colours) + (1 if self.crazy_colours else 0) + (
-            len(self.racing_colours) if self.support_dice else 0)
+            1 if self.support_dice else 0)
         if not 1 <= self.pyramid_tiles <= n_dice:
             raise ValueError(
-                f"pyramid_tiles must be between 1 and the {n_dice} dice in the pyramid (R6.1), "
-                f"got {self.pyramid_tiles}"
+                f"pyramid_tiles must be between 1 and the {n_dice} dice in the pyramid at a leg "
+                f"start (R6.1, R9.1.1), got {self.pyramid_tiles}"
             )
         if self.partnerships and self.preset == "classic":
             raise ValueError("classic has no betting partnerships (R9.4: second edition or "

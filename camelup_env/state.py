@@ -228,6 +228,22 @@ class GameState:
         taken = [pos for _, pos, _, _ in self.position_bets]
         if len(set(taken)) != len(taken) or set(taken) - set(r.position_tiles):
             raise ValueError(f"each position tile is taken at most once, got {taken}")
+        held = [list(bets) for bets in self.leg_bets]
+        for owner, pos, camel, value in self.position_bets:
+            if not 0 <= owner < n or (camel, value) not in held[owner]:
+                raise ValueError(f"position tile {pos} must cover a leg-bet tile of its owner "
+                                 f"(R9.3), got owner {owner}, tile {(camel, value)}")
+            held[owner].remove((camel, value))
+        if self.photographer is not None:
+            owner, space = self.photographer
+            if not 0 <= owner < n or not 1 <= space <= r.track_length:
+                raise ValueError(f"bad photographer {self.photographer} (R9.2)")
+            if space in self.tiles:
+                raise ValueError(f"no desert tile on the camera space {space} (R9.2)")
+        if (self.crater or self.extra_pending) and not r.extra_action:
+            raise ValueError("craters and the extra action need extra_action (R9.1.4)")
+        if self.crater >> r.n_racing:
+            raise ValueError(f"bad crater mask {self.crater}")
 
 
 _FIELD_NAMES = tuple(f.name for f in fields(GameState))

@@ -27,10 +27,13 @@ def position(
     preset: str = "classic",
     num_players: int = 4,
     stacks: dict[int, tuple[int, ...]] | None = None,
+    rules: RuleSet | None = None,
     **fields: object,
 ) -> GameState:
-    """A game under ``preset`` with the given stacks and any other fields replaced."""
-    rules = RuleSet(preset, num_players=num_players)
+    """A game under ``preset`` (or exactly ``rules``) with the given stacks and any other fields
+    replaced."""
+    if rules is None:
+        rules = RuleSet(preset, num_players=num_players)
     state = new_game(rules, seed=0).copy()
     if stacks is not None:
         state.stacks = {space: tuple(stack) for space, stack in stacks.items()}
