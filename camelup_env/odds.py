@@ -52,7 +52,12 @@ Race odds
 :func:`race_probabilities` rolls out whole races in a numba kernel: the current leg continues
 with the tiles on the track and the dice left; at each leg end the tiles are removed (R6.4), all
 dice return to the pyramid and ``rules.pyramid_tiles`` are revealed per leg (R6.1), until a unit
-crosses the line (R5.4, R5.6). Draws come from numba's generator seeded with ``seed``, so a call
+crosses the line (R5.4, R5.6). With Supercup support dice a new leg's pyramid is the engine's
+(:func:`camelup_env.engine.leg_start_pyramid`: the racing dice plus the last camel's support die,
+R9.1.1). Supercup's optional extra action (R9.1.4) is a player's choice, not chance: rollouts
+never take it, so with ``extra_action`` the race odds are those of players who always skip it.
+Photographer and position tiles (R9.2, R9.3) do not move camels and change nothing here.
+Draws come from numba's generator seeded with ``seed``, so a call
 is deterministic. Standard error is ``sqrt(p (1 - p) / n) <= 0.5 / sqrt(n)``. Measured at the
 start of a game (whole races, uncached; same benchmark):
 
@@ -180,11 +185,15 @@ def _tile_arrays(tiles: dict, track_length: int) -> tuple[np.ndarray, np.ndarray
     return side, owner
 
 
-def _pyramid_mask(state: GameState) -> int:
+def _mask_of(dice) -> int:
     mask = 0
-    for d in state.pyramid:
+    for d in dice:
         mask |= 1 << d
     return mask
+
+
+def _pyramid_mask(state: GameState) -> int:
+    return _mask_of(state.pyramid)
 
 
 def _board_key(state: GameState) -> tuple:
@@ -506,6 +515,7 @@ def placement_evs(state: GameState, seat: int) -> dict[tuple[int, int], float]:
         return dict(found)
     probe = state.copy()
     probe.current = seat
+    probe.extra_pending = False  # the placements of a normal action (R4.2, R9.2's camera)
     places = [(a.space, a.side) for a in legal_actions(probe) if isinstance(a, PlaceTile)]
     if not places:
         return {}
@@ -541,12 +551,15 @@ class RaceOdds:
 
 @njit(cache=True)
 def _race_kernel(key0, mask0, left0, tile_side0, rc, rv, rn, n_racing, track_length,
-                 legs_tiles, n_samples, seed, max_legs):
-    """Roll out ``n_samples`` races; count who wins (rank first) and who is last (R0.5, R5.6)."""
+                 legs_tiles, n_samples, seed, max_legs, start_mask, first_support):
+    """Roll out ``n_samples`` races; count who wins (rank first) and who is last (R0.5, R5.6).
+
+    A new leg's pyramid is ``start_mask`` plus, when ``first_support >= 0`` (Supercup support
+    dice), the support die ``first_support + last camel`` (R9.1.1).
+    """
     np.random.seed(seed)
     n_camels = key0.shape[0]
     n_dice = rn.shape[0]
-    all_dice = (1 << n_dice) - 1
     wins = np.zeros(n_racing, np.int64)
     lasts = np.zeros(n_racing, np.int64)
     key = np.empty((1, n_camels), np.int64)
@@ -563,7 +576,13 @@ def _race_kernel(key0, mask0, left0, tile_side0, rc, rv, rn, n_racing, track_len
         while not finished and legs < max_legs:
             if left <= 0 or mask == 0:  # R6.4: the next leg starts clean
                 tile_side[:] = 0
-                mask = all_dice
+                mask = start_mask
+                if first_support >= 0:  # R9.1.1: the last camel's support die joins
+                    last = 0
+                    for c in range(1, n_racing):
+                        if key[0, c] < key[0, last]:
+                            last = c
+                    mask |= 1 << (first_support + last)
                 left = legs_tiles
                 legs += 1
             k = 0
@@ -603,8 +622,13 @@ def race_probabilities(state: GameState, n_samples: int = 1000, seed: int = 0) -
     """P(overall winner) and P(overall loser) per racing camel by Monte Carlo rollouts.
 
     The current leg continues from ``state`` (its tiles stay until it ends), later legs reveal
-    ``rules.pyramid_tiles`` of all the dice with no tiles on the track (R6.1, R6.4), until the
-    race ends (R5.4, R5.6). Deterministic for a given ``seed``. ``*_se`` are the binomial
+    ``rules.pyramid_tiles`` of the leg-start dice with no tiles on the track (R6.1, R6.4), until
+    the race ends (R5.4, R5.6). The leg-start dice are those of
+    :func:`camelup_env.engine.leg_start_pyramid`: with Supercup support dice, the 5 racing dice
+    plus the support die of the camel that is last when the leg starts (R9.1.1).
+    Supercup's optional extra action (R9.1.4: a player puts another support die into the
+    pyramid) is a player's choice, not chance, so rollouts never take it.
+    Deterministic for a given ``seed``. ``*_se`` are the binomial
     standard errors ``sqrt(p (1 - p) / n)``. A finished race gives its result with SE 0.
     """
     if n_samples < 1:
@@ -628,7 +652,8 @@ def race_probabilities(state: GameState, n_samples: int = 1000, seed: int = 0) -
         wins, lasts, unfinished = _race_kernel(
             _board_keys(state), _pyramid_mask(state), left, side, t.raw_camel, t.raw_value,
             t.raw_n, n, rules.track_length, rules.pyramid_tiles, int(n_samples),
-            int(seed) & 0xFFFFFFFF, 10_000,
+            int(seed) & 0xFFFFFFFF, 10_000, _mask_of(rules.leg_start_dice),
+            rules.first_support_die if rules.support_dice else -1,
         )
         samples = n_samples - int(unfinished)
         if samples <= 0:

@@ -4,6 +4,11 @@ Example::
 
     camelup odds --preset classic --track "1:orange;2:yellow,blue;3:green,white" \\
         --dice-left blue,green --tiles "4:-1;7:+1"
+    camelup odds --preset supercup --track "1:orange;2:yellow,blue;3:green,white" \\
+        --dice-left "blue,green,orange+"
+
+With ``--preset supercup`` (20-space track, module 1) a support die is written as its camel's
+colour followed by ``+`` (``orange+``); each die left is one reveal.
 
 The notation is described in :mod:`camelup_env.position`. ``--json`` prints
 ``{"leg": {camel: [p_rank1, ...]}, "race": {"winner": {camel: p}, "loser": {camel: p}}}`` plus
@@ -26,7 +31,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--track", required=True,
                         help='stacks bottom->top, e.g. "1:orange;2:yellow,blue;3:green,white"')
     parser.add_argument("--dice-left", default=None,
-                        help='dice still in the pyramid, e.g. "blue,green,grey" (default: all)')
+                        help='dice still in the pyramid, e.g. "blue,green,grey"; a Supercup '
+                             'support die is its colour + "+", e.g. "blue,white+" (default: '
+                             'the dice of a leg start; Supercup: racing dice + the last '
+                             "camel's support die)")
     parser.add_argument("--tiles", default=None,
                         help='desert/spectator tiles, e.g. "4:-1;7:+1@2" (space:side[@seat])')
     parser.add_argument("--players", type=int, default=4, help="number of players (tile owners)")
@@ -80,7 +88,9 @@ def _print_tables(state, leg, evs, race) -> None:
 
     names = state.rules.racing_colours
     n = len(names)
-    dice = ", ".join(state.rules.die_name(d) for d in state.pyramid)
+    from camelup_env.position import die_notation
+
+    dice = ", ".join(die_notation(state.rules, d) for d in state.pyramid)
     console = Console(highlight=False)
     table = Table(title=f"Leg odds ({state.pyramid_tiles_left} reveals left; dice: {dice})")
     table.add_column("camel")

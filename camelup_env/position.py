@@ -6,7 +6,11 @@ Notation (colour names are the preset's, R1; spaces are 1..L, R0.1):
   each ``space:camel,camel,...`` with the stack written **bottom → top** (R0.2). Every camel of
   the preset, crazy camels included (second edition), appears exactly once.
 * **dice_left** ``"blue,green"`` or ``["blue", "green"]`` - dice still in the pyramid, named by
-  their camel's colour; ``grey`` is the second edition's grey die. Default: every die.
+  their camel's colour; ``grey`` is the second edition's grey die; a Supercup support die
+  (R9.1) is its camel's colour followed by ``+`` (``"blue+"``; ``"blue support"``, the engine's
+  die name, is accepted too). Default: the dice of a leg start
+  (:func:`camelup_env.engine.leg_start_pyramid`: every die; Supercup: the racing dice plus the
+  last camel's support die, R9.1.1).
 * **tiles** ``"4:-1;7:+1"`` - desert/spectator tiles as ``space:side`` (side ``+1``/``1`` or
   ``-1``), each optionally ``@seat`` (``"4:-1@2"``). Tiles without an owner take the lowest
   seats not named explicitly, in the order written (0, 1, 2, ...). R4.2 is enforced: spaces
@@ -16,8 +20,11 @@ The result is an otherwise fresh state of leg 1 (R2.3): ``starting_coins`` each,
 leg-bet tiles on their stacks, seat 0 to play. ``pyramid_tiles_left`` is the number of reveals
 that remain in a reachable state with these dice left: ``rules.pyramid_tiles - (dice revealed)``
 where dice revealed = ``rules.n_dice - len(dice_left)`` (classic: one reveal per die left; second
-edition: one die fewer, because one die stays in the pyramid, R6.1). A leg that would already be
-over (second edition with a single die left) is an error. Which faces the revealed dice showed is
+edition: one die fewer, because one die stays in the pyramid, R6.1). With Supercup support dice
+every die left is one reveal (the pyramid always holds one die per pyramid tile left, R9.1.5);
+more than one support die in the pyramid is only reachable with the extra action (R9.1.4), so
+such a position's rule set has ``extra_action=True``. A leg that would already be over (second
+edition with a single die left) is an error. Which faces the revealed dice showed is
 unknown, so ``revealed`` is empty and nobody holds pyramid tiles.
 
 Every error is a :class:`PositionError` (a ``ValueError``) whose message names the offending
@@ -27,11 +34,12 @@ token.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import replace
 
 from camelup_env.rules import PRESETS, RuleSet
 from camelup_env.state import GameState
 
-__all__ = ["PositionError", "parse_position"]
+__all__ = ["PositionError", "die_notation", "parse_position"]
 
 GREY = "grey"
 
@@ -90,19 +98,31 @@ def _parse_track(rules: RuleSet, track: str) -> dict[int, tuple[int, ...]]:
     return stacks
 
 
-def _parse_dice(rules: RuleSet, dice_left: str | Iterable[str] | None) -> tuple[int, ...]:
+def die_notation(rules: RuleSet, die: int) -> str:
+    """A die's name in the ``dice_left`` notation (``blue``, ``grey``, ``blue+``)."""
+    if rules.support_dice and die >= rules.first_support_die:
+        return rules.racing_colours[die - rules.first_support_die] + "+"
+    return rules.die_name(die)
+
+
+def _parse_dice(rules: RuleSet, dice_left: str | Iterable[str] | None,
+                stacks: dict[int, tuple[int, ...]]) -> tuple[int, ...]:
     if dice_left is None:
-        return tuple(range(rules.n_dice))
+        from camelup_env.engine import leg_start_pyramid
+
+        return tuple(sorted(leg_start_pyramid(rules, stacks)))
     names = _split(dice_left, ",") if isinstance(dice_left, str) else [
         str(n).strip() for n in dice_left
     ]
     names = [n for n in names if n]
     if not names:
         raise PositionError("no dice left: name at least one die (or omit dice_left)")
-    by_name = {rules.die_name(d): d for d in range(rules.n_dice)}
+    by_name = {die_notation(rules, d): d for d in range(rules.n_dice)}
+    aliases = {rules.die_name(d): d for d in range(rules.n_dice)}
     dice: list[int] = []
     for name in names:
-        die = by_name.get(name.lower())
+        key = " ".join(name.lower().split())
+        die = by_name.get(key, aliases.get(key))
         if die is None:
             raise PositionError(
                 f"unknown die {name!r} for preset {rules.preset} (dice: {', '.join(by_name)})"
@@ -185,10 +205,14 @@ def parse_position(
     except ValueError as exc:
         raise PositionError(str(exc)) from None
     stacks = _parse_track(rules, track)
-    pyramid = _parse_dice(rules, dice_left)
+    pyramid = _parse_dice(rules, dice_left, stacks)
     tile_map = _parse_tiles(rules, tiles, stacks)
-    revealed = rules.n_dice - len(pyramid)
-    tiles_left = rules.pyramid_tiles - revealed
+    if rules.support_dice:  # one reveal per die left (R9.1.5)
+        tiles_left = len(pyramid)
+        if sum(d >= rules.first_support_die for d in pyramid) > 1 and not rules.extra_action:
+            rules = replace(rules, extra_action=True)  # only the extra action adds more (R9.1.4)
+    else:
+        tiles_left = rules.pyramid_tiles - (rules.n_dice - len(pyramid))
     if tiles_left < 1:
         raise PositionError(
             f"dice left {dice_left!r}: with {len(pyramid)} dice left the {preset} leg is already "

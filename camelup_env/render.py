@@ -41,6 +41,22 @@ def render_text(state: GameState, viewer: int | None = None) -> str:
         f"{col[c]}: {' '.join(map(str, s)) or '-'}" for c, s in enumerate(state.leg_stacks)
     )
     lines.append(f"leg-bet tiles left: {stacks}")
+    if rules.support_dice:  # Supercup module 1 (R9.1)
+        first = rules.first_support_die
+        inside = [col[d - first] for d in state.pyramid if d >= first]
+        crater = [col[c] for c in range(rules.n_racing) if state.crater >> c & 1]
+        lines.append(f"support dice in the pyramid: {', '.join(inside) or 'none'}"
+                     + (f" · in craters: {', '.join(crater)}" if rules.extra_action else ""))
+    if state.extra_pending:
+        lines.append(f"player {state.current} may return a pyramid tile and add a support die "
+                     "(extra action, R9.1.4)")
+    if rules.photographer:  # module 2 (R9.2)
+        photo = state.photographer
+        lines.append("photographer: " + (f"P{photo[0]}, camera on space {photo[1]}"
+                                         if photo else "tile free"))
+    if rules.position_bets and state.position_bets:  # module 3 (R9.3)
+        lines.append("position tiles: " + ", ".join(
+            f"{pos} by P{o} on {col[c]}{v}" for o, pos, c, v in state.position_bets))
     for name, pile in (("winner", state.winner_pile), ("loser", state.loser_pile)):
         cards = ", ".join(
             f"P{o}:{col[c]}" if viewer is None or viewer == o else f"P{o}:?" for o, c in pile
