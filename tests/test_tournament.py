@@ -1,0 +1,182 @@
+"""The tournament runner (issue #5): exact schedule, fault isolation, statistics, resume."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from training.tournament import (
+    TournamentError,
+    load_config,
+    read_games,
+    round_size,
+    run_tournament,
+    schedule,
+    summarise,
+)
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def config(**kw):
+    base = {"agents": ["random", "heuristic"], "players": 2, "games": 8, "move_timeout": 5.0,
+            "name": "t"}
+    base.update(kw)
+    return load_config(None, base)
+
+
+@pytest.mark.parametrize("k,p", [(4, 4), (4, 2), (3, 2), (5, 3), (2, 4)])
+def test_rotation_puts_every_agent_in_every_seat_equally_often(k: int, p: int) -> None:
+    cfg = config(agents=["random"] + [f"py:agents.random_agent:RandomAgent#{i}" for i in
+                                      range(k - 1)], players=p, games=3 * round_size(k, p))
+    games = schedule(cfg)
+    assert len(games) == 3 * round_size(k, p)
+    seats = Counter((g.seats[s], s) for g in games for s in range(p))
+    assert len(set(seats.values())) == 1 and len(seats) == k * p
+    # every line-up is played in all p rotations, all with the round's seed
+    for g in games:
+        group = [h for h in games if h.round == g.round and h.lineup == g.lineup]
+        assert sorted(h.rotation for h in group) == list(range(p))
+        assert {h.seed for h in group} == {g.seed}
+        assert sorted(group[0].seats) == sorted(g.seats)
+        assert g.seats == tuple(group[0].seats[(i + g.rotation) % p] for i in range(p))
+    assert len({g.seed for g in games}) == 3
+    assert len({g.seed for g in games if g.round == 0}) == 1
+
+
+def test_games_round_up_to_whole_rounds_and_pairs_meet_equally() -> None:
+    cfg = config(agents=["random", "heuristic", "greedy", "lookahead"], players=2, games=13)
+    games = schedule(cfg)
+    assert len(games) == 24  # 6 pairs x 2 rotations per round, 2 rounds
+    pairs = Counter(tuple(sorted(g.seats)) for g in games)
+    assert set(pairs.values()) == {4}
+
+
+def test_paired_games_see_the_same_dice() -> None:
+    from agents.arena import game_rngs
+
+    a_setup, a_dice = game_rngs(5)
+    b_setup, b_dice = game_rngs(5)
+    assert a_setup.random() == b_setup.random() and a_dice.random() == b_dice.random()
+
+
+def test_bad_configs_are_refused(tmp_path: Path) -> None:
+    with pytest.raises(TournamentError, match="known agents"):
+        config(agents=["random", "nobody"])
+    with pytest.raises(TournamentError, match="multiple"):
+        config(agents=["random", "heuristic", "greedy"], players=4)
+    path = tmp_path / "c.yaml"
+    path.write_text("agents: [random, greedy]\nplayrs: 2\n")
+    with pytest.raises(TournamentError, match="unknown key"):
+        load_config(str(path), {})
+
+
+def test_summary_statistics_by_hand() -> None:
+    records = [
+        {"game": 0, "agents": ["a", "b", "c"], "scores": [5, 5, 1], "ranks": [1, 1, 3],
+         "winner_seats": [0, 1], "forfeit": None},
+        {"game": 1, "agents": ["b", "c", "a"], "scores": [0, 9, 4], "ranks": [3, 1, 2],
+         "winner_seats": [1], "forfeit": {"seat": 0, "agent": "b", "reason": "x"}},
+    ]
+    s = summarise(records, ["a", "b", "c"])
+    rows = {r["agent"]: r for r in s["rows"]}
+    assert rows["a"]["win_rate"] == 0.25 and rows["b"]["win_rate"] == 0.25
+    assert rows["c"]["win_rate"] == 0.5
+    assert rows["b"]["forfeits"] == 1 and rows["a"]["mean_coins"] == 4.5
+    assert s["h2h"]["a"]["b"] == 0.75 and s["h2h"]["b"]["a"] == 0.25
+    assert s["h2h"]["c"]["a"] == 0.5
+
+
+def test_faulty_agents_forfeit_and_the_tournament_goes_on(tmp_path: Path) -> None:
+    bots = ["RaisingBot", "IllegalBot", "SleepyBot", "StubbornBot", "CrashingBot", "CheatingBot"]
+    cfg = config(agents=["random", *[f"py:agents.faulty:{b}" for b in bots]], players=2,
+                 games=1, move_timeout=0.5)
+    cfg["games"] = len(schedule(cfg))
+    start = time.time()
+    run_tournament(cfg, tmp_path, workers=2, progress=False)
+    records = read_games(tmp_path / "games.jsonl")
+    assert len(records) == len(schedule(cfg)) == 42
+    reasons = {}
+    for r in records:
+        labels = set(r["agents"])
+        if labels & {f"py:agents.faulty:{b}" for b in bots} and "random" in labels:
+            assert r["forfeit"] is not None, r
+        if r["forfeit"]:
+            bot = r["forfeit"]["agent"].split(":")[-1]
+            reasons.setdefault(bot, r["forfeit"]["reason"])
+            seat = r["forfeit"]["seat"]
+            assert r["scores"][seat] == 0 and r["ranks"][seat] == len(r["agents"])
+            assert r["agents"][seat] not in r["winners"]
+    assert reasons["RaisingBot"].startswith("raised RuntimeError: bot exploded")
+    assert reasons["IllegalBot"].startswith("illegal action")
+    assert reasons["CheatingBot"].startswith("illegal action")  # its mask edit had no effect
+    assert reasons["SleepyBot"].startswith("timeout")
+    assert "worker killed" in reasons["StubbornBot"]
+    assert reasons["CrashingBot"].startswith("crashed")
+    assert time.time() - start < 60
+    summary = (tmp_path / "summary.md").read_text()
+    assert "Forfeits" in summary and (tmp_path / "summary.png").stat().st_size > 1000
+
+
+def _strip(records: list[dict]) -> list[dict]:
+    drop = {"seconds", "move_seconds"}
+    return sorted(({k: v for k, v in r.items() if k not in drop} for r in records),
+                  key=lambda r: r["game"])
+
+
+def _command(out: Path) -> list[str]:
+    return [sys.executable, "-m", "camelup_env.cli", "tournament", "--agents",
+            "random,heuristic,py:agents.random_agent:RandomAgent", "--players", "2", "--games",
+            "120", "--workers", "2",
+            "--out", str(out), "--no-progress"]
+
+
+def test_kill_and_resume_gives_the_uninterrupted_results(tmp_path: Path) -> None:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    full, cut = tmp_path / "full", tmp_path / "cut"
+    subprocess.run(_command(full), check=True, env=env, cwd=ROOT, capture_output=True)
+    proc = subprocess.Popen(_command(cut), env=env, cwd=ROOT, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    games = cut / "games.jsonl"
+    deadline = time.time() + 60
+    while time.time() < deadline:
+        if games.exists() and games.read_bytes().count(b"\n") >= 20:
+            break
+        time.sleep(0.005)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    partial = read_games(games)
+    assert 20 <= len(partial) < 120
+    with open(games, "ab") as fh:  # as if killed in the middle of writing a line
+        fh.write(b'{"game": 119, "round": 19, "agen')
+    resumed = subprocess.run(_command(cut), env=env, cwd=ROOT, capture_output=True, text=True)
+    assert resumed.returncode == 0, resumed.stderr
+    a, b = read_games(full / "games.jsonl"), read_games(games)
+    assert len(b) == 120 and len({r["game"] for r in b}) == 120
+    assert _strip(a) == _strip(b)
+    assert (full / "summary.csv").read_text() == (cut / "summary.csv").read_text()
+    # a different configuration is refused, with the reason
+    other = _command(cut)
+    other[other.index("--players") + 1] = "3"
+    refused = subprocess.run(other, env=env, cwd=ROOT, capture_output=True, text=True)
+    assert refused.returncode == 2 and "different configuration" in refused.stderr
+    assert "players" in refused.stderr
+
+
+def test_resume_skips_finished_games(tmp_path: Path) -> None:
+    cfg = config(games=8)
+    run_tournament(cfg, tmp_path, workers=1, progress=False)
+    lines = (tmp_path / "games.jsonl").read_text().splitlines()
+    (tmp_path / "games.jsonl").write_text("\n".join(lines[:5]) + "\n")
+    run_tournament(cfg, tmp_path, workers=1, progress=False)
+    again = read_games(tmp_path / "games.jsonl")
+    assert [r["game"] for r in again] == [0, 1, 2, 3, 4, 5, 6, 7]
+    assert _strip(again) == _strip([json.loads(x) for x in lines])
