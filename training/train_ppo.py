@@ -88,6 +88,7 @@ def make_env(cfg: TrainConfig, rank: int, snapshots: list[str]):
 
     def build():
         import torch
+        from stable_baselines3.common.monitor import Monitor
 
         from training.selfplay import SelfPlayEnv
 
@@ -99,7 +100,7 @@ def make_env(cfg: TrainConfig, rank: int, snapshots: list[str]):
             race_samples=cfg.race_samples, coin_shaping=cfg.coin_shaping,
         )
         env.reset(seed=cfg.seed * 1000 + rank)
-        return env
+        return Monitor(env)  # episode rewards and lengths for TensorBoard (rollout/ep_rew_mean)
 
     return build
 
@@ -183,6 +184,9 @@ def make_callback(cfg: TrainConfig, out: Path, progress: dict):
         def checkpoint(self) -> None:
             save_model(self.model, out / "checkpoints" / "latest", cfg)
             progress["timesteps"] = self.num_timesteps
+            # One plain line per checkpoint, so a log file (no terminal) shows progress too.
+            self.bar.console.log(f"{self.num_timesteps} steps, checkpoint saved; "
+                                 f"{progress.get('rates', 'no evaluation yet')}")
             tmp = out / "progress.json.tmp"
             tmp.write_text(json.dumps(progress, indent=2))
             os.replace(tmp, out / "progress.json")  # atomic: a kill never leaves half a file
