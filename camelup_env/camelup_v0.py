@@ -6,19 +6,31 @@
 | Actions            | Discrete                                                        |
 | Parallel API       | No                                                              |
 | Manual Control     | No                                                              |
-| Agents             | `agents = ['player_0', ..., 'player_{n-1}']`, n = 2..8          |
+| Agents             | `agents = ['player_0', ..., 'player_{n-1}']`, n = 2..8 (10)     |
 | Action Shape       | ()                                                              |
-| Action Values      | Discrete(46) on a 16-space track, + n with partnerships       |
+| Action Values      | Discrete(46) classic; supercup 114-130 (see Action Space)        |
 | Observation Shape  | Dict(observation: Box(float32, (N,)), action_mask: Box(int8))   |
 | Observation Values | bounded per entry (see `observation_space(agent)["observation"]`) |
 
-Camel Up is a 2-8 player betting game about a camel race. Players never control a camel: on a
-turn a player takes a leg-bet tile, places or moves their desert/spectator tile, takes a pyramid
-tile (a die is drawn and its camel moves, carrying every camel stacked on it), or bets face down
-on the overall winner or loser. Coins are paid at the end of each leg (when the pyramid tiles are
-used up) and at the end of the race; the richest player wins. The rules, presets (`classic`
-2014, `second_edition` 2018 with crazy camels, spectator tiles and partnerships at 6+ players)
-and every interpretation are in `RULES.md`; rule ids (R4.2, ...) below refer to it.
+Camel Up is a 2-8 (Supercup: 2-10) player betting game about a camel race. Players never
+control a camel: on a turn a player takes a leg-bet tile, places or moves their
+desert/spectator tile, takes a pyramid tile (a die is drawn and its camel moves, carrying every
+camel stacked on it), or bets face down on the overall winner or loser. Coins are paid at the
+end of each leg (when the pyramid tiles are used up) and at the end of the race; the richest
+player wins. The rules, presets (`classic` 2014, `second_edition` 2018 with crazy camels,
+spectator tiles and partnerships at 6+ players, `supercup` = classic + the four Supercup
+modules, R9) and every interpretation are in `RULES.md`; rule ids (R4.2, ...) below refer to it.
+
+Supercup (`RuleSet("supercup", num_players=2..10, support_dice=, extra_action=, photographer=,
+position_bets=, partnerships=)`): module 1 (20-space track, 6 pyramid tiles, support dice),
+module 2 (photographer), module 3 (position bets), module 4 (partnerships, 6+ players); 9-10
+players need all four (R1.4). With `extra_action=True` (R9.1.4) a player who holds a pyramid
+tile decides, **after** the turn's action, whether to return one and add a support die: that is
+a **second decision of the same agent in the same turn**. `agent_selection` follows the
+engine's `state.current`, which stays on that seat with `state.extra_pending=True`; the agent's
+`action_mask` then allows only `SkipExtra` and the legal `AddSupportDie(camel)` actions, and the
+`extra_pending` observation slice is 1. The extra decision is a step like any other (its
+reward is 0 unless `coin_shaping` sees coins change, which it never does).
 
 Seats are `player_0 .. player_{n-1}` = engine seats 0..n-1; seat 0 starts (or
 `reset(options={"first_player": k})`). Chance (the setup, R2, and every die drawn, R4.3) comes
@@ -46,6 +58,12 @@ dice, M highest die number, X crazy camels, U distinct leg-bet values, K = n R c
   clipped to [-5, 5]; `leg_bets_held` (n, R, U); `pyramid_tiles_held` (n,); `tile_on_track`
   (n,); `race_cards_in_hand` (n,) count / R; `is_current` (n,); `is_leg_starter` (n,);
   `partner` (n, n) and `partner_card_available` (n,) (only when the rule set has partnerships).
+* Supercup, each only with its module: `support_dice` (R, 2) [in the pyramid, in its crater]
+  per camel's support die (R9.1); `extra_pending` (1,) (with `extra_action`, R9.1.4);
+  `photographer` (n,) holder's relative seat one-hot and `camera_space` (L,) one-hot (R9.2);
+  `position_bets` (P, 2 + n + R) per position tile (2nd..5th): [taken, owner's relative seat
+  one-hot, covered camel one-hot, covered value / highest value] (R9.3). `dice_revealed` covers
+  the support dice too (D = 10).
 * `winner_pile`, `loser_pile` (K, n): per card slot in placing order, the owner's relative seat
   one-hot. **Another player's card colour is never encoded.** `own_cards` (R, 4): per colour,
   [in hand, on winner pile, on loser pile, slot / (K - 1)] for the observing agent's own cards.
@@ -55,7 +73,7 @@ dice, M highest die number, X crazy camels, U distinct leg-bet values, K = n R c
   `race_samples` rollouts seeded from the position, so observations are deterministic).
 
 Sizes with odds features (without: 45 fewer): classic 2p 366, 4p 560, 8p 1188; second
-edition 4p 606, 6p 922, 8p 1306.
+edition 4p 606, 6p 922, 8p 1306; supercup 4p (extra action) 703, 10p 1928.
 `camelup_env.observation` documents every slice in full.
 
 #### Legal Actions Mask
@@ -70,7 +88,11 @@ raises `camelup_env.IllegalActionError` naming the rule.
 `Discrete(len(action_table(rules)))`; the layout is defined in `camelup_env/actions.py`: leg bets
 (one per racing camel), take a pyramid tile, place the tile (space 2..L x side +1/-1), race bets
 (winner pile per colour, then loser pile per colour), and `Partner(seat)` per seat only when the
-rule set has partnerships. `camelup_env.describe(action_table(rules).actions[i], rules)` says what
+rule set has partnerships; then, only with their Supercup module, `Photograph(space)` per space
+1..L (R9.2), `PositionBet(position, camel, from_stack)` (R9.3: 4 tiles x 5 camels x own tile /
+stack bottom) and `SkipExtra()` + `AddSupportDie(camel)` (R9.1.4). Supercup 4p with modules 1-3:
+114 actions (120 with the extra action); 10p with all four: 124 (130); in general
+`len(action_table(rules))`. `camelup_env.describe(action_table(rules).actions[i], rules)` says what
 action `i` does.
 
 ### Rewards
@@ -87,7 +109,8 @@ Rewards are given when the race ends (all agents terminate together). With k tie
 
 `coin_shaping=c` (default 0) adds `c * (change in own coins)` at every step (tile payouts, leg
 scoring, final bets), on top of the terminal reward. If the game reaches `max_turns` turns it is
-truncated (all agents) with no terminal reward.
+truncated (all agents) with no terminal reward (every step counts, Supercup extra decisions
+included).
 
 `infos[agent]` holds `"events"` (the engine events of the last step, as that agent may see them:
 other players' race-bet colours hidden, see `camelup_env.events.public_view`) and
@@ -101,8 +124,9 @@ camelup_v0.env(preset="classic", num_players=4, render_mode=None, reward_mode="w
                max_turns=1000, render_viewer="current")
 ```
 
-`preset`: `"classic"` or `"second_edition"`. `num_players`: 2-8. `rules`: a `RuleSet`
-(overrides `preset` and `num_players`). `render_mode`: `"human"` (prints the text view),
+`preset`: `"classic"`, `"second_edition"` or `"supercup"` (modules at their defaults).
+`num_players`: 2-8 (supercup 2-10). `rules`: a `RuleSet` (overrides `preset` and
+`num_players`; the way to switch Supercup modules). `render_mode`: `"human"` (prints the text view),
 `"ansi"` (returns it), `"rgb_array"` (a Pillow-drawn HxWx3 image). `render_viewer`: whose view
 the renderings show: `"current"` (default: the agent to act, as a training loop would show it;
 hidden cards of others stay hidden; after the race everything is shown), a seat number, or
@@ -115,7 +139,9 @@ optional global `state()` method is not implemented.
 
 ### Version History
 
-* v0: initial
+* v0: initial (classic, second edition); v0: + supercup (preset, modules, the extra action as a
+  second decision, Supercup observation slices). Rule sets that existed before keep their
+  observation and action layouts.
 """
 
 from __future__ import annotations

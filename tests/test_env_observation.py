@@ -15,7 +15,9 @@ from camelup_env.observation import HIDDEN, Observer, public_view
 
 RULESETS = [RuleSet("classic", num_players=2), RuleSet("classic", num_players=4),
             RuleSet("second_edition", num_players=4), RuleSet("second_edition", num_players=6),
-            RuleSet("second_edition", num_players=8)]
+            RuleSet("second_edition", num_players=8),
+            RuleSet("supercup", num_players=4, extra_action=True),
+            RuleSet("supercup", num_players=10)]
 
 
 def random_state(rules: RuleSet, seed: int, steps: int):
