@@ -45,6 +45,7 @@ def test_short_run_writes_model_snapshots_eval_and_checkpoint(trained) -> None:
     assert len(list((out / "snapshots").glob("*.zip"))) >= 2
     rows = (out / "eval.csv").read_text().splitlines()
     assert rows[0].startswith("timesteps,") and len(rows) >= 2
+    assert (out / "learning_curve.png").read_bytes()[:4] == b"\x89PNG"
     progress = json.loads((out / "progress.json").read_text())
     assert progress["timesteps"] >= cfg.total_timesteps
     meta = json.loads(zipfile.ZipFile(model_path).read("camelup.json"))

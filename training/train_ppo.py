@@ -120,6 +120,7 @@ def save_model(model, path: Path, cfg: TrainConfig) -> Path:
 def make_callback(cfg: TrainConfig, out: Path, progress: dict):
     from stable_baselines3.common.callbacks import BaseCallback
 
+    from training.curves import plot_learning_curve
     from training.evaluate import evaluate
 
     class SelfPlayCallback(BaseCallback):
@@ -180,6 +181,7 @@ def make_callback(cfg: TrainConfig, out: Path, progress: dict):
                 rates.append(f"{opponent} {r.win_rate:.2f}")
             progress["rates"] = "win: " + ", ".join(rates)
             self.bar.update(self.task, rates=progress["rates"])
+            plot_learning_curve(out)
 
         def checkpoint(self) -> None:
             save_model(self.model, out / "checkpoints" / "latest", cfg)
