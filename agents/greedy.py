@@ -50,22 +50,23 @@ def race_bet_ev(p, pile: tuple[tuple[int, int], ...], seat: int,
 
     ``p`` may be a float or an array (one value per camel); the result has its shape.
     """
-    p = np.asarray(p, dtype=float)
+    scalar = np.ndim(p) == 0
+    probs = [float(p)] if scalar else [float(x) for x in p]
     hidden: dict[int, int] = {}
     for owner, _camel in pile:
         if owner != seat:
             hidden[owner] = hidden.get(owner, 0) + 1
-    # dist[x] = P(X = x correct cards below ours | our camel is the right one), per value of p
-    dist = np.zeros((len(hidden) + 1, *p.shape))
-    dist[0] = 1.0
-    for j in hidden.values():
-        q = 1.0 - (1.0 - p) ** j
-        dist[1:] = dist[1:] * (1 - q) + dist[:-1] * q
-        dist[0] = dist[0] * (1 - q)
     last = len(payouts) - 1
-    paid = sum(dist[x] * payouts[min(x, last)] for x in range(len(dist)))
-    ev = p * paid - (1.0 - p)
-    return float(ev) if ev.ndim == 0 else ev
+    out = []
+    for q0 in probs:
+        # dist[x] = P(X = x correct hidden cards below ours | our camel is the right one)
+        dist = [1.0]
+        for j in hidden.values():
+            q = 1.0 - (1.0 - q0) ** j
+            dist = [a * (1 - q) + b * q for a, b in zip([*dist, 0.0], [0.0, *dist], strict=True)]
+        paid = sum(d * payouts[min(x, last)] for x, d in enumerate(dist))
+        out.append(q0 * paid - (1.0 - q0))
+    return out[0] if scalar else np.array(out)
 
 
 class GreedyAgent(Agent):

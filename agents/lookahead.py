@@ -32,7 +32,7 @@ class LookaheadAgent(Agent):
                    "the die")
 
     def __init__(self, candidates: int = 4, reply_weight: float | None = None,
-                 race_samples: int = 1000, reply_race_samples: int = 200) -> None:
+                 race_samples: int = 1000, reply_race_samples: int = 100) -> None:
         self.candidates = int(candidates)
         self.reply_weight = reply_weight
         self.greedy = GreedyAgent(race_samples=race_samples)
