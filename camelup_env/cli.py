@@ -16,6 +16,7 @@ SUBCOMMANDS: dict[str, str] = {
     "demo": "camelup_env.demo",
     "odds": "camelup_env.odds_cli",
     "train": "training.train_ppo",
+    "evaluate": "training.evaluate",
     "agents": "agents.cli",
     "play": "agents.play",
     "tournament": "training.tournament",

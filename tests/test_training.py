@@ -126,3 +126,16 @@ def test_config_errors_name_the_problem(tmp_path) -> None:
     cfg = load_config(TrainConfig, None, {"total_timesteps": 10, "net_arch": [8, 8]})
     assert cfg.total_timesteps == 10 and cfg.net_arch == [8, 8]
     assert np.isclose(load_config(TrainConfig, None, {"learning_rate": 1}).learning_rate, 1.0)
+
+
+def test_evaluate_command_writes_a_seat_rotated_report(trained, tmp_path, capsys) -> None:
+    from camelup_env.cli import main
+
+    _, model_path = trained
+    assert main(["evaluate", f"ppo:{model_path}", "--opponents", "random", "--games", "6",
+                 "--workers", "1", "--out", str(tmp_path)]) == 0
+    assert "vs random" in capsys.readouterr().out
+    report = (tmp_path / "evaluation.md").read_text()
+    assert "| random | 6 |" in report and "Command: `camelup evaluate" in report
+    rows = (tmp_path / "evaluation.csv").read_text().splitlines()
+    assert rows[1].split(",")[3] == "2"  # num_players from the model's own metadata

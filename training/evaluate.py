@@ -8,14 +8,23 @@ The 95% interval is the normal approximation over per-game shares (n >= a few hu
 
 Games run in worker processes; each worker loads the candidate once (a camelup model file or
 any ``agents.make`` spec).
+
+``camelup evaluate ppo:results/models/classic2/model.zip --opponents random,heuristic,greedy
+--games 2000 --out results/models/classic2`` writes ``evaluation.csv`` and ``evaluation.md``.
 """
 
 from __future__ import annotations
 
+import argparse
+import csv
 import math
 import multiprocessing as mp
 import os
+import shlex
+import sys
+import time
 from dataclasses import asdict, dataclass
+from pathlib import Path
 
 import numpy as np
 
@@ -97,3 +106,68 @@ def evaluate(candidate: str, opponent: str, rules: RuleSet, games: int, seed: in
         mean_coins=float(coins.mean()), mean_opponent_coins=float(opp_coins.mean()),
         forfeits=int(forfeits.sum()),
     )
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("candidate", help="agent spec, e.g. ppo:results/models/classic2/model.zip")
+    parser.add_argument("--opponents", default="random,heuristic,greedy",
+                        help="comma-separated agent specs (each fills every other seat)")
+    parser.add_argument("--preset", default=None, help="default: the model's own preset")
+    parser.add_argument("--players", type=int, default=None,
+                        help="default: the model's own player count")
+    parser.add_argument("--games", type=int, default=2000, help="games per opponent")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--workers", type=int, default=None, help="default: one per core")
+    parser.add_argument("--out", default=None, help="folder for evaluation.csv / .md")
+
+
+def run(args: argparse.Namespace) -> int:
+    preset, players = args.preset, args.players
+    if args.candidate.startswith("ppo:") and (preset is None or players is None):
+        from agents.ppo import read_metadata
+
+        recorded = RuleSet.from_dict(read_metadata(args.candidate[4:])["rules"])
+        preset = preset or recorded.preset
+        players = players or recorded.num_players
+    rules = RuleSet(preset or "classic", num_players=players or 2)
+    rows = []
+    for opponent in [o for o in args.opponents.split(",") if o]:
+        start = time.time()
+        result = evaluate(args.candidate, opponent, rules, args.games, args.seed, args.workers)
+        rows.append(result)
+        print(f"vs {opponent:<10} win share {result.win_rate:.3f} "
+              f"[{result.ci_low:.3f}, {result.ci_high:.3f}]  coins {result.mean_coins:.1f} vs "
+              f"{result.mean_opponent_coins:.1f}  ({result.games} games, "
+              f"{time.time() - start:.0f} s)", flush=True)
+    if args.out:
+        write_report(Path(args.out), rows)
+    return 0
+
+
+def write_report(out: Path, rows: list[EvalResult]) -> None:
+    """``evaluation.csv`` and ``evaluation.md`` (with the command that made them)."""
+    out.mkdir(parents=True, exist_ok=True)
+    with open(out / "evaluation.csv", "w", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=list(rows[0].as_row()))
+        writer.writeheader()
+        writer.writerows(r.as_row() for r in rows)
+    r0 = rows[0]
+    lines = [
+        f"# Evaluation of `{r0.candidate}`",
+        "",
+        f"{r0.preset}, {r0.num_players} players; the candidate takes each seat equally often "
+        "and the opponent fills every other seat; paired seeds across rotations. Win share: "
+        f"1/k for a k-way tied win; an equal player scores {1 / r0.num_players:.3f}.",
+        "",
+        "| opponent | games | win share | 95% CI | mean coins (candidate) "
+        "| mean coins (opponents) | forfeits |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    lines += [
+        f"| {r.opponent} | {r.games} | {r.win_rate:.3f} | [{r.ci_low:.3f}, {r.ci_high:.3f}] "
+        f"| {r.mean_coins:.1f} | {r.mean_opponent_coins:.1f} | {r.forfeits} |"
+        for r in rows
+    ]
+    command = " ".join(shlex.quote(a) for a in ["camelup", *sys.argv[1:]])
+    lines += ["", f"Command: `{command}`", ""]
+    (out / "evaluation.md").write_text("\n".join(lines))
