@@ -199,3 +199,24 @@ def test_supercup_observation_sizes_in_the_docstring() -> None:
 
     assert f"supercup 4p (extra action) {sizes[(4, True)]}" in mod.__doc__
     assert f"10p {sizes[(10, False)]}" in mod.__doc__
+
+
+def test_single_agent_env_plays_supercup_with_the_extra_action() -> None:
+    """The SB3 wrapper hands the learner its extra decisions as ordinary steps (same masks)."""
+    from camelup_env.wrappers import SingleAgentEnv
+
+    rules = CONFIGS["4p-all-extra"]
+    env = SingleAgentEnv(rules=rules, odds_features=False)
+    skip = action_table(rules).index[SkipExtra()]
+    rng = np.random.default_rng(0)
+    extra_steps = 0
+    for seed in range(3):
+        _, _ = env.reset(seed=seed)
+        done = False
+        while not done:
+            mask = env.action_masks()
+            extra_steps += bool(mask[skip])
+            _, reward, term, trunc, _ = env.step(int(rng.choice(np.flatnonzero(mask))))
+            done = term or trunc
+        assert term and -1.0 <= reward <= 1.0
+    assert extra_steps > 0
