@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import shlex
 import sys
 
 #: subcommand -> module implementing it
@@ -42,6 +43,8 @@ def main(argv: list[str] | None = None) -> int:
         else:  # only listed: its arguments are parsed when it is the one chosen
             sub.add_parser(name, help=None if chosen else _help(module_name))
     args = parser.parse_args(argv)
+    # The exact command, for reports that must say how they were made.
+    args.command_line = "camelup " + shlex.join(argv if argv is not None else sys.argv[1:])
     module = importlib.import_module(SUBCOMMANDS[args.command])
     return int(module.run(args) or 0)
 

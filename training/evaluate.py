@@ -20,8 +20,6 @@ import csv
 import math
 import multiprocessing as mp
 import os
-import shlex
-import sys
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -140,11 +138,11 @@ def run(args: argparse.Namespace) -> int:
               f"{result.mean_opponent_coins:.1f}  ({result.games} games, "
               f"{time.time() - start:.0f} s)", flush=True)
     if args.out:
-        write_report(Path(args.out), rows)
+        write_report(Path(args.out), rows, args.command_line)
     return 0
 
 
-def write_report(out: Path, rows: list[EvalResult]) -> None:
+def write_report(out: Path, rows: list[EvalResult], command: str) -> None:
     """``evaluation.csv`` and ``evaluation.md`` (with the command that made them)."""
     out.mkdir(parents=True, exist_ok=True)
     with open(out / "evaluation.csv", "w", newline="") as f:
@@ -168,6 +166,5 @@ def write_report(out: Path, rows: list[EvalResult]) -> None:
         f"| {r.mean_coins:.1f} | {r.mean_opponent_coins:.1f} | {r.forfeits} |"
         for r in rows
     ]
-    command = " ".join(shlex.quote(a) for a in ["camelup", *sys.argv[1:]])
     lines += ["", f"Command: `{command}`", ""]
     (out / "evaluation.md").write_text("\n".join(lines))
