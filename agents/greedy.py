@@ -27,6 +27,8 @@ Every legal action gets a value in coins from what the seat can see (the public 
   0 (the engine skips a negative copy). Tiles ``q`` takes later this leg and what ``q`` copies
   from us are ignored.
 
+Supercup module actions (photographer, position bets, the extra action) are not modelled: they
+get -1 (declining the extra action 0), so the agent plays them only when nothing else is legal.
 Ties go to the lowest action index. ``action_values`` exposes the numbers (tests compare them
 with the odds module; ``lookahead`` builds on them).
 """
@@ -40,7 +42,15 @@ import numpy as np
 from agents.base import Agent, Observation, legal_indices
 from agents.landings import expected_landings
 from camelup_env import odds
-from camelup_env.actions import ActionTable, action_table
+from camelup_env.actions import (
+    ActionTable,
+    Partner,
+    PlaceTile,
+    RaceBet,
+    TakeLegBet,
+    TakePyramidTile,
+    action_table,
+)
 from camelup_env.state import LOSER_PILE, WINNER_PILE, GameState
 
 
@@ -96,7 +106,7 @@ class GreedyAgent(Agent):
                       ) -> dict[int, float]:
         """Expected immediate coins of each legal action index for ``seat`` (default: to move).
 
-        Indices outside the rules' legal set are ignored only if their block does not apply.
+        Only the indices given are valued (pass the legal ones).
         """
         rules = s.rules
         table = action_table(rules)
@@ -108,27 +118,30 @@ class GreedyAgent(Agent):
         leg_evs = None
         place = None
         race = None
-        n = rules.n_racing
         do_tiles = self.place_tiles if place_tiles is None else place_tiles
+        actions = table.actions
         for i in legal:
-            if i < n:
+            a = actions[i]
+            if isinstance(a, TakeLegBet):
                 if leg_evs is None:
                     leg_evs = odds.leg_bet_evs(s)
-                if not np.isnan(leg_evs[i]):
-                    out[i] = float(leg_evs[i])
-            elif i == table.pyramid:
+                if not np.isnan(leg_evs[a.camel]):
+                    out[i] = float(leg_evs[a.camel])
+            elif isinstance(a, TakePyramidTile):
                 if s.pyramid_tiles_left:
                     out[i] = 1.0
-            elif i < table.race_offset:
+            elif isinstance(a, PlaceTile):
                 if place is None:
                     place = self._placement_gains(s, me, table) if do_tiles else {}
                 out[i] = place.get(i, 0.0 if do_tiles else -1e9)
-            elif i < table.partner_offset:
+            elif isinstance(a, RaceBet):
                 if race is None:
                     race = self._race_values(s, me, table, race_samples or self.race_samples)
                 out[i] = race.get(i, -1e9)
-            else:
-                out[i] = self._partner_value(s, i - table.partner_offset)
+            elif isinstance(a, Partner):
+                out[i] = self._partner_value(s, a.seat)
+            else:  # Supercup module actions are not modelled: declined unless nothing else
+                out[i] = 0.0 if type(a).__name__ == "SkipExtra" else -1.0
         return out
 
     def _exact_tiles(self, s: GameState) -> bool:

@@ -723,8 +723,10 @@ def run(args: argparse.Namespace) -> int:
         config = load_config(args.config, overrides)
         out = Path(args.out or config.get("out") or Path("results/tournaments") / config["name"])
         workers = args.workers or config.get("workers")
-        prog = "camelup" if sys.argv[0].endswith("camelup") else f"python {sys.argv[0]}"
-        command = " ".join([prog, *sys.argv[1:]])
+        command = getattr(args, "command_line", None)  # set by camelup's cli
+        if command is None:
+            prog = "camelup" if sys.argv[0].endswith("camelup") else f"python {sys.argv[0]}"
+            command = " ".join([prog, *sys.argv[1:]])
         summary = run_tournament(config, out, workers, progress=not args.no_progress,
                                  command=command)
     except TournamentError as exc:
