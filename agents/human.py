@@ -9,7 +9,7 @@ from typing import TextIO
 
 from agents.arena import QuitGame
 from agents.base import Agent, Observation, legal_indices
-from camelup_env.actions import action_table, describe
+from camelup_env.actions import PlaceTile, action_table, describe
 from camelup_env.render import render_text
 from camelup_env.state import GameState
 
@@ -91,8 +91,22 @@ class HumanAgent(Agent):
         self.say("")
         self.say(board_text(s, me), colours)
         self.say(f"\nYour move, player {me}. Legal moves:")
-        for k, i in enumerate(legal, 1):
-            self.say(f"  {k:>2}. {describe(actions[i], rules)}", colours)
+        plus, minus = rules.tile_sides
+        numbered = list(enumerate(legal, 1))
+        j = 0
+        while j < len(numbered):
+            k, i = numbered[j]
+            a = actions[i]
+            if isinstance(a, PlaceTile) and j + 1 < len(numbered) and isinstance(
+                    actions[numbered[j + 1][1]], PlaceTile) and actions[
+                    numbered[j + 1][1]].space == a.space:
+                # both sides of one space on one line
+                self.say(f"  {k:>2}. / {k + 1}. put your {rules.tile_kind} tile on space "
+                         f"{a.space}: {k} = {plus} (+1), {k + 1} = {minus} (-1)")
+                j += 2
+                continue
+            self.say(f"  {k:>2}. {describe(a, rules)}", colours)
+            j += 1
         while True:
             try:
                 line = self.input_fn(f"move [1-{len(legal)}, b board, o odds, h help, q quit]: ")
