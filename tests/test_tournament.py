@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import os
 import signal
 import subprocess
@@ -33,29 +34,43 @@ def config(**kw):
     return load_config(None, base)
 
 
+@pytest.mark.parametrize("seating", ["orders", "rotations"])
 @pytest.mark.parametrize("k,p", [(4, 4), (4, 2), (3, 2), (5, 3), (2, 4)])
-def test_rotation_puts_every_agent_in_every_seat_equally_often(k: int, p: int) -> None:
-    cfg = config(agents=["random"] + [f"py:agents.random_agent:RandomAgent#{i}" for i in
-                                      range(k - 1)], players=p, games=3 * round_size(k, p))
+def test_every_agent_sits_in_every_seat_equally_often(k: int, p: int, seating: str) -> None:
+    names = ["random"] + [f"py:agents.random_agent:RandomAgent#{i}" for i in range(k - 1)]
+    size = round_size(k, p, seating)
+    cfg = config(agents=names, players=p, games=3 * size, seating=seating)
     games = schedule(cfg)
-    assert len(games) == 3 * round_size(k, p)
+    assert len(games) == 3 * size
     seats = Counter((g.seats[s], s) for g in games for s in range(p))
     assert len(set(seats.values())) == 1 and len(seats) == k * p
-    # every line-up is played in all p rotations, all with the round's seed
+    # every seating of a line-up is played in all p rotations, all with the round's seed
     for g in games:
-        group = [h for h in games if h.round == g.round and h.lineup == g.lineup]
+        group = [h for h in games if (h.round, h.lineup, h.order) == (g.round, g.lineup, g.order)]
         assert sorted(h.rotation for h in group) == list(range(p))
         assert {h.seed for h in group} == {g.seed}
-        assert sorted(group[0].seats) == sorted(g.seats)
-        assert g.seats == tuple(group[0].seats[(i + g.rotation) % p] for i in range(p))
+        base = next(h for h in group if h.rotation == 0).seats
+        assert g.seats == tuple(base[(i + g.rotation) % p] for i in range(p))
     assert len({g.seed for g in games}) == 3
     assert len({g.seed for g in games if g.round == 0}) == 1
+    if seating == "orders" and p <= k:
+        # and every agent moves right after every other agent equally often
+        after = Counter((g.seats[i], g.seats[(i + 1) % p]) for g in games for i in range(p))
+        assert len(set(after.values())) == 1
+        assert size == math.comb(k, p) * math.factorial(p)
+
+
+def test_rotations_alone_fix_who_moves_after_whom() -> None:
+    cfg = config(agents=["random", "heuristic", "greedy", "lookahead"], players=4, games=4,
+                 seating="rotations")
+    after = Counter((g.seats[i], g.seats[(i + 1) % 4]) for g in schedule(cfg) for i in range(4))
+    assert set(after) == {(0, 1), (1, 2), (2, 3), (3, 0)}
 
 
 def test_games_round_up_to_whole_rounds_and_pairs_meet_equally() -> None:
     cfg = config(agents=["random", "heuristic", "greedy", "lookahead"], players=2, games=13)
     games = schedule(cfg)
-    assert len(games) == 24  # 6 pairs x 2 rotations per round, 2 rounds
+    assert len(games) == 24  # 6 pairs x 2 seatings per round, 2 rounds
     pairs = Counter(tuple(sorted(g.seats)) for g in games)
     assert set(pairs.values()) == {4}
 
@@ -71,6 +86,8 @@ def test_paired_games_see_the_same_dice() -> None:
 def test_bad_configs_are_refused(tmp_path: Path) -> None:
     with pytest.raises(TournamentError, match="known agents"):
         config(agents=["random", "nobody"])
+    with pytest.raises(TournamentError, match="seating"):
+        config(seating="shuffled")
     with pytest.raises(TournamentError, match="multiple"):
         config(agents=["random", "heuristic", "greedy"], players=4)
     path = tmp_path / "c.yaml"
@@ -169,6 +186,18 @@ def test_kill_and_resume_gives_the_uninterrupted_results(tmp_path: Path) -> None
     refused = subprocess.run(other, env=env, cwd=ROOT, capture_output=True, text=True)
     assert refused.returncode == 2 and "different configuration" in refused.stderr
     assert "players" in refused.stderr
+
+
+def test_results_from_before_seating_resume_as_rotations(tmp_path: Path) -> None:
+    from training.tournament import identity, prepare_out
+
+    cfg = config(agents=["random", "heuristic", "greedy"], players=3, seating="rotations")
+    old = identity(cfg)
+    del old["seating"]
+    (tmp_path / "config.json").write_text(json.dumps(old))
+    prepare_out(tmp_path, cfg)  # accepted
+    with pytest.raises(TournamentError, match="seating"):
+        prepare_out(tmp_path, config(agents=["random", "heuristic", "greedy"], players=3))
 
 
 def test_resume_skips_finished_games(tmp_path: Path) -> None:

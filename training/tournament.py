@@ -4,11 +4,18 @@
 
 Schedule. With ``k`` agents and ``p`` players per game, the *line-ups* are every combination of
 ``p`` agents in config order (``p <= k``), or the agent list repeated to ``p`` seats (``p > k``,
-``p`` a multiple of ``k``). Each line-up is played in its ``p`` rotations (rotation ``r`` seats
-line-up member ``(i + r) mod p`` in seat ``i``), so every agent sits in every seat equally often.
-A *round* is every line-up in every rotation; ``games`` is rounded up to whole rounds. All games
-of a round share one seed (``seed * 1_000_000 + round``): the same setup and the same dice stream
-(:func:`agents.arena.game_rngs`) for every rotation and line-up, so luck is paired.
+``p`` a multiple of ``k``). Each line-up is seated in every cyclic order (``seating: orders``, the
+default: the first member fixed, the others permuted, ``(p - 1)!`` orders) and each order in its
+``p`` rotations (rotation ``r`` puts member ``(i + r) mod p`` of the order in seat ``i``), so every
+agent sits in every seat equally often *and* plays right after every other agent equally often.
+``seating: rotations`` keeps only the line-up's own order: every seat is still balanced, but an
+agent always moves right after the same opponent, which biases the result badly (two identical
+greedy players finished 70.6% / 29.4% against each other that way, because the one moving first
+takes the leg bets that the other's turn would have found; ``results/tournaments/
+classic4_rotations_bias``). A *round* is every line-up in every seating; ``games`` is rounded up
+to whole rounds. All games of a round share one seed (``seed * 1_000_000 + round``): the same
+setup and the same dice stream (:func:`agents.arena.game_rngs`) for every seating and line-up,
+so luck is paired.
 
 Fault isolation. Games run in worker processes (``--workers``, default ``os.cpu_count()``);
 agents see only observation copies and the public view (:mod:`agents.arena`). An agent that
@@ -57,11 +64,12 @@ DEFAULT_CONFIG: dict[str, Any] = {
     "seed": 0,
     "move_timeout": 10.0,
     "max_turns": 2000,
+    "seating": "orders",
     "rules": {},
 }
 #: keys that must match to resume (workers, out and progress may change)
 IDENTITY_KEYS = ("agents", "preset", "players", "games", "seed", "move_timeout", "max_turns",
-                 "rules")
+                 "rules", "seating")
 #: seconds a worker may overrun a move's deadline before the parent kills it
 GRACE_S = 2.0
 #: deadline for an agent's warm-up (numba compilation on a cold cache)
@@ -145,6 +153,9 @@ def check_config(config: dict[str, Any]) -> None:
         rules_of(config)
     except ValueError as exc:
         raise TournamentError(f"bad rules: {exc}") from exc
+    if config.get("seating", "orders") not in ("orders", "rotations"):
+        raise TournamentError(f"seating must be 'orders' or 'rotations', got "
+                              f"{config.get('seating')!r}")
     timeout = config["move_timeout"]
     if timeout is not None and (not isinstance(timeout, (int, float)) or timeout < 0):
         raise TournamentError(f"move_timeout must be seconds >= 0 (0 = none), got {timeout!r}")
@@ -167,7 +178,11 @@ def rules_of(config: dict[str, Any]):
 
 
 def identity(config: dict[str, Any]) -> dict[str, Any]:
-    doc = {key: config[key] for key in IDENTITY_KEYS}
+    # Results written before ``seating`` existed used rotations. With 2 players both modes give
+    # the same schedule, so they are one identity.
+    doc = {key: config.get(key, "rotations") for key in IDENTITY_KEYS}
+    if doc["players"] == 2:
+        doc["seating"] = "orders"
     doc["agents"] = [asdict(e) for e in agent_entries(config["agents"])]
     return json.loads(json.dumps(doc))
 
@@ -181,6 +196,7 @@ class GameSpec:
     rotation: int
     seed: int
     seats: tuple[int, ...]  # agent index per seat
+    order: int = 0  # which cyclic order of the line-up (seating "orders")
 
 
 def lineups(k: int, p: int) -> list[tuple[int, ...]]:
@@ -189,23 +205,37 @@ def lineups(k: int, p: int) -> list[tuple[int, ...]]:
     return [tuple(i % k for i in range(p))]
 
 
-def round_size(k: int, p: int) -> int:
-    return len(lineups(k, p)) * p
+def cyclic_orders(lineup: tuple[int, ...], seating: str) -> list[tuple[int, ...]]:
+    """The seating orders of a line-up up to rotation: just the line-up (``rotations``), or
+    every order with its first member fixed (``orders``: (p - 1)! of them)."""
+    if seating == "rotations":
+        return [lineup]
+    head, rest = lineup[0], lineup[1:]
+    found: dict[tuple[int, ...], None] = {}
+    for perm in itertools.permutations(rest):
+        found.setdefault((head, *perm), None)
+    return list(found)
+
+
+def round_size(k: int, p: int, seating: str = "orders") -> int:
+    return sum(len(cyclic_orders(up, seating)) for up in lineups(k, p)) * p
 
 
 def schedule(config: dict[str, Any]) -> list[GameSpec]:
     """Every game of the tournament in id order (module docstring)."""
     k, p = len(agent_entries(config["agents"])), config["players"]
-    ups = lineups(k, p)
-    size = len(ups) * p
+    seating = config.get("seating", "orders")
+    ups = [(up, cyclic_orders(up, seating)) for up in lineups(k, p)]
+    size = sum(len(orders) for _, orders in ups) * p
     rounds = math.ceil(config["games"] / size)
     games = []
     for r in range(rounds):
         seed = config["seed"] * 1_000_000 + r
-        for li, up in enumerate(ups):
-            for rot in range(p):
-                seats = tuple(up[(i + rot) % p] for i in range(p))
-                games.append(GameSpec(len(games), r, li, rot, seed, seats))
+        for li, (_, orders) in enumerate(ups):
+            for oi, up in enumerate(orders):
+                for rot in range(p):
+                    seats = tuple(up[(i + rot) % p] for i in range(p))
+                    games.append(GameSpec(len(games), r, li, rot, seed, seats, oi))
     return games
 
 
@@ -275,7 +305,7 @@ def play_one(spec: GameSpec, config: dict[str, Any], cache: dict, shared=None) -
     if result.forfeit:
         forfeit = {**result.forfeit, "agent": labels[result.forfeit["seat"]]}
     return {
-        "game": spec.game, "round": spec.round, "lineup": spec.lineup,
+        "game": spec.game, "round": spec.round, "lineup": spec.lineup, "order": spec.order,
         "rotation": spec.rotation, "seed": spec.seed, "agents": labels,
         "coins": result.coins, "scores": result.scores, "ranks": result.ranks,
         "winners": [labels[s] for s in result.winners], "winner_seats": result.winners,
@@ -315,7 +345,7 @@ def forfeit_record(spec: GameSpec, config: dict[str, Any], seat: int, coins: lis
     ranks = final_ranks(scores, seat if seat >= 0 else None)
     winners = [s for s, r in enumerate(ranks) if r == 1]
     return {
-        "game": spec.game, "round": spec.round, "lineup": spec.lineup,
+        "game": spec.game, "round": spec.round, "lineup": spec.lineup, "order": spec.order,
         "rotation": spec.rotation, "seed": spec.seed, "agents": labels, "coins": coins,
         "scores": scores, "ranks": ranks, "winners": [labels[s] for s in winners],
         "winner_seats": winners,
@@ -478,7 +508,9 @@ def prepare_out(out: Path, config: dict[str, Any]) -> list[dict]:
     games_path = out / "games.jsonl"
     mine = identity(config)
     if cfg_path.exists():
-        theirs = json.loads(cfg_path.read_text())
+        saved = json.loads(cfg_path.read_text())
+        theirs = identity({**saved, "agents": saved["agents"]})
+        theirs["agents"] = saved["agents"]
         if theirs != mine:
             diff = sorted(k for k in set(mine) | set(theirs) if mine.get(k) != theirs.get(k))
             details = "; ".join(f"{k}: saved {theirs.get(k)!r}, now {mine.get(k)!r}"
