@@ -46,8 +46,8 @@ from camelup_env.state import GameState
 
 
 class LookaheadAgent(Agent):
-    description = ("greedy values minus the next player's best greedy reply, expectimax over "
-                   "the die")
+    description = ("2 players: greedy values minus the next player's best reply (expectimax "
+                   "over the die); more players: as greedy")
 
     def __init__(self, candidates: int = 4, reply_weight: float | None = None,
                  race_samples: int = 1000, reply_race_samples: int = 100,
