@@ -61,6 +61,11 @@ class TrainConfig:
     eval_opponents: list[str] = field(default_factory=lambda: ["random", "heuristic", "greedy"])
     checkpoint_every: int = 25_000
     out_dir: str = "runs/ppo_selfplay"
+    #: Optional warm start (training.imitation): games of the teacher against itself to imitate
+    #: before PPO starts; 0 = off.
+    imitation_teacher: str = "greedy"
+    imitation_games: int = 0
+    imitation_epochs: int = 8
 
     def __post_init__(self) -> None:
         self.rules()  # a bad preset / player count fails here, with the engine's message
@@ -72,6 +77,8 @@ class TrainConfig:
                 raise ValueError(f"{name} must be positive, got {getattr(self, name)}")
         if self.n_envs < 0:
             raise ValueError(f"n_envs must be >= 0 (0 = one per core), got {self.n_envs}")
+        if self.imitation_games < 0 or self.imitation_epochs < 0:
+            raise ValueError("imitation_games and imitation_epochs must be >= 0")
         if not 0 < self.gamma <= 1 or not 0 <= self.gae_lambda <= 1:
             raise ValueError("gamma must be in (0, 1] and gae_lambda in [0, 1]")
 
@@ -204,6 +211,25 @@ def make_callback(cfg: TrainConfig, out: Path, progress: dict):
 RESUME_MAY_CHANGE = frozenset({"total_timesteps", "out_dir"})
 
 
+def warm_start(model, cfg: TrainConfig) -> dict[str, float]:
+    """Imitate ``cfg.imitation_teacher`` before PPO (see :mod:`training.imitation`)."""
+    from camelup_env.observation import Observer
+    from training.imitation import collect_demonstrations, pretrain
+
+    start = time.time()
+    observer = Observer(cfg.rules(), odds_features=cfg.odds_features,
+                        race_samples=cfg.race_samples)
+    data = collect_demonstrations(cfg.rules(), observer, cfg.imitation_teacher,
+                                  cfg.imitation_games, cfg.seed, cfg.reward_mode,
+                                  cfg.coin_shaping)
+    stats = pretrain(model, data, cfg.imitation_epochs, cfg.batch_size, cfg.seed)
+    stats["seconds"] = round(time.time() - start, 1)
+    print(f"imitation of {cfg.imitation_teacher}: {int(stats['samples'])} decisions from "
+          f"{cfg.imitation_games} games, accuracy {stats['accuracy']:.3f}, value mse "
+          f"{stats['value_mse']:.3f} ({stats['seconds']} s)", flush=True)
+    return stats
+
+
 def train(cfg: TrainConfig, resume: bool = False) -> Path:
     import torch
     from sb3_contrib import MaskablePPO
@@ -247,6 +273,8 @@ def train(cfg: TrainConfig, resume: bool = False) -> Path:
             policy_kwargs={"net_arch": list(cfg.net_arch)}, seed=cfg.seed, device="cpu",
             tensorboard_log=str(out / "tensorboard"), verbose=0,
         )
+        if cfg.imitation_games:
+            progress["imitation"] = warm_start(model, cfg)
     remaining = cfg.total_timesteps - progress["timesteps"]
     callback = make_callback(cfg, out, progress)
     start = time.time()
