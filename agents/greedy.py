@@ -27,8 +27,23 @@ Every legal action gets a value in coins from what the seat can see (the public 
   0 (the engine skips a negative copy). Tiles ``q`` takes later this leg and what ``q`` copies
   from us are ignored.
 
-Supercup module actions (photographer, position bets, the extra action) are not modelled: they
-get -1 (declining the extra action 0), so the agent plays them only when nothing else is legal.
+Supercup (R9), all from the exact leg odds of :mod:`camelup_env.odds` (support dice included):
+
+* **position bet** (R9.3) with position tile ``p`` on camel ``c``: with ``P = P(rank of c = p)``
+  the covered tile pays ``3 P - (1 - P)`` (:func:`position_bet_ev`). Covering one's own tile
+  (the lowest-valued uncovered one of that colour, as the engine does) gives up that tile's
+  leg-bet EV, so that is subtracted; a tile taken from the bottom of the stack was not ours, so
+  only the position payoff counts. What taking the bottom tile does to the others is ignored;
+* **photographer** (R9.2): :func:`agents.landings.expected_photo_coins`, the exact expected
+  coins of the camera on the space (E[size of the first unit that ends a move there]), minus
+  the value of the camera where it now points when the seat already holds it (re-pointing
+  gives that up; keeping it is the 0 of doing something else);
+* **extra action** (R9.1.4): ``SkipExtra`` is 0; ``AddSupportDie(c)`` is the change in the
+  expected leg scoring of the seat's own leg bets and position bets when die ``c`` joins the
+  pyramid with one more reveal (:func:`support_die_gain`), minus the returned pyramid tile's 1
+  coin. Tile, camera and race-bet effects of the extra die are ignored;
+* **partnership** (R9.4): as above, with covered tiles valued as position bets.
+
 Ties go to the lowest action index. ``action_values`` exposes the numbers (tests compare them
 with the odds module; ``lookahead`` builds on them).
 """
@@ -40,13 +55,17 @@ from collections.abc import Iterable
 import numpy as np
 
 from agents.base import Agent, Observation, legal_indices
-from agents.landings import expected_landings
+from agents.landings import expected_landings, expected_photo_coins
 from camelup_env import odds
 from camelup_env.actions import (
     ActionTable,
+    AddSupportDie,
     Partner,
+    Photograph,
     PlaceTile,
+    PositionBet,
     RaceBet,
+    SkipExtra,
     TakeLegBet,
     TakePyramidTile,
     action_table,
@@ -83,13 +102,16 @@ class GreedyAgent(Agent):
     description = "max immediate expected coins: exact leg odds, tile EVs, Monte Carlo race odds"
 
     def __init__(self, race_samples: int = 1000, race_seed: int = 0,
-                 place_tiles: bool = True, tile_odds: str = "auto") -> None:
+                 place_tiles: bool = True, tile_odds: str = "auto",
+                 photographer: bool = True) -> None:
         if tile_odds not in ("auto", "exact", "approx"):
             raise ValueError(f"tile_odds must be 'auto', 'exact' or 'approx', got {tile_odds!r}")
         self.race_samples = int(race_samples)
         self.race_seed = int(race_seed)
         self.place_tiles = place_tiles
         self.tile_odds = tile_odds
+        #: value camera actions (R9.2; one leg enumeration per reachable space) or give them -1
+        self.photographer = photographer
 
     def warmup(self, public_state: GameState) -> None:
         self.action_values(public_state, range(len(action_table(public_state.rules))))
@@ -118,6 +140,7 @@ class GreedyAgent(Agent):
         leg_evs = None
         place = None
         race = None
+        photo = None
         do_tiles = self.place_tiles if place_tiles is None else place_tiles
         actions = table.actions
         for i in legal:
@@ -140,8 +163,21 @@ class GreedyAgent(Agent):
                 out[i] = race.get(i, -1e9)
             elif isinstance(a, Partner):
                 out[i] = self._partner_value(s, a.seat)
-            else:  # Supercup module actions are not modelled: declined unless nothing else
-                out[i] = 0.0 if type(a).__name__ == "SkipExtra" else -1.0
+            elif isinstance(a, PositionBet):
+                out[i] = position_bet_value(s, me, a)
+            elif isinstance(a, Photograph):
+                if not self.photographer:
+                    out[i] = -1.0
+                    continue
+                if photo is None:
+                    photo = photo_gains(s, me)
+                out[i] = photo.get(a.space, 0.0)
+            elif isinstance(a, AddSupportDie):
+                out[i] = support_die_gain(s, me, a.camel) - 1.0
+            elif isinstance(a, SkipExtra):
+                out[i] = 0.0
+            else:  # pragma: no cover - every action kind is valued above
+                out[i] = -1.0
         return out
 
     def _exact_tiles(self, s: GameState) -> bool:
@@ -188,12 +224,70 @@ class GreedyAgent(Agent):
 
 
 def held_rewards(s: GameState, seat: int) -> list[float]:
-    """Expected leg-scoring reward of each tile ``seat`` holds (leg bets, then pyramid tiles)."""
+    """Expected leg-scoring reward of each tile ``seat`` holds: uncovered leg bets, position
+    bets (R9.3, replacing the leg bets they cover), then pyramid tiles."""
     out: list[float] = []
     if s.leg_bets[seat]:
         probs = odds.leg_rank_probabilities(s)
-        for camel, value in s.leg_bets[seat]:
-            p1, p2 = probs[camel, 0], probs[camel, 1]
-            out.append(float(value * p1 + p2 - (1.0 - p1 - p2)))
+        bets = list(s.leg_bets[seat])
+        for owner, pos, camel, value in s.position_bets:
+            if owner == seat:
+                bets.remove((camel, value))
+                out.append(position_bet_ev(probs, pos, camel))
+        out = [leg_tile_ev(probs, camel, value) for camel, value in bets] + out
     out += [1.0] * s.pyramid_tiles[seat]
     return out
+
+
+def leg_tile_ev(probs: np.ndarray, camel: int, value: int) -> float:
+    """Expected payout of a leg-bet tile (R6.2) from rank probabilities ``[camel, rank]``."""
+    p1, p2 = probs[camel, 0], probs[camel, 1]
+    return float(value * p1 + p2 - (1.0 - p1 - p2))
+
+
+def position_bet_ev(probs: np.ndarray, position: int, camel: int) -> float:
+    """Expected payout of a position tile (R9.3): +3 if ``camel`` ends the leg exactly at
+    ``position`` (1 = leading), else -1: ``3 P - (1 - P)``."""
+    p = float(probs[camel, position - 1])
+    return 3.0 * p - (1.0 - p)
+
+
+def position_bet_value(s: GameState, seat: int, action: PositionBet) -> float:
+    """Greedy value of a position bet (module docstring): the tile's EV, minus the leg-bet EV of
+    the own tile it covers (the engine covers the lowest-valued uncovered one of the colour)."""
+    probs = odds.leg_rank_probabilities(s)
+    value = position_bet_ev(probs, action.position, action.camel)
+    if not action.from_stack:
+        uncovered = list(s.leg_bets[seat])
+        for owner, _pos, camel, v in s.position_bets:
+            if owner == seat:
+                uncovered.remove((camel, v))
+        lowest = min((v for camel, v in uncovered if camel == action.camel), default=None)
+        if lowest is None:  # not legal: no such tile to cover
+            return -1e9
+        value -= leg_tile_ev(probs, action.camel, lowest)
+    return value
+
+
+def photo_gains(s: GameState, seat: int) -> dict[int, float]:
+    """Greedy value of pointing the camera at each empty space (R9.2): its expected coins this
+    leg, minus those of the camera where ``seat`` already points it (re-pointing gives it up)."""
+    values = expected_photo_coins(s)
+    base = 0.0
+    if s.photographer is not None and s.photographer[0] == seat:
+        base = expected_photo_coins(s, [s.photographer[1]])[s.photographer[1]]
+    return {space: v - base for space, v in values.items()}
+
+
+def support_die_gain(s: GameState, seat: int, camel: int) -> float:
+    """Change in the expected leg scoring of ``seat``'s leg bets and position bets when the
+    support die of ``camel`` joins the pyramid with one more reveal (R9.1.4). The returned
+    pyramid tile (-1) is not included; pyramid tiles held are unchanged otherwise."""
+    if not s.leg_bets[seat]:
+        return 0.0
+    before = sum(held_rewards(s, seat)) - s.pyramid_tiles[seat]
+    probe = s.copy()
+    probe.pyramid = tuple(sorted((*s.pyramid, s.rules.first_support_die + camel)))
+    probe.pyramid_tiles_left = s.pyramid_tiles_left + 1
+    after = sum(held_rewards(probe, seat)) - probe.pyramid_tiles[seat]
+    return after - before

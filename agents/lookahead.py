@@ -11,8 +11,9 @@ pyramid tile when legal) by
 where the expectation is an exact expectimax over the coming die (``chance_outcomes`` /
 ``apply_outcome`` of the engine, run on the public view) when ``a`` takes a pyramid tile, and a
 single state otherwise. The next player's best value comes from a cheap greedy evaluation (leg
-bets, pyramid tile, race bets with ``reply_race_samples`` rollouts, partnerships; tile
-placements skipped).
+bets, pyramid tile, race bets with ``reply_race_samples`` rollouts, partnerships, Supercup
+position bets and support dice; tile placements and the camera skipped). When the move leaves
+us the Supercup extra decision (R9.1.4), the reply is taken after we skip it.
 
 A race card is used once (R4.4), so betting it now forgoes betting it later, when the race is
 clearer. Greedy ignores that; with ``later_payout > 0`` each race bet is charged the value of
@@ -40,7 +41,7 @@ from __future__ import annotations
 
 from agents.base import Agent, Observation, legal_indices
 from agents.greedy import GreedyAgent
-from camelup_env.actions import action_table
+from camelup_env.actions import SkipExtra, action_table
 from camelup_env.engine import apply_outcome, chance_outcomes, legal_action_indices
 from camelup_env.state import GameState
 
@@ -56,7 +57,8 @@ class LookaheadAgent(Agent):
         self.reply_weight = reply_weight
         self.later_payout = float(later_payout)
         self.greedy = GreedyAgent(race_samples=race_samples)
-        self.reply = GreedyAgent(race_samples=reply_race_samples, place_tiles=False)
+        self.reply = GreedyAgent(race_samples=reply_race_samples, place_tiles=False,
+                                 photographer=False)
 
     def warmup(self, public_state: GameState) -> None:
         self.greedy.warmup(public_state)
@@ -107,6 +109,8 @@ class LookaheadAgent(Agent):
             values[i] -= keep
 
     def _reply_value(self, s: GameState) -> float:
+        if s.extra_pending:  # R9.1.4: our own extra decision comes first; assume we skip it
+            s, _ = apply_outcome(s, action_table(s.rules).index[SkipExtra()], None)
         if s.game_over:
             return 0.0
         values = self.reply.action_values(s, legal_action_indices(s))
