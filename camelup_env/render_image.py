@@ -4,7 +4,10 @@ The track is a row of squares 1..L (finish line after L); stacks stand on their 
 coloured blocks, bottom -> top, each labelled with its colour; desert/spectator tiles show their
 side and owner. Below: dice revealed this leg, leg-bet stacks, both race-bet piles (colours of
 cards not owned by ``viewer`` are shown as ``?``, R10; ``viewer=None`` shows everything) and one
-line per player. Good enough for notebooks and videos (``camelup_v0`` ``render_mode="rgb_array"``).
+line per player. Supercup (R9): the camera on its space (``CAM`` and its holder), revealed support
+dice in the dice row (camel colour, marked ``+``), and one line with the support dice in the
+pyramid and in craters and the position tiles taken. Good enough for notebooks and videos
+(``camelup_v0`` ``render_mode="rgb_array"``).
 """
 
 from __future__ import annotations
@@ -53,7 +56,8 @@ def render_image(state: GameState, viewer: int | None = None) -> np.ndarray:
     track_y = 70 + stack_h
     per_row = (width - 150) // 38
     pile_rows = sum(max(1, -(-len(p) // per_row)) for p in (state.winner_pile, state.loser_pile))
-    height = track_y + CELL + 92 + 24 * pile_rows + 22 * n + 20
+    supercup = rules.support_dice or rules.photographer or rules.position_bets
+    height = track_y + CELL + 92 + 24 * pile_rows + 22 * n + 20 + (24 if supercup else 0)
     img = Image.new("RGB", (width, height), BG)
     d = ImageDraw.Draw(img)
     f, fs, fb = _font(14), _font(11), _font(18)
@@ -83,6 +87,13 @@ def render_image(state: GameState, viewer: int | None = None) -> np.ndarray:
             d.rectangle([x + 3, track_y + 16, x + CELL - 6, track_y + CELL - 6], fill=fill)
             d.text((x + 6, track_y + 18), f"{side:+d}", fill=INK, font=f)
             d.text((x + 6, track_y + 32), f"P{owner}", fill=INK, font=fs)
+    if state.photographer is not None:  # R9.2: the camera on its (empty) space
+        owner, space = state.photographer
+        x = x_of(space)
+        d.rectangle([x + 3, track_y + 16, x + CELL - 6, track_y + CELL - 6], fill=(60, 60, 70))
+        d.ellipse([x + 33, track_y + 33, x + 42, track_y + 42], outline=(255,) * 3)
+        d.text((x + 6, track_y + 18), "CAM", fill=(255, 255, 255), font=fs)
+        d.text((x + 6, track_y + 32), f"P{owner}", fill=(255, 255, 255), font=fs)
     fx = left + L * CELL + 2
     d.line([fx, track_y - stack_h - 6, fx, track_y + CELL], fill=(200, 30, 30), width=3)
     d.text((fx + 4, track_y + CELL + 2), "finish", fill=(200, 30, 30), font=fs)
@@ -100,9 +111,13 @@ def render_image(state: GameState, viewer: int | None = None) -> np.ndarray:
     d.text((16, y), "dice out:", fill=INK, font=f)
     x = 100
     for die, camel, value in state.revealed:
-        fill = _rgb(rules.die_name(die))
+        support = rules.support_dice and die >= rules.first_support_die
+        fill = _rgb(col[camel] if support else rules.die_name(die))
         d.rectangle([x, y - 2, x + 22, y + 18], fill=fill, outline=INK)
         d.text((x + 7, y), str(value), fill=_text_on(fill), font=f)
+        if support:  # R9.1: a support die, in its camel's colour
+            d.text((x + 25, y), "+", fill=INK, font=f)
+            x += 12
         if rules.is_crazy(camel):
             d.text((x + 25, y), col[camel][:2], fill=INK, font=fs)
             x += 16
@@ -119,6 +134,26 @@ def render_image(state: GameState, viewer: int | None = None) -> np.ndarray:
         d.text((x + 4, y), text, fill=_text_on(fill) if stack else INK, font=fs)
         x += 56
     y += 28
+    if supercup:  # R9.1 support dice, R9.3 position tiles
+        parts = []
+        if rules.support_dice:
+            first = rules.first_support_die
+            inside = [col[d - first] + "+" for d in state.pyramid if d >= first]
+            parts.append("support dice in pyramid: " + (", ".join(inside) or "none"))
+            if rules.extra_action:
+                crater = [col[c] for c in range(rules.n_racing) if state.crater >> c & 1]
+                parts.append("crater: " + (", ".join(crater) or "none"))
+        if rules.photographer:
+            cam = state.photographer
+            parts.append(f"camera: space {cam[1]} (P{cam[0]})" if cam else "camera: free")
+        if rules.position_bets:
+            taken = {pos: (o, c, v) for o, pos, c, v in state.position_bets}
+            tiles = [f"{pos}: P{taken[pos][0]} on {col[taken[pos][1]]} (covers "
+                     f"{taken[pos][2]})" if pos in taken else f"{pos}: free"
+                     for pos in rules.position_tiles]
+            parts.append("position tiles " + ", ".join(tiles))
+        d.text((16, y), " · ".join(parts), fill=INK, font=f)
+        y += 24
     for name, pile in (("winner", state.winner_pile), ("loser", state.loser_pile)):
         d.text((16, y), f"overall {name}:", fill=INK, font=f)
         x = 130

@@ -247,3 +247,16 @@ def test_a_tiny_supercup_tournament_runs(tmp_path: Path) -> None:
     records = read_games(tmp_path / "games.jsonl")
     assert len(records) == 6
     assert all(r["forfeit"] is None and not r["truncated"] for r in records)
+
+
+def test_the_board_image_draws_the_camera_position_tiles_and_support_dice() -> None:
+    from camelup_env.render_image import render_image
+
+    s = _state(leg_bets=(((1, 5),), (), (), ()), position_bets=((0, 2, 1, 5),),
+               revealed=((5 + 2, 2, 1),))
+    plain = render_image(s)
+    with_camera = s.copy()
+    with_camera.photographer = (3, 5)
+    image = render_image(with_camera)
+    assert image.shape == plain.shape and image.dtype == np.uint8
+    assert (image != plain).any()  # the camera square and the camera text
