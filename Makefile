@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 # local CPU wheel is used before stable-baselines3 resolves its torch requirement.
 TORCH := torch==2.13.0
 
-.PHONY: install test lint demo bench clean
+.PHONY: install test lint demo train bench clean
 
 install: $(STAMP)
 
@@ -25,11 +25,21 @@ test: install
 	$(VENV)/bin/ruff check .
 	$(PY) -m pytest -q -n 2 --dist loadfile
 
+# The main job: the shipped 4-player agent against the baselines, a couple of minutes.
 demo: install
-	$(VENV)/bin/camelup demo
+	rm -rf runs/demo
+	$(VENV)/bin/camelup tournament configs/tournament/demo.yaml --out runs/demo
+
+# The full training of both shipped agents (hours on 2 cores; resumable with --resume).
+train: install
+	$(VENV)/bin/camelup train configs/train/ppo_selfplay.yaml
+	$(VENV)/bin/camelup train configs/train/ppo_selfplay_2p.yaml
 
 bench: install
 	$(PY) benchmarks/engine.py
+	$(PY) benchmarks/odds.py
+	$(PY) benchmarks/env.py
+	$(PY) benchmarks/tournament.py
 
 clean:
 	rm -rf build dist *.egg-info .pytest_cache .ruff_cache .hypothesis

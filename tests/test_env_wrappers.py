@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
@@ -104,11 +102,12 @@ def test_illegal_learner_action_terminates_with_penalty() -> None:
 
 
 def test_maskable_ppo_smoke(tmp_path) -> None:
+    """A few thousand steps train, save, reload and play legal moves only (learning is not
+    asserted, and neither is wall time: CI machines are shared; it takes ~10 s when idle)."""
     import torch
     from sb3_contrib import MaskablePPO
 
     torch.set_num_threads(1)
-    start = time.perf_counter()
     env = SingleAgentEnv(num_players=2, odds_features=False)
     model = MaskablePPO("MlpPolicy", env, n_steps=256, batch_size=64, n_epochs=2, seed=0,
                         policy_kwargs=dict(net_arch=[64, 64]), device="cpu")
@@ -124,4 +123,3 @@ def test_maskable_ppo_smoke(tmp_path) -> None:
             assert mask[int(action)]
             obs, _, term, trunc, _ = env.step(int(action))
             done = term or trunc
-    assert time.perf_counter() - start < 30

@@ -138,7 +138,9 @@ def test_faulty_agents_forfeit_and_the_tournament_goes_on(tmp_path: Path) -> Non
     assert reasons["SleepyBot"].startswith("timeout")
     assert "worker killed" in reasons["StubbornBot"]
     assert reasons["CrashingBot"].startswith("crashed")
-    assert time.time() - start < 60
+    # The sleeping and stubborn bots would hold a move for an hour: the tournament did not
+    # wait for them (a generous bound, for loaded CI machines).
+    assert time.time() - start < 600
     summary = (tmp_path / "summary.md").read_text()
     assert "Forfeits" in summary and (tmp_path / "summary.png").stat().st_size > 1000
 
