@@ -6,15 +6,21 @@ test states exactly which camels, tiles and bets are on the table.
 
 from __future__ import annotations
 
+from fractions import Fraction
+
+import numpy as np
+
 from camelup_env import (
     DieRoll,
     GameState,
     RuleSet,
+    SkipExtra,
     TakePyramidTile,
     apply_outcome,
+    chance_outcomes,
     new_game,
 )
-from camelup_env.events import Event
+from camelup_env.events import Event, LegScored, TilePayout
 
 #: Camel indices by colour name, per preset (R1.3).
 CLASSIC = {name: i for i, name in enumerate(RuleSet("classic").colours)}
@@ -87,3 +93,33 @@ def fuzz_games(preset: str, first_seed: int, games: int) -> int:
         assert GameState.from_json(state.to_json()) == state, f"{preset} seed {seed}"
         total += steps
     return total
+
+
+def skip_extra(state: GameState) -> GameState:
+    """Decline the Supercup extra action (R9.1.4) if it is pending; odds never take it."""
+    return apply_outcome(state, SkipExtra(), None)[0] if state.extra_pending else state
+
+
+def brute_force(state: GameState, seat: int | None = None) -> tuple[np.ndarray, float]:
+    """The exact rest of the leg through the engine: ``[camel][rank]`` probabilities (summed as
+    Fractions) and the expected tile payouts to ``seat`` - the reference for the odds kernels."""
+    pyramid = TakePyramidTile()
+    n = state.rules.n_racing
+    probs = [[Fraction(0)] * n for _ in range(n)]
+    paid = [Fraction(0)]
+
+    def recurse(s: GameState, weight: Fraction) -> None:
+        for roll, p in chance_outcomes(s, pyramid):
+            new, events = apply_outcome(s, pyramid, roll)
+            w = weight * p
+            paid[0] += sum(w * e.coins for e in events
+                           if isinstance(e, TilePayout) and e.owner == seat)
+            scored = [e for e in events if isinstance(e, LegScored)]
+            if scored:  # R6.1 / R9.1.5 leg end, or R7.1 final scoring at a race end
+                for rank, camel in enumerate(scored[0].ranking):
+                    probs[camel][rank] += w
+            else:
+                recurse(skip_extra(new), w)
+
+    recurse(skip_extra(state), Fraction(1))
+    return np.array([[float(x) for x in row] for row in probs]), float(paid[0])

@@ -13,6 +13,7 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+from engine_positions import brute_force
 
 from camelup_env import (
     PlaceTile,
@@ -25,7 +26,7 @@ from camelup_env import (
     new_game,
     parse_position,
 )
-from camelup_env.events import LegScored, TilePayout
+from camelup_env.events import LegScored
 from camelup_env.odds import (
     RaceOdds,
     clear_cache,
@@ -36,31 +37,6 @@ from camelup_env.odds import (
 )
 
 PYRAMID = TakePyramidTile()
-
-
-# Brute force through the engine ----------------------------------------------------------------
-def brute_force(state, seat=None):
-    """Exact ``[camel][rank]`` Fractions for the rest of the leg, and tile payouts to ``seat``."""
-    n = state.rules.n_racing
-    probs = [[Fraction(0)] * n for _ in range(n)]
-    paid = [Fraction(0)]
-
-    def recurse(s, weight):
-        for roll, p in chance_outcomes(s, PYRAMID):
-            new, events = apply_outcome(s, PYRAMID, roll)
-            w = weight * p
-            for e in events:
-                if isinstance(e, TilePayout) and e.owner == seat:
-                    paid[0] += w * e.coins
-            scored = [e for e in events if isinstance(e, LegScored)]
-            if scored:  # R6.1 leg end or R7.1 final scoring at a race end
-                for rank, camel in enumerate(scored[0].ranking):
-                    probs[camel][rank] += w
-            else:
-                recurse(new, w)
-
-    recurse(state, Fraction(1))
-    return np.array([[float(x) for x in row] for row in probs]), float(paid[0])
 
 
 def random_positions(preset, count, seed, reveals=(1, 2, 3), rules=None):

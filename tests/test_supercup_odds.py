@@ -10,28 +10,24 @@ engine brute force / Monte Carlo below skip it (``SkipExtra``) whenever it is of
 from __future__ import annotations
 
 import json
-from fractions import Fraction
 
 import numpy as np
 import pytest
-from engine_positions import CLASSIC, position
+from engine_positions import CLASSIC, brute_force, position, skip_extra
 
 from camelup_env import (
     GameState,
     PlaceTile,
     RuleSet,
-    SkipExtra,
     TakePyramidTile,
     apply_action,
-    apply_outcome,
-    chance_outcomes,
     legal_actions,
     new_game,
     parse_position,
 )
 from camelup_env.cli import main
 from camelup_env.engine import leg_start_pyramid
-from camelup_env.events import LegScored, TilePayout
+from camelup_env.events import LegScored
 from camelup_env.odds import (
     _mask_of,
     _race_kernel,
@@ -45,33 +41,6 @@ from camelup_env.position import PositionError
 PYRAMID = TakePyramidTile()
 B, G, OR, Y, W = (CLASSIC[c] for c in ("blue", "green", "orange", "yellow", "white"))
 SUP = 5
-
-
-def skip_extra(state: GameState) -> GameState:
-    return apply_outcome(state, SkipExtra(), None)[0] if state.extra_pending else state
-
-
-def brute_force(state: GameState, seat: int | None = None):
-    """Exact ``[camel][rank]`` (Fractions through the engine) and tile payouts to ``seat``."""
-    n = state.rules.n_racing
-    probs = [[Fraction(0)] * n for _ in range(n)]
-    paid = [Fraction(0)]
-
-    def recurse(s, weight):
-        for roll, p in chance_outcomes(s, PYRAMID):
-            new, events = apply_outcome(s, PYRAMID, roll)
-            w = weight * p
-            paid[0] += sum(w * e.coins for e in events
-                           if isinstance(e, TilePayout) and e.owner == seat)
-            scored = [e for e in events if isinstance(e, LegScored)]
-            if scored:  # R6.1 / R9.1.5 leg end, or R7.1 at a race end
-                for rank, camel in enumerate(scored[0].ranking):
-                    probs[camel][rank] += w
-            else:
-                recurse(skip_extra(new), w)
-
-    recurse(skip_extra(state), Fraction(1))
-    return np.array([[float(x) for x in row] for row in probs]), float(paid[0])
 
 
 def random_positions(rules: RuleSet, count: int, seed: int, reveals=(1, 2, 3)):
