@@ -113,11 +113,17 @@ class ActionTable:
     tile_offset: int
     race_offset: int
     partner_offset: int
+    photo_offset: int
+    position_offset: int
+    extra_offset: int
     n_racing: int
     #: Race-bet indices for each hand (bit mask of cards still held).
     race_indices: tuple[tuple[int, ...], ...]
-    #: Legal tile indices per bit mask of blocked spaces, filled as positions are met.
-    tile_cache: dict[int, tuple[int, ...]] = field(default_factory=dict, compare=False)
+    #: The legal R4.1-R4.4 indices per (leg-bet stacks left and pyramid tile left as bits,
+    #: blocked tile spaces as bits, hand), filled as positions are met (see the engine).
+    core_cache: dict[tuple[int, int, int], tuple[int, ...]] = field(
+        default_factory=dict, compare=False
+    )
 
     def __len__(self) -> int:
         return len(self.actions)
@@ -127,6 +133,16 @@ class ActionTable:
 
     def race_index(self, pile: int, camel: int) -> int:
         return self.race_offset + pile * self.n_racing + camel
+
+    def photo_index(self, space: int) -> int:
+        return self.photo_offset + space - 1
+
+    def position_index(self, row: int, camel: int, from_stack: bool) -> int:
+        """``row``: the position tile's place in ``rules.position_tiles``."""
+        return self.position_offset + 2 * (row * self.n_racing + camel) + from_stack
+
+    def support_index(self, camel: int) -> int:
+        return self.extra_offset + 1 + camel
 
 
 @lru_cache(maxsize=64)
@@ -142,11 +158,14 @@ def action_table(rules: RuleSet) -> ActionTable:
     partner_offset = len(acts)
     if rules.partnerships:
         acts += [Partner(seat) for seat in range(rules.num_players)]
+    photo_offset = len(acts)
     if rules.photographer:
         acts += [Photograph(s) for s in range(1, rules.track_length + 1)]
+    position_offset = len(acts)
     if rules.position_bets:
         acts += [PositionBet(pos, c, from_stack) for pos in rules.position_tiles
                  for c in range(rules.n_racing) for from_stack in (False, True)]
+    extra_offset = len(acts)
     if rules.extra_action:
         acts.append(SkipExtra())
         acts += [AddSupportDie(c) for c in range(rules.n_racing)]
@@ -158,6 +177,9 @@ def action_table(rules: RuleSet) -> ActionTable:
         tile_offset=tile_offset,
         race_offset=race_offset,
         partner_offset=partner_offset,
+        photo_offset=photo_offset,
+        position_offset=position_offset,
+        extra_offset=extra_offset,
         n_racing=rules.n_racing,
         race_indices=tuple(
             tuple(race_offset + pile * rules.n_racing + c

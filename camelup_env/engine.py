@@ -123,32 +123,63 @@ def leg_start_pyramid(rules: RuleSet, stacks: dict[int, tuple[int, ...]]) -> tup
 
 # Legal actions -----------------------------------------------------------------------------
 def legal_action_indices(state: GameState) -> list[int]:
-    """Indices (see :mod:`camelup_env.actions`) of the actions the current player may take."""
+    """Indices (see :mod:`camelup_env.actions`) of the actions the current player may take.
+
+    Memoised on the state (states are values, see :mod:`camelup_env.state`), which also lets
+    :func:`apply_action` validate an index by a lookup instead of re-deriving the rule.
+    """
+    legal = state._legal
+    if legal is None:
+        legal = state._legal = _legal_indices(state)
+    return list(legal)
+
+
+def _legal_indices(state: GameState) -> tuple[int, ...]:
     if state.game_over:
-        return []
+        return ()
     rules = state.rules
     table = action_table(rules)
     p = state.current
     if state.extra_pending:  # R9.1.4: the second decision of the turn
-        index = table.index
-        return [index[SkipExtra()]] + [index[AddSupportDie(c)] for c in _support_options(state)]
-    legal = [c for c, stack in enumerate(state.leg_stacks) if stack]  # R4.1
-    if state.pyramid_tiles_left:  # R4.3
-        legal.append(table.pyramid)
-    legal += _tile_indices(state, p, table)  # R4.2
-    hand = state.hands[p]  # R4.4
-    if hand:
-        legal += table.race_indices[hand]
+        return (table.extra_offset, *(table.support_index(c) for c in _support_options(state)))
+    # R4.1-R4.4 depend on a few bits of the state only; their answer is cached per bits.
+    stacks_left = 0
+    for c, stack in enumerate(state.leg_stacks):
+        if stack:
+            stacks_left |= 1 << c
+    if state.pyramid_tiles_left:
+        stacks_left |= 1 << len(state.leg_stacks)
+    key = (stacks_left, _blocked_spaces(state, p), state.hands[p])
+    legal = table.core_cache.get(key)
+    if legal is None:
+        legal = table.core_cache[key] = _core_indices(table, rules.track_length, *key)
     if rules.partnerships and state.partners[p] < 0:  # R9.4
-        legal.extend(
+        legal += tuple(
             table.partner_offset + q
             for q, partner in enumerate(state.partners) if partner < 0 and q != p
         )
     if rules.photographer:  # R9.2
-        legal += [table.index[Photograph(s)] for s in _camera_spaces(state, p)]
+        legal += tuple(table.photo_index(s) for s in _camera_spaces(state, p))
     if rules.position_bets:  # R9.3
-        legal += [table.index[a] for a in _position_bets(state, p)]
+        row = rules.position_tiles.index
+        legal += tuple(table.position_index(row(a.position), a.camel, a.from_stack)
+                       for a in _position_bets(state, p))
     return legal
+
+
+def _core_indices(
+    table: ActionTable, track_length: int, stacks_left: int, blocked: int, hand: int
+) -> tuple[int, ...]:
+    """R4.1 leg bets (camels with tiles left, then the pyramid bit), R4.3 pyramid tile, R4.2
+    tile placements (spaces 2..L not blocked, see :func:`_blocked_spaces`), R4.4 race bets."""
+    n = table.n_racing
+    legal = [c for c in range(n) if stacks_left >> c & 1]
+    if stacks_left >> n & 1:
+        legal.append(table.pyramid)
+    legal += [table.tile_index(s, side) for s in range(2, track_length + 1)
+              if not blocked >> s & 1 for side in (1, -1)]
+    legal += table.race_indices[hand]
+    return tuple(legal)
 
 
 def _camera_spaces(state: GameState, seat: int) -> list[int]:
@@ -212,24 +243,10 @@ def legal_action_mask(state: GameState) -> np.ndarray:
     return mask
 
 
-def _tile_indices(state: GameState, seat: int, table: ActionTable) -> tuple[int, ...]:
-    # R4.2: no camel, no tile, no neighbouring tile. The player's own tile is lifted first, so
-    # its neighbours are free, but its own space is not (a tile moves to a different space).
-    # Spaces are bits of one int, and the answer for each blocked-space pattern is cached.
-    blocked = _blocked_spaces(state, seat)
-    found = table.tile_cache.get(blocked)
-    if found is None:
-        found = tuple(
-            i
-            for s in range(2, state.rules.track_length + 1) if not blocked >> s & 1
-            for i in (table.tile_index(s, 1), table.tile_index(s, -1))
-        )
-        table.tile_cache[blocked] = found
-    return found
-
-
 def _blocked_spaces(state: GameState, seat: int) -> int:
-    """Bit mask of the spaces where ``seat`` may not put its tile (R4.2), spaces as bit index."""
+    """Bit mask of the spaces where ``seat`` may not put its tile (R4.2), spaces as bit index:
+    no camel, no tile, no neighbouring tile. The player's own tile is lifted first, so its
+    neighbours are free, but its own space is not (a tile moves to a different space)."""
     blocked = 0
     for space in state.stacks:
         if space > 0:
@@ -325,6 +342,18 @@ def check_legal(state: GameState, action: Action) -> None:
 
 
 # Applying actions --------------------------------------------------------------------------
+def _checked(state: GameState, action: Action | int) -> Action:
+    """``action`` (an action or its index) as an action, if the rules allow it now; otherwise
+    :class:`IllegalActionError`. An index found among the state's memoised legal indices
+    needs no rule check."""
+    legal = state._legal
+    if legal is not None and type(action) is int and action in legal:
+        return action_table(state.rules).actions[action]
+    action = to_action(state, action)
+    check_legal(state, action)
+    return action
+
+
 def to_action(state: GameState, action: Action | int) -> Action:
     """Accept an action or its index."""
     if type(action) is int or isinstance(action, np.integer):
@@ -345,8 +374,7 @@ def apply_action(
     For :class:`TakePyramidTile` the die is drawn from ``rng`` (uniform over the dice left, then
     over the die's faces); everything else is deterministic.
     """
-    action = to_action(state, action)
-    check_legal(state, action)
+    action = _checked(state, action)
     if isinstance(action, TakePyramidTile):
         # One uniform draw picks the die (integer part) and its face (fractional part).
         x = rng.random() * len(state.pyramid)
@@ -354,7 +382,7 @@ def apply_action(
         die = state.pyramid[i]
         faces = state.rules.dice[die]
         camel, value = faces[int((x - i) * len(faces))]
-        return _roll(state, DieRoll(die, camel, value))
+        return _roll(state, die, camel, value)
     return _apply_deterministic(state, action)
 
 
@@ -364,8 +392,7 @@ def chance_outcomes(state: GameState, action: Action | int) -> list[tuple[DieRol
     Only :class:`TakePyramidTile` has chance; any other action has the single outcome ``None``
     with probability 1, so callers can treat every action alike.
     """
-    action = to_action(state, action)
-    check_legal(state, action)
+    action = _checked(state, action)
     if not isinstance(action, TakePyramidTile):
         return [(None, Fraction(1))]
     k = len(state.pyramid)
@@ -382,22 +409,21 @@ def apply_outcome(
     state: GameState, action: Action | int, outcome: DieRoll | None
 ) -> tuple[GameState, tuple[Event, ...]]:
     """Deterministic :func:`apply_action`: the chance outcome is given, not drawn."""
-    action = to_action(state, action)
-    check_legal(state, action)
+    action = _checked(state, action)
     if isinstance(action, TakePyramidTile):
         if not isinstance(outcome, DieRoll):
             raise ValueError(f"taking a pyramid tile needs a DieRoll outcome, got {outcome!r}")
         faces = state.rules.dice[outcome.die] if 0 <= outcome.die < state.rules.n_dice else ()
         if outcome.die not in state.pyramid or (outcome.camel_shown, outcome.value) not in faces:
             raise ValueError(f"{outcome!r} is not a possible roll now (dice left {state.pyramid})")
-        return _roll(state, outcome)
+        return _roll(state, outcome.die, outcome.camel_shown, outcome.value)
     if outcome is not None:
         raise ValueError(f"{action!r} has no chance outcome; pass None, got {outcome!r}")
     return _apply_deterministic(state, action)
 
 
 def _next_turn(state: GameState) -> GameState:
-    new = state.copy()
+    new = state.successor()  # shares stacks/tiles: copied below only where they change
     new.current = (state.current + 1) % state.rules.num_players
     new.extra_pending = False
     return new
@@ -415,9 +441,8 @@ def _offer_extra(state: GameState, seat: int) -> None:
 
 def _apply_deterministic(state: GameState, action: Action) -> tuple[GameState, tuple[Event, ...]]:
     p = state.current
-    new = _next_turn(state)
-    new_state, events = _apply_choice(state, new, p, action)
-    if not state.extra_pending:
+    new_state, events = _apply_choice(state, _next_turn(state), p, action)
+    if new_state.rules.extra_action and not state.extra_pending:
         _offer_extra(new_state, p)
     return new_state, events
 
@@ -434,9 +459,10 @@ def _apply_choice(
         return new, (LegBetTaken(p, c, value),)
     if isinstance(action, PlaceTile):
         old = state.tile_of(p)
+        new.tiles = tiles = dict(state.tiles)
         if old is not None:
-            del new.tiles[old[0]]
-        new.tiles[action.space] = (p, action.side)
+            del tiles[old[0]]
+        tiles[action.space] = (p, action.side)
         return new, (TilePlaced(p, action.space, action.side, old[0] if old else None),)
     if isinstance(action, RaceBet):
         card = (p, action.camel)
@@ -473,23 +499,29 @@ def _apply_choice(
     return new, (ExtraSkipped(p),)
 
 
-def _roll(state: GameState, roll: DieRoll) -> tuple[GameState, tuple[Event, ...]]:
-    """R4.3 + R5: take a pyramid tile, reveal ``roll``, move, and end the leg or race if due."""
+def _roll(
+    state: GameState, die: int, shown: int, value: int
+) -> tuple[GameState, tuple[Event, ...]]:
+    """R4.3 + R5: take a pyramid tile, reveal ``die`` showing camel ``shown`` and ``value``,
+    move, and end the leg or race if due."""
     rules = state.rules
     p = state.current
     new = _next_turn(state)
-    events: list[Event] = [PyramidTileTaken(p), DieRevealed(*_fields(roll))]
+    events: list[Event] = [PyramidTileTaken(p), DieRevealed(die, shown, value)]
     new.pyramid_tiles_left = state.pyramid_tiles_left - 1
     new.pyramid_tiles = _set(state.pyramid_tiles, p, state.pyramid_tiles[p] + 1)
-    new.pyramid = tuple(d for d in state.pyramid if d != roll.die)
-    new.revealed = (*state.revealed, _fields(roll))
-    if rules.is_crazy(roll.camel_shown):  # R5.5: backward, and R5.5 picks the crazy camel
-        camel = crazy_camel_to_move(state.stacks, roll.camel_shown, rules.n_racing)
-        steps = -roll.value
+    pyramid = list(state.pyramid)
+    pyramid.remove(die)
+    new.pyramid = tuple(pyramid)
+    new.revealed = (*state.revealed, (die, shown, value))
+    if shown >= rules.n_racing:  # a crazy camel (R5.5): backward, and R5.5 picks which one
+        camel = crazy_camel_to_move(state.stacks, shown, rules.n_racing)
+        steps = -value
     else:
-        camel, steps = roll.camel_shown, roll.value
-    if rules.extra_action and roll.die >= rules.first_support_die:  # into its crater (R9.1.4)
-        new.crater = state.crater | 1 << (roll.die - rules.first_support_die)
+        camel, steps = shown, value
+    if rules.extra_action and die >= rules.first_support_die:  # into its crater (R9.1.4)
+        new.crater = state.crater | 1 << (die - rules.first_support_die)
+    new.stacks = dict(state.stacks)
     dst, paid, unit = move_unit(new.stacks, state.tiles, camel, steps, rules.track_length,
                                 events)
     if state.photographer is not None and state.photographer[1] == dst:  # R9.2
@@ -609,10 +641,6 @@ def winners(state: GameState) -> tuple[int, ...]:
     """Seats with the most coins (R7.3); meaningful once ``state.game_over``."""
     best = max(state.coins)
     return tuple(s for s, c in enumerate(state.coins) if c == best)
-
-
-def _fields(roll: DieRoll) -> tuple[int, int, int]:
-    return (roll.die, roll.camel_shown, roll.value)
 
 
 def _set(values: tuple, index: int, value: object) -> tuple:

@@ -1,8 +1,13 @@
 """Events: what an applied action did, in order, so replays and players can see *why*.
 
-Every engine step returns a tuple of these frozen dataclasses. They are omniscient (a
+Every engine step returns a tuple of these dataclasses. They are omniscient (a
 :class:`RaceBetPlaced` names the card's colour); :func:`public_view` hides what R10 keeps private
 before events are shown to a seat other than the card's owner.
+
+Events are records: read them, never change them. They compare and hash by value but are not
+``frozen``, because a frozen dataclass is built through ``object.__setattr__`` field by field,
+about 3.5x slower (1.45 us against 0.42 us for a four-field event, measured with ``timeit``),
+and every engine step builds one to six of them.
 """
 
 from __future__ import annotations
@@ -12,14 +17,14 @@ from dataclasses import dataclass, replace
 from camelup_env.rules import RuleSet
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class LegBetTaken:
     player: int
     camel: int
     value: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class TilePlaced:
     player: int
     space: int
@@ -27,32 +32,32 @@ class TilePlaced:
     from_space: int | None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class RaceBetPlaced:
     player: int
     pile: int
     camel: int | None  # None in a view where the colour is hidden (R10)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class PartnershipFormed:
     player: int
     partner: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class PyramidTileTaken:
     player: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class DieRevealed:
     die: int
     camel_shown: int
     value: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class UnitMoved:
     """A unit moved; ``camels`` bottom -> top. ``reason`` is ``"die"`` or ``"tile"`` (R5.3)."""
 
@@ -63,14 +68,14 @@ class UnitMoved:
     reason: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class TilePayout:
     owner: int
     space: int
     coins: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class LegScored:
     """R6.2: ``items[seat]`` lists (what, coins) and ``deltas[seat]`` the coins actually paid."""
 
@@ -80,7 +85,7 @@ class LegScored:
     deltas: tuple[int, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class RaceEnded:
     """R5.4/R5.6: a unit crossed the finish line; ``ranking`` racing camels first to last."""
 
@@ -88,7 +93,7 @@ class RaceEnded:
     backward: bool
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class FinalBetsScored:
     """R7.2: one pile, card by card in placing order as (player, camel, coins paid)."""
 
@@ -97,7 +102,7 @@ class FinalBetsScored:
     cards: tuple[tuple[int, int, int], ...]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class PhotographerPlaced:
     """R9.2: ``player`` holds the photographer tile with the camera on ``space``."""
 
@@ -105,7 +110,7 @@ class PhotographerPlaced:
     space: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class PhotoPayout:
     """R9.2: a unit of ``camels`` stopped on the camera space; the tile then returns."""
 
@@ -114,7 +119,7 @@ class PhotoPayout:
     coins: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class PositionBetTaken:
     """R9.3: the position tile covers a (camel, value) leg-bet tile of ``player``."""
 
@@ -125,7 +130,7 @@ class PositionBetTaken:
     from_stack: bool
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class SupportDieAdded:
     """R9.1.4: ``player`` returned a pyramid tile and put ``camel``'s support die in."""
 
@@ -133,14 +138,14 @@ class SupportDieAdded:
     camel: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class ExtraSkipped:
     """R9.1.4: ``player`` declined the extra action."""
 
     player: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class GameOver:
     coins: tuple[int, ...]
     winners: tuple[int, ...]

@@ -5,13 +5,19 @@ engine never mutates a state it is given; it builds a new one, replacing just th
 changes (every container is an immutable tuple or a dict that is copied before it is changed), so
 ``copy()`` is a cheap shallow copy and states can be shared freely by search trees.
 
+States are *values*: never change a state in place once the engine has seen it (for instance
+after asking for its legal actions); change a ``copy()`` instead. The engine relies on this
+twice for speed: a new state shares the unchanged ``stacks``/``tiles`` dicts with its
+predecessor (each is copied only by the action that changes it), and a state memoises its legal
+action indices the first time they are asked for.
+
 Camels, dice and colours are indexed as described in :mod:`camelup_env.rules`.
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from camelup_env.rules import RuleSet
@@ -52,6 +58,9 @@ class GameState:
             the covered leg-bet tile) for each position tile taken this leg, in order taken.
         extra_pending: the current player has made the turn's action and now decides the
             optional extra action (R9.1.4); the turn passes after that decision.
+
+    ``_legal`` (not a field of the state's value: no ``__init__`` argument, no JSON, ignored by
+    equality) memoises :func:`camelup_env.engine.legal_action_indices`.
     """
 
     rules: RuleSet
@@ -76,11 +85,24 @@ class GameState:
     photographer: tuple[int, int] | None = None
     position_bets: tuple[tuple[int, int, int, int], ...] = ()
     extra_pending: bool = False
+    _legal: tuple[int, ...] | None = field(default=None, init=False, repr=False, compare=False)
 
     def copy(self) -> GameState:
         """An independent copy (fields are immutable or copied, so this is cheap)."""
+        new = self.successor()
+        new.stacks = dict(self.stacks)
+        new.tiles = dict(self.tiles)
+        return new
+
+    def successor(self) -> GameState:
+        """A copy that *shares* the ``stacks`` and ``tiles`` dicts with this state.
+
+        For the engine, which replaces (never edits) a shared dict: an action that changes the
+        track or the tiles first gives the new state its own dict. Cheaper than :meth:`copy`
+        on the hot path, where most actions (bets, tiles) leave the camels where they are.
+        """
         return GameState(
-            self.rules, dict(self.stacks), dict(self.tiles), self.pyramid, self.revealed,
+            self.rules, self.stacks, self.tiles, self.pyramid, self.revealed,
             self.leg_stacks, self.pyramid_tiles_left, self.coins, self.leg_bets,
             self.pyramid_tiles, self.hands, self.partners, self.winner_pile, self.loser_pile,
             self.leg, self.current, self.leg_starter, self.game_over, self.crater,
@@ -246,4 +268,4 @@ class GameState:
             raise ValueError(f"bad crater mask {self.crater}")
 
 
-_FIELD_NAMES = tuple(f.name for f in fields(GameState))
+_FIELD_NAMES = tuple(f.name for f in fields(GameState) if f.init)
