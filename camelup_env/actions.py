@@ -28,7 +28,8 @@ never change when another rule set gains a module.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass
 from functools import lru_cache
 
 from camelup_env.rules import RuleSet
@@ -104,6 +105,41 @@ Action = (TakeLegBet | TakePyramidTile | PlaceTile | RaceBet | Partner | Photogr
 
 
 @dataclass(frozen=True)
+class SpaceTable:
+    """The action indices of the *free* track spaces, given a bit mask of blocked ones.
+
+    Legality often reads "any space that is not blocked" (R4.2 tiles, R9.2 camera). Spaces
+    ``first..last`` are split into chunks of 8; for each chunk and each 8-bit pattern of
+    blocked spaces the indices of the free ones are precomputed, so the answer for any mask is
+    a few tuple lookups instead of a loop over the track.
+    """
+
+    first: int
+    chunks: tuple[tuple[tuple[int, ...], ...], ...]
+
+    @classmethod
+    def build(cls, first: int, last: int, indices: Callable[[int], tuple[int, ...]]) -> SpaceTable:
+        """``indices(space)``: the action indices a free ``space`` contributes, in order."""
+        chunks = []
+        for start in range(first, last + 1, 8):
+            spaces = range(start, min(start + 8, last + 1))
+            chunks.append(tuple(
+                tuple(i for k, s in enumerate(spaces) if not blocked >> k & 1 for i in indices(s))
+                for blocked in range(256)
+            ))
+        return cls(first, tuple(chunks))
+
+    def free(self, blocked: int) -> tuple[int, ...]:
+        """The indices of every space not in ``blocked`` (bit ``s`` set = space ``s`` blocked)."""
+        blocked >>= self.first
+        out: tuple[int, ...] = ()
+        for chunk in self.chunks:
+            out += chunk[blocked & 255]
+            blocked >>= 8
+        return out
+
+
+@dataclass(frozen=True)
 class ActionTable:
     """The bijection between actions and indices for one rule set (see the module docstring)."""
 
@@ -119,11 +155,13 @@ class ActionTable:
     n_racing: int
     #: Race-bet indices for each hand (bit mask of cards still held).
     race_indices: tuple[tuple[int, ...], ...]
-    #: The legal R4.1-R4.4 indices per (leg-bet stacks left and pyramid tile left as bits,
-    #: blocked tile spaces as bits, hand), filled as positions are met (see the engine).
-    core_cache: dict[tuple[int, int, int], tuple[int, ...]] = field(
-        default_factory=dict, compare=False
-    )
+    #: Leg-bet and pyramid indices per bit mask of the leg-bet stacks with tiles left (bits
+    #: 0..n_racing-1) and a pyramid tile left (bit n_racing: the pyramid's index is n_racing).
+    leg_indices: tuple[tuple[int, ...], ...]
+    #: ``PlaceTile`` indices of the free spaces, per blocked-space bit mask (see SpaceTable).
+    tile_spaces: SpaceTable
+    #: ``Photograph`` indices of the free spaces (empty without the photographer module).
+    photo_spaces: SpaceTable
 
     def __len__(self) -> int:
         return len(self.actions)
@@ -185,6 +223,18 @@ def action_table(rules: RuleSet) -> ActionTable:
             tuple(race_offset + pile * rules.n_racing + c
                   for pile in (0, 1) for c in range(rules.n_racing) if hand >> c & 1)
             for hand in range(1 << rules.n_racing)
+        ),
+        tile_spaces=SpaceTable.build(
+            2, rules.track_length,
+            lambda s: (tile_offset + 2 * (s - 2), tile_offset + 2 * (s - 2) + 1),
+        ),
+        photo_spaces=SpaceTable.build(
+            1, rules.track_length if rules.photographer else 0,
+            lambda s: (photo_offset + s - 1,),
+        ),
+        leg_indices=tuple(
+            tuple(c for c in range(rules.n_racing + 1) if bits >> c & 1)
+            for bits in range(1 << (rules.n_racing + 1))
         ),
     )
 

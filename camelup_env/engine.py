@@ -142,55 +142,43 @@ def _legal_indices(state: GameState) -> tuple[int, ...]:
     p = state.current
     if state.extra_pending:  # R9.1.4: the second decision of the turn
         return (table.extra_offset, *(table.support_index(c) for c in _support_options(state)))
-    # R4.1-R4.4 depend on a few bits of the state only; their answer is cached per bits.
-    stacks_left = 0
-    for c, stack in enumerate(state.leg_stacks):
+    # R4.1-R4.4 depend on a few bits of the state only: tables answer them per bits.
+    bits = 0
+    for c, stack in enumerate(state.leg_stacks):  # R4.1
         if stack:
-            stacks_left |= 1 << c
-    if state.pyramid_tiles_left:
-        stacks_left |= 1 << len(state.leg_stacks)
-    key = (stacks_left, _blocked_spaces(state, p), state.hands[p])
-    legal = table.core_cache.get(key)
-    if legal is None:
-        legal = table.core_cache[key] = _core_indices(table, rules.track_length, *key)
+            bits |= 1 << c
+    if state.pyramid_tiles_left:  # R4.3 (the pyramid's index follows the leg bets')
+        bits |= 1 << len(state.leg_stacks)
+    legal = (table.leg_indices[bits]
+             + table.tile_spaces.free(_blocked_spaces(state, p))  # R4.2
+             + table.race_indices[state.hands[p]])  # R4.4
     if rules.partnerships and state.partners[p] < 0:  # R9.4
         legal += tuple(
             table.partner_offset + q
             for q, partner in enumerate(state.partners) if partner < 0 and q != p
         )
     if rules.photographer:  # R9.2
-        legal += tuple(table.photo_index(s) for s in _camera_spaces(state, p))
+        legal += _camera_indices(state, p, table)
     if rules.position_bets:  # R9.3
-        row = rules.position_tiles.index
-        legal += tuple(table.position_index(row(a.position), a.camel, a.from_stack)
-                       for a in _position_bets(state, p))
+        legal += _position_bet_indices(state, p, table)
     return legal
 
 
-def _core_indices(
-    table: ActionTable, track_length: int, stacks_left: int, blocked: int, hand: int
-) -> tuple[int, ...]:
-    """R4.1 leg bets (camels with tiles left, then the pyramid bit), R4.3 pyramid tile, R4.2
-    tile placements (spaces 2..L not blocked, see :func:`_blocked_spaces`), R4.4 race bets."""
-    n = table.n_racing
-    legal = [c for c in range(n) if stacks_left >> c & 1]
-    if stacks_left >> n & 1:
-        legal.append(table.pyramid)
-    legal += [table.tile_index(s, side) for s in range(2, track_length + 1)
-              if not blocked >> s & 1 for side in (1, -1)]
-    legal += table.race_indices[hand]
-    return tuple(legal)
-
-
-def _camera_spaces(state: GameState, seat: int) -> list[int]:
+def _camera_indices(state: GameState, seat: int, table: ActionTable) -> tuple[int, ...]:
     """R9.2: where ``seat`` may point the camera: empty spaces (no camel, no track tile), if
     nobody else holds the tile; its holder may only move the camera to a different space."""
     held = state.photographer
     if held is not None and held[0] != seat:
-        return []
-    return [s for s in range(1, state.rules.track_length + 1)
-            if s not in state.stacks and s not in state.tiles
-            and (held is None or held[1] != s)]
+        return ()
+    blocked = 0
+    for space in state.stacks:
+        if space > 0:
+            blocked |= 1 << space
+    for space in state.tiles:
+        blocked |= 1 << space
+    if held is not None:
+        blocked |= 1 << held[1]
+    return table.photo_spaces.free(blocked)
 
 
 def _uncovered_tiles(state: GameState, seat: int) -> list[tuple[int, int]]:
@@ -202,20 +190,22 @@ def _uncovered_tiles(state: GameState, seat: int) -> list[tuple[int, int]]:
     return tiles
 
 
-def _position_bets(state: GameState, seat: int) -> list[PositionBet]:
+def _position_bet_indices(state: GameState, seat: int, table: ActionTable) -> tuple[int, ...]:
+    """R9.3: a free position tile, covering an own uncovered leg-bet tile of a colour or the
+    bottom tile of a colour's stack."""
     taken = {pos for _, pos, _, _ in state.position_bets}
-    free = [pos for pos in state.rules.position_tiles if pos not in taken]
-    if not free:
-        return []
+    rows = [row for row, pos in enumerate(state.rules.position_tiles) if pos not in taken]
+    if not rows:
+        return ()
     own = {camel for camel, _ in _uncovered_tiles(state, seat)}
     out = []
-    for pos in free:
+    for row in rows:
         for camel, stack in enumerate(state.leg_stacks):
             if camel in own:
-                out.append(PositionBet(pos, camel, False))
+                out.append(table.position_index(row, camel, False))
             if stack:
-                out.append(PositionBet(pos, camel, True))
-    return out
+                out.append(table.position_index(row, camel, True))
+    return tuple(out)
 
 
 def _support_options(state: GameState) -> list[int]:
@@ -324,13 +314,15 @@ def check_legal(state: GameState, action: Action) -> None:
             fail("this rule set has no photographer (R9.2)")
         if state.photographer is not None and state.photographer[0] != p:
             fail(f"player {state.photographer[0]} holds the photographer tile (R9.2)")
-        if action.space not in _camera_spaces(state, p):
+        if action_table(rules).index.get(action) not in _camera_indices(
+                state, p, action_table(rules)):
             fail(f"the camera must point at an empty space of 1..{rules.track_length} other "
                  "than its current one: no camel, no track tile (R9.2)")
     elif isinstance(action, PositionBet):
         if not rules.position_bets:
             fail("this rule set has no position bets (R9.3)")
-        if action not in _position_bets(state, p):
+        if action_table(rules).index.get(action) not in _position_bet_indices(
+                state, p, action_table(rules)):
             fail("the position tile is taken, or there is no such leg-bet tile to cover (R9.3)")
     elif isinstance(action, AddSupportDie):
         if action.camel not in _support_options(state):
