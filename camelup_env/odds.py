@@ -133,12 +133,15 @@ class _Tables:
     raw_camel: np.ndarray  # (n_dice, max faces) every face, for uniform sampling
     raw_value: np.ndarray
     raw_n: np.ndarray
+    start_mask: int  # the dice a new leg starts with (R6.1), as a bit mask
+    first_support: int  # die index of the first support die (R9.1.1), or -1 without them
 
 
 def _tables_of(rules: RuleSet) -> _Tables:
     found = _tables.get(rules)
     if found is not None:
         return found
+    _check_limits(rules)
     n_dice = rules.n_dice
     distinct = []
     for faces in rules.dice:
@@ -162,18 +165,36 @@ def _tables_of(rules: RuleSet) -> _Tables:
         rn[d] = len(rules.dice[d])
         for j, (c, v) in enumerate(rules.dice[d]):
             rc[d, j], rv[d, j] = c, v
-    tables = _Tables(fc, fv, fw, nf, rc, rv, rn)
+    tables = _Tables(fc, fv, fw, nf, rc, rv, rn, _mask_of(rules.leg_start_dice),
+                     rules.first_support_die if rules.support_dice else -1)
     _tables[rules] = tables
     return tables
 
 
+def _position(state: GameState) -> tuple[list, list, bool]:
+    """The board as ``space * 16 + height`` per camel, the tile side per space (0: none), and
+    whether a unit has crossed either end. Plain lists: they key the caches (as tuples; both
+    determine the stacks and the tile sides exactly) and become the kernels' arrays on a miss.
+    """
+    rules = state.rules
+    length = rules.track_length
+    board = [0] * rules.n_camels
+    over = False
+    for space, stack in state.stacks.items():
+        if space < 1 or space > length:
+            over = True
+        base = space * 16
+        for h, camel in enumerate(stack):
+            board[camel] = base + h
+    side = [0] * (length + 2)
+    for space, (_, s) in state.tiles.items():
+        side[space] = s
+    return board, side, over
+
+
 def _board_keys(state: GameState) -> np.ndarray:
     """Per camel ``space * 16 + height`` (height 0 = bottom): one int orders and locates it."""
-    key = np.zeros(state.rules.n_camels, np.int64)
-    for space, stack in state.stacks.items():
-        for h, camel in enumerate(stack):
-            key[camel] = space * 16 + h
-    return key
+    return np.array(_position(state)[0], np.int64)
 
 
 def _tile_arrays(tiles: dict, track_length: int) -> tuple[np.ndarray, np.ndarray]:
@@ -196,20 +217,11 @@ def _pyramid_mask(state: GameState) -> int:
     return _mask_of(state.pyramid)
 
 
-def _board_key(state: GameState) -> tuple:
-    return tuple(sorted(state.stacks.items()))
-
-
-def _tile_key(state: GameState) -> tuple:
-    # Owners do not change movement, so the leg and race odds ignore them.
-    return tuple(sorted((space, side) for space, (_, side) in state.tiles.items()))
-
-
 # Movement kernels (mirror camelup_env.movement) -----------------------------------------------
 # A board is one int per camel, key = space * 16 + height (0 = bottom; at most 16 camels), so a
 # camel ahead has a larger key (R0.4) and the camels of one space have keys space*16 .. +15.
 # Boards are rows of a 2-D array (one row per board in flight), indexed without array views.
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _crazy_to_move(key, r, shown, n_racing, n_camels):
     """R5.5: the crazy camel the grey die moves (rule 1 carrier, rule 2 upper, else shown)."""
     n_carriers = 0
@@ -233,59 +245,61 @@ def _crazy_to_move(key, r, shown, n_racing, n_camels):
     return shown
 
 
-@njit(cache=True)
-def _move(key, r, camel, steps, track_length, tile_side, n_camels):
-    """R5.1-R5.3 and R5.5's mirrored tile effect on board ``r``, in place.
+@njit(cache=True, inline="always")
+def _move(key, r, w, camel, steps, track_length, tile_side, n_camels):
+    """R5.1-R5.3 and R5.5's mirrored tile effect: board ``r`` moved, written to row ``w``.
 
-    ``steps`` < 0 for a backward (crazy) unit. Returns (final space, space of the tile that paid
-    its owner, or 0).
+    ``w`` may be ``r`` (in place). ``steps`` < 0 for a backward (crazy) unit. Returns (final
+    space, space of the tile that paid its owner, or 0). Branch-free over the camels: the unit
+    is every camel from ``camel`` up on its space; it lands on top of the camels already on
+    the destination (``bottom`` of them), or under them (a negative tile, R5.3), which then
+    rise by the unit's size.
     """
     kc = key[r, camel]
     src = kc >> 4
     top = (src + 1) * 16
-    unit = 0
-    size = 0
-    for c in range(n_camels):
-        if kc <= key[r, c] < top:
-            unit |= 1 << c
-            size += 1
     dst = src + steps
     paid = 0
-    under = False
-    if 1 <= dst <= track_length and tile_side[dst] != 0:
-        paid = dst
+    under = 0
+    if 1 <= dst <= track_length:
         side = tile_side[dst]
-        under = side < 0
-        if steps > 0:
-            dst += side
-        else:
-            dst -= side
+        if side != 0:
+            paid = dst
+            under = side < 0
+            if steps > 0:
+                dst += side
+            else:
+                dst -= side
     lo = dst * 16
     hi = lo + 16
+    size = 0
     bottom = 0
     for c in range(n_camels):
-        if (unit >> c) & 1 == 0 and lo <= key[r, c] < hi:
-            if under:
-                key[r, c] += size
-            else:
-                bottom += 1
+        k = key[r, c]
+        u = (k >= kc) & (k < top)
+        size += u
+        bottom += (1 - u) & (k >= lo) & (k < hi)
+    bottom *= 1 - under
     shift = lo + bottom - kc
     for c in range(n_camels):
-        if (unit >> c) & 1:
-            key[r, c] += shift
+        k = key[r, c]
+        u = (k >= kc) & (k < top)
+        below = (1 - u) & (k >= lo) & (k < hi) & under
+        key[w, c] = k + u * shift + below * size
     return dst, paid
 
 
-@njit(cache=True)
-def _roll(key, r, camel, value, n_racing, n_camels, track_length, tile_side):
-    """Reveal one face on board ``r``: a racing camel forward, or the grey die's choice backward."""
+@njit(cache=True, inline="always")
+def _roll(key, r, w, camel, value, n_racing, n_camels, track_length, tile_side):
+    """Reveal one face on board ``r`` (result in row ``w``): a racing camel forward, or the
+    grey die's choice backward."""
     if camel >= n_racing:  # R5.5: backward, and the rule picks the crazy camel
         camel = _crazy_to_move(key, r, camel, n_racing, n_camels)
-        return _move(key, r, camel, -value, track_length, tile_side, n_camels)
-    return _move(key, r, camel, value, track_length, tile_side, n_camels)
+        return _move(key, r, w, camel, -value, track_length, tile_side, n_camels)
+    return _move(key, r, w, camel, value, track_length, tile_side, n_camels)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _add_ranking(key, r, n_racing, weight, out):
     """R0.4 (and R5.6: backward-crossed camels have the lowest keys): out[camel, rank] += w."""
     for c in range(n_racing):
@@ -306,7 +320,7 @@ def _add_ranking(key, r, n_racing, weight, out):
 _MASK_SHIFT = 40
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _encode(key, r, mask, n_camels):
     c1 = 0
     c2 = mask << _MASK_SHIFT
@@ -319,7 +333,7 @@ def _encode(key, r, mask, n_camels):
     return c1, c2
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _decode(c1, c2, key, r, n_camels):
     for c in range(n_camels):
         if c < 6:
@@ -328,7 +342,7 @@ def _decode(c1, c2, key, r, n_camels):
             key[r, c] = ((c2 >> (10 * (c - 6))) & 1023) + 16
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _hash_slot(c1, c2, cap_mask):
     h = (c1 * 0x9E3779B97F4A7C15) ^ (c2 * 0xC2B2AE3D27D4EB4F)
     h ^= h >> 29
@@ -337,13 +351,19 @@ def _hash_slot(c1, c2, cap_mask):
 
 @njit(cache=True)
 def _leg_kernel(key0, mask0, left, fc, fv, fw, nf, n_racing, track_length, tile_side):
-    """Rank probabilities ``[camel, rank]`` and expected landings per tile space."""
+    """Rank probabilities ``[camel, rank]`` and expected landings per tile space.
+
+    One hash table (open addressing, sized by an upper bound on the next level's boards) serves
+    every level: it only grows, and a level is emptied slot by slot as it is read back in slot
+    order, so the summation order, hence every result bit, does not depend on the table's size.
+    """
     n_camels = key0.shape[0]
     n_dice = nf.shape[0]
     out = np.zeros((n_racing, n_racing))
     landings = np.zeros(track_length + 2)
     key = np.empty((2, n_camels), np.int64)  # row 0: the board being expanded, row 1: a child
-    key[0] = key0
+    for c in range(n_camels):
+        key[0, c] = key0[c]
     if left <= 0 or mask0 == 0:
         _add_ranking(key, 0, n_racing, 1.0, out)
         return out, landings
@@ -352,6 +372,10 @@ def _leg_kernel(key0, mask0, left, fc, fv, fw, nf, n_racing, track_length, tile_
     curw = np.ones(1)
     cur1[0], cur2[0] = _encode(key, 0, mask0, n_camels)
     n_cur = 1
+    size = 0  # the table: empty until a level stores boards
+    nxt1 = np.empty(0, np.int64)
+    nxt2 = np.empty(0, np.int64)
+    nxtw = np.empty(0)
     for level in range(left):
         last = level == left - 1
         cap = 1
@@ -363,10 +387,13 @@ def _leg_kernel(key0, mask0, left, fc, fv, fw, nf, n_racing, track_length, tile_
                     children += ((mask >> d) & 1) * nf[d]
             while cap <= children:  # never full; about half full as boards merge
                 cap *= 2
+            if cap > size:
+                size = cap
+                nxt1 = np.empty(size, np.int64)
+                nxt2 = np.full(size, -1, np.int64)  # -1: empty slot (a real code2 is >= 0)
+                nxtw = np.zeros(size)
         cap_mask = cap - 1
-        nxt1 = np.empty(cap, np.int64)
-        nxt2 = np.full(cap, -1, np.int64)  # -1: empty slot (a real code2 is >= 0)
-        nxtw = np.zeros(cap)
+        n_next = 0
         for i in range(n_cur):
             c2 = cur2[i]
             mask = c2 >> _MASK_SHIFT
@@ -381,9 +408,7 @@ def _leg_kernel(key0, mask0, left, fc, fv, fw, nf, n_racing, track_length, tile_
                 child_mask = mask & ~(1 << d)
                 for j in range(nf[d]):
                     w = wk * fw[d, j]
-                    for c in range(n_camels):
-                        key[1, c] = key[0, c]
-                    dst, paid = _roll(key, 1, fc[d, j], fv[d, j], n_racing, n_camels,
+                    dst, paid = _roll(key, 0, 1, fc[d, j], fv[d, j], n_racing, n_camels,
                                       track_length, tile_side)
                     if paid:
                         landings[paid] += w
@@ -397,22 +422,23 @@ def _leg_kernel(key0, mask0, left, fc, fv, fw, nf, n_racing, track_length, tile_
                     if nxt2[slot] == -1:
                         nxt1[slot] = e1
                         nxt2[slot] = e2
+                        n_next += 1
                     nxtw[slot] += w
         if last:
             break
-        n_cur = 0
-        for slot in range(cap):
-            if nxt2[slot] != -1:
-                n_cur += 1
-        cur1 = np.empty(n_cur, np.int64)
-        cur2 = np.empty(n_cur, np.int64)
-        curw = np.empty(n_cur)
+        n_cur = n_next
+        if n_cur > cur1.shape[0]:
+            cur1 = np.empty(n_cur, np.int64)
+            cur2 = np.empty(n_cur, np.int64)
+            curw = np.empty(n_cur)
         i = 0
         for slot in range(cap):
             if nxt2[slot] != -1:
                 cur1[i] = nxt1[slot]
                 cur2[i] = nxt2[slot]
                 curw[i] = nxtw[slot]
+                nxt2[slot] = -1
+                nxtw[slot] = 0.0
                 i += 1
         if n_cur == 0:
             break
@@ -434,10 +460,9 @@ def _placement_kernel(key, mask, left, fc, fv, fw, nf, n_racing, track_length, t
     return result
 
 
-def _final_ranking(state: GameState) -> np.ndarray:
-    n = state.rules.n_racing
-    out = np.zeros((n, n))
-    _add_ranking(_board_keys(state)[None, :], 0, n, 1.0, out)
+def _final_ranking(board: list, n_racing: int) -> np.ndarray:
+    out = np.zeros((n_racing, n_racing))
+    _add_ranking(np.array([board], np.int64), 0, n_racing, 1.0, out)
     return out
 
 
@@ -446,34 +471,27 @@ def _check_limits(rules: RuleSet) -> None:
         raise ValueError("the odds kernels support up to 10 camels, 23 dice and 64 spaces")
 
 
-def _rank_probabilities_uncached(state: GameState) -> np.ndarray:
-    rules = state.rules
-    if state.game_over or _race_over(state):
-        return _final_ranking(state)
-    _check_limits(rules)
-    t = _tables_of(rules)
-    side, _ = _tile_arrays(state.tiles, rules.track_length)
-    left = min(state.pyramid_tiles_left, len(state.pyramid))
-    out, _ = _leg_kernel(_board_keys(state), _pyramid_mask(state), left, t.face_camel, t.face_value,
-                         t.face_weight, t.n_faces, rules.n_racing, rules.track_length, side)
-    return out
-
-
-def _race_over(state: GameState) -> bool:
-    return any(s < 1 or s > state.rules.track_length for s in state.stacks)
-
-
 def leg_rank_probabilities(state: GameState) -> np.ndarray:
     """Exact ``P(camel ends the current leg at rank r)`` as a float64 ``[camel, rank]`` array.
 
     Rank 0 is the leading camel (R0.4). Every row and every column sums to 1. A finished race
     (or a leg with no reveals left) gives the current ranking with probability 1.
     """
-    key = (state.rules, _board_key(state), _tile_key(state), tuple(state.pyramid),
-           state.pyramid_tiles_left, state.game_over)
+    rules = state.rules
+    board, side, over = _position(state)
+    pyramid = tuple(state.pyramid)
+    key = (rules, tuple(board), tuple(side), pyramid, state.pyramid_tiles_left, state.game_over)
     found = _cache_get(_leg_cache, key)
     if found is None:
-        found = _rank_probabilities_uncached(state)
+        if state.game_over or over:
+            found = _final_ranking(board, rules.n_racing)
+        else:
+            t = _tables_of(rules)
+            found, _ = _leg_kernel(
+                np.array(board, np.int64), _mask_of(pyramid),
+                min(state.pyramid_tiles_left, len(pyramid)), t.face_camel, t.face_value,
+                t.face_weight, t.n_faces, rules.n_racing, rules.track_length,
+                np.array(side, np.int64))
         found.setflags(write=False)
         _cache_put(_leg_cache, key, found)
     return found.copy()
@@ -508,7 +526,8 @@ def placement_evs(state: GameState, seat: int) -> dict[tuple[int, int], float]:
     if state.game_over:
         return {}
     rules = state.rules
-    key = (rules, _board_key(state), tuple(sorted(state.tiles.items())), tuple(state.pyramid),
+    board, _, over = _position(state)
+    key = (rules, tuple(board), tuple(sorted(state.tiles.items())), tuple(state.pyramid),
            state.pyramid_tiles_left, seat)
     found = _cache_get(_place_cache, key)
     if found is not None:
@@ -521,14 +540,13 @@ def placement_evs(state: GameState, seat: int) -> dict[tuple[int, int], float]:
         return {}
     others = {s: t for s, t in state.tiles.items() if t[0] != seat}
     side, _ = _tile_arrays(others, rules.track_length)
-    _check_limits(rules)
     t = _tables_of(rules)
     left = min(state.pyramid_tiles_left, len(state.pyramid))
-    if left <= 0 or _race_over(state):
+    if left <= 0 or over:
         values = np.zeros(len(places))
     else:
         values = _placement_kernel(
-            _board_keys(state), _pyramid_mask(state), left, t.face_camel, t.face_value,
+            np.array(board, np.int64), _pyramid_mask(state), left, t.face_camel, t.face_value,
             t.face_weight, t.n_faces, rules.n_racing, rules.track_length, side,
             np.array([p[0] for p in places], np.int64), np.array([p[1] for p in places], np.int64),
         )
@@ -555,41 +573,64 @@ def _race_kernel(key0, mask0, left0, tile_side0, rc, rv, rn, n_racing, track_len
     """Roll out ``n_samples`` races; count who wins (rank first) and who is last (R0.5, R5.6).
 
     A new leg's pyramid is ``start_mask`` plus, when ``first_support >= 0`` (Supercup support
-    dice), the support die ``first_support + last camel`` (R9.1.1).
+    dice), the support die ``first_support + last camel`` (R9.1.1). One uniform draw ``x`` per
+    reveal picks the die (``int(x * k)``-th of the ``k`` dice left, in ascending order) and the
+    face (from the fractional part); the dice left are kept as a sorted array.
     """
     np.random.seed(seed)
     n_camels = key0.shape[0]
     n_dice = rn.shape[0]
+    n_spaces = tile_side0.shape[0]
     wins = np.zeros(n_racing, np.int64)
     lasts = np.zeros(n_racing, np.int64)
     key = np.empty((1, n_camels), np.int64)
-    tile_side = np.empty(tile_side0.shape[0], np.int64)
-    dice = np.empty(n_dice, np.int64)
+    tile_side = np.empty(n_spaces, np.int64)
+    dice = np.empty(n_dice, np.int64)  # the dice left, ascending
+    dice0 = np.empty(n_dice, np.int64)  # those of mask0
+    k0 = 0
+    for d in range(n_dice):
+        if (mask0 >> d) & 1:
+            dice0[k0] = d
+            k0 += 1
+    start = np.empty(n_dice, np.int64)  # those of start_mask
+    k_start = 0
+    for d in range(n_dice):
+        if (start_mask >> d) & 1:
+            start[k_start] = d
+            k_start += 1
     unfinished = 0
     for _ in range(n_samples):
-        key[0] = key0
-        tile_side[:] = tile_side0
-        mask = mask0
+        for c in range(n_camels):
+            key[0, c] = key0[c]
+        for s in range(n_spaces):
+            tile_side[s] = tile_side0[s]
+        k = k0
+        for j in range(k):
+            dice[j] = dice0[j]
         left = left0
         legs = 0
         finished = False
-        while not finished and legs < max_legs:
-            if left <= 0 or mask == 0:  # R6.4: the next leg starts clean
-                tile_side[:] = 0
-                mask = start_mask
+        while legs < max_legs:
+            if left <= 0 or k == 0:  # R6.4: the next leg starts clean
+                for s in range(n_spaces):
+                    tile_side[s] = 0
+                k = k_start
+                for j in range(k):
+                    dice[j] = start[j]
                 if first_support >= 0:  # R9.1.1: the last camel's support die joins
                     last = 0
                     for c in range(1, n_racing):
                         if key[0, c] < key[0, last]:
                             last = c
-                    mask |= 1 << (first_support + last)
+                    extra = first_support + last
+                    j = k
+                    while j > 0 and dice[j - 1] > extra:
+                        dice[j] = dice[j - 1]
+                        j -= 1
+                    dice[j] = extra
+                    k += 1
                 left = legs_tiles
                 legs += 1
-            k = 0
-            for d in range(n_dice):
-                if (mask >> d) & 1:
-                    dice[k] = d
-                    k += 1
             x = np.random.random() * k
             i = int(x)
             if i >= k:
@@ -598,12 +639,15 @@ def _race_kernel(key0, mask0, left0, tile_side0, rc, rv, rn, n_racing, track_len
             f = int((x - i) * rn[d])
             if f >= rn[d]:
                 f = rn[d] - 1
-            dst, _ = _roll(key, 0, rc[d, f], rv[d, f], n_racing, n_camels, track_length,
+            dst, _ = _roll(key, 0, 0, rc[d, f], rv[d, f], n_racing, n_camels, track_length,
                            tile_side)
-            mask &= ~(1 << d)
+            k -= 1
+            for j in range(i, k):
+                dice[j] = dice[j + 1]
             left -= 1
             if dst > track_length or dst < 1:
                 finished = True
+                break
         if not finished:
             unfinished += 1
             continue
@@ -635,25 +679,24 @@ def race_probabilities(state: GameState, n_samples: int = 1000, seed: int = 0) -
         raise ValueError(f"n_samples must be >= 1, got {n_samples}")
     rules = state.rules
     n = rules.n_racing
-    key = (rules, _board_key(state), _tile_key(state), tuple(state.pyramid),
-           state.pyramid_tiles_left, state.game_over, n_samples, seed)
+    board, side, over = _position(state)
+    pyramid = tuple(state.pyramid)
+    key = (rules, tuple(board), tuple(side), pyramid, state.pyramid_tiles_left, state.game_over,
+           n_samples, seed)
     found = _cache_get(_race_cache, key)
     if found is not None:
         return found
-    if state.game_over or _race_over(state):
-        probs = _final_ranking(state)
+    if state.game_over or over:
+        probs = _final_ranking(board, n)
         winner, loser = probs[:, 0].copy(), probs[:, n - 1].copy()
         samples = n_samples
     else:
-        _check_limits(rules)
         t = _tables_of(rules)
-        side, _ = _tile_arrays(state.tiles, rules.track_length)
-        left = min(state.pyramid_tiles_left, len(state.pyramid))
         wins, lasts, unfinished = _race_kernel(
-            _board_keys(state), _pyramid_mask(state), left, side, t.raw_camel, t.raw_value,
-            t.raw_n, n, rules.track_length, rules.pyramid_tiles, int(n_samples),
-            int(seed) & 0xFFFFFFFF, 10_000, _mask_of(rules.leg_start_dice),
-            rules.first_support_die if rules.support_dice else -1,
+            np.array(board, np.int64), _mask_of(pyramid),
+            min(state.pyramid_tiles_left, len(pyramid)), np.array(side, np.int64), t.raw_camel,
+            t.raw_value, t.raw_n, n, rules.track_length, rules.pyramid_tiles, int(n_samples),
+            int(seed) & 0xFFFFFFFF, 10_000, t.start_mask, t.first_support,
         )
         samples = n_samples - int(unfinished)
         if samples <= 0:
@@ -665,4 +708,3 @@ def race_probabilities(state: GameState, n_samples: int = 1000, seed: int = 0) -
     odds = RaceOdds(winner, loser, se[0], se[1], samples)
     _cache_put(_race_cache, key, odds)
     return odds
-
