@@ -351,11 +351,11 @@ class raw_env(AECEnv):
         state = self._state
         mask = np.zeros(self._n_actions, dtype=np.int8)
         if not state.game_over:
-            mask[legal_action_indices(state)] = 1
+            mask.put(legal_action_indices(state), 1)
         mask.setflags(write=False)  # shared by infos; observe() hands out copies
         self._mask = mask
         current = -1 if state.game_over else state.current
-        hidden = any(isinstance(e, RaceBetPlaced) for e in events)
+        hidden = RaceBetPlaced in map(type, events)
         infos = {}
         for a in self.agents:
             seat = self._seat[a]

@@ -92,6 +92,7 @@ from __future__ import annotations
 import zlib
 from collections.abc import Callable
 from dataclasses import replace
+from operator import attrgetter
 
 import numpy as np
 
@@ -101,6 +102,8 @@ from camelup_env.state import GameState
 
 #: Marker for a hidden value in :func:`public_view` (a card's colour, a hand).
 HIDDEN = -1
+
+_UNSEEN = object()  # no state seen yet: differs from every field value
 
 
 def public_view(state: GameState, seat: int | None) -> GameState:
@@ -218,14 +221,16 @@ class Observer:
         self.high = np.concatenate(highs)
         self._o = {name: a for name, (a, _) in self.layout.items()}
         self._max_leg_value = float(max(r.leg_bet_values))
-        self._nbytes = 4 * self.size
-        self._track_end = self.layout["tiles"][0]
-        self._dice_start = self.layout["dice_revealed"][0]
-        self._dice_end = self.layout["coins"][0]
-        self._track_key: dict | None = None
-        self._track_seg: np.ndarray | None = None
-        self._dice_key: tuple | None = None
-        self._dice_seg: np.ndarray | None = None
+        self._kdiv = 1.0 / (K - 1) if K > 1 else 0.0
+        self._supercup = r.support_dice or r.extra_action or r.photographer or r.position_bets
+        # The seat-independent ("absolute") vector, kept up to date part by part (see observe).
+        self._abs = np.zeros(self.size, dtype=np.float32)
+        self._m = memoryview(self._abs)
+        self._parts = self._build_parts()
+        self._seen: list[object] = [_UNSEEN] * len(self._parts)
+        self._margin_memo: list[tuple | None] = [None] * n
+        self._cards_memo: list[tuple | None] = [None] * n
+        self._perm = [self._seat_permutation(seat) for seat in range(n)]
         self._odds_key: tuple | None = None
         self._odds_vec: np.ndarray | None = None
 
@@ -236,80 +241,222 @@ class Observer:
         return obs[..., a:b].reshape(*obs.shape[:-1], *self.shapes[name])
 
     def observe(self, state: GameState, seat: int) -> np.ndarray:
-        """The observation vector of ``seat`` (a new ``float32`` array)."""
-        # Entries are written through a memoryview of a fresh zeroed buffer: far cheaper than
-        # numpy item assignment for the few dozen scattered entries of one observation.
-        d, o = self._dims, self._o
-        R, n, K = d["R"], d["n"], d["K"]
-        rules = self.rules
-        buf = bytearray(self._nbytes)
-        m = memoryview(buf).cast("f")
-        rel = [(s - seat) % n for s in range(n)]  # absolute seat -> relative seat
+        """The observation vector of ``seat`` (a new ``float32`` array).
 
-        # Track and dice: the same for every seat, cached while they do not change.
-        if state.stacks != self._track_key:
-            self._track_key, self._track_seg = dict(state.stacks), self._track(state)
-        dice_key = (state.revealed, state.leg_stacks, state.pyramid_tiles_left, state.leg)
-        if dice_key != self._dice_key:
-            self._dice_key, self._dice_seg = dice_key, self._dice(state)
+        How: the Observer keeps one *absolute* vector, laid out like an observation but with
+        absolute seats where the documented slices have relative ones, and leaving out the two
+        slices that depend on who looks (``coin_margin``, ``own_cards``). Each part of it is
+        rewritten only when the state fields it encodes differ from the last state seen (one
+        step usually changes one or two of them). A seat's observation is then one gather
+        through a precomputed permutation that maps relative seats to absolute ones, plus those
+        two slices. Observing states in any order is correct; in game order it is cheapest.
+        """
+        abs_ = self._abs
+        seen = self._seen
+        for i, (fields_of, spans, write) in enumerate(self._parts):
+            value = fields_of(state)
+            if seen[i] != value:
+                for a, b in spans:
+                    abs_[a:b] = 0.0
+                write(state)
+                seen[i] = dict(value) if type(value) is dict else value
+        if self.odds_features:
+            abs_[self._o["leg_rank_prob"]:] = self._odds(state)
+        out = abs_[self._perm[seat]]
+        a, b = self.layout["coin_margin"]
+        out[a:b] = self._margins(state, seat)
+        a, b = self.layout["own_cards"]
+        out[a:b] = self._own_cards(state, seat)
+        return out
+
+    def _margins(self, state: GameState, seat: int) -> np.ndarray:
+        """``coin_margin`` of ``seat``, memoised per seat (coins change a few times a leg)."""
+        coins = state.coins
+        memo = self._margin_memo[seat]
+        if memo is None or memo[0] != coins:
+            n = self._dims["n"]
+            own = coins[seat]
+            memo = self._margin_memo[seat] = (coins, np.array(
+                [min(max((coins[(seat + k) % n] - own) / 20.0, -5.0), 5.0) for k in range(n)],
+                dtype=np.float32))
+        return memo[1]
+
+    def _own_cards(self, state: GameState, seat: int) -> np.ndarray:
+        """``own_cards`` of ``seat`` (R10: a seat sees only its own race-betting cards),
+        memoised per seat (cards are played a few times a leg)."""
+        key = (state.hands[seat], state.winner_pile, state.loser_pile)
+        memo = self._cards_memo[seat]
+        if memo is None or memo[0] != key:
+            R = self._dims["R"]
+            cards = np.zeros((R, 4), dtype=np.float32)
+            hand = state.hands[seat]
+            for camel in range(R):
+                cards[camel, 0] = hand >> camel & 1
+            for pile, col in ((state.winner_pile, 1), (state.loser_pile, 2)):
+                for slot, (owner, camel) in enumerate(pile):
+                    if owner == seat:
+                        cards[camel, col] = 1.0
+                        cards[camel, 3] = slot * self._kdiv
+            memo = self._cards_memo[seat] = (key, cards.reshape(-1))
+        return memo[1]
+
+    def _seat_permutation(self, seat: int) -> np.ndarray:
+        """Index array: observation entry ``j`` of ``seat`` is absolute-vector entry ``perm[j]``.
+
+        Along every seat axis, relative seat ``k`` reads absolute seat ``(seat + k) % n``.
+        """
+        n = self._dims["n"]
+        order = [(seat + k) % n for k in range(n)]
+        perm = np.arange(self.size)
+        for name, axis, first in self._seat_axes():
+            a, b = self.layout[name]
+            idx = perm[a:b].reshape(self.shapes[name])  # a view: edits land in perm
+            sel = [slice(None)] * idx.ndim
+            sel[axis] = slice(first, first + n)
+            idx[tuple(sel)] = np.take(idx[tuple(sel)], order, axis=axis)
+        return perm
+
+    def _seat_axes(self) -> list[tuple[str, int, int]]:
+        """(slice, axis, first index) of every run of ``n`` seat entries in the layout."""
+        per_seat = ["coins", "coin_margin", "leg_bets_held", "pyramid_tiles_held",
+                    "tile_on_track", "race_cards_in_hand", "is_current", "is_leg_starter",
+                    "partner", "partner_card_available", "photographer"]
+        axes = [(name, 0, 0) for name in per_seat if name in self.layout]
+        axes += [("tiles", 1, 0), ("winner_pile", 1, 0), ("loser_pile", 1, 0)]
+        if "partner" in self.layout:
+            axes.append(("partner", 1, 0))
+        if "position_bets" in self.layout:
+            axes.append(("position_bets", 1, 1))
+        return axes
+
+    # The absolute vector, part by part ----------------------------------------------------
+    def _build_parts(self) -> list[tuple[Callable, list[tuple[int, int]], Callable]]:
+        """(state fields read, slices written, writer) for each part of the absolute vector.
+        A writer finds its slices zeroed and writes absolute seats."""
+        r = self.rules
+        parts = [
+            (attrgetter("stacks"), ["camel_space", "camel_progress", "camel_height",
+                                    "camel_crossed", "racing_rank"], self._part_track),
+            (attrgetter("tiles"), ["tiles", "tile_on_track"], self._part_tiles),
+            (attrgetter("revealed", "pyramid_tiles_left", "leg"),
+             ["dice_revealed", "grey_die_shown", "pyramid_tiles_left", "leg_number"],
+             self._part_dice),
+            (attrgetter("leg_stacks"), ["leg_stacks"], self._part_leg_stacks),
+            (attrgetter("coins"), [], self._part_coins),
+            (attrgetter("leg_bets"), ["leg_bets_held"], self._part_leg_bets),
+            (attrgetter("pyramid_tiles"), [], self._part_pyramid_tiles),
+            (attrgetter("current", "leg_starter"), ["is_current", "is_leg_starter"],
+             self._part_turn),
+            (attrgetter("winner_pile", "loser_pile"), ["winner_pile", "loser_pile"],
+             self._part_piles),
+        ]
+        if r.partnerships:
+            parts.append((attrgetter("partners"), ["partner", "partner_card_available"],
+                          self._part_partners))
+        if self._supercup:
+            parts.append((
+                attrgetter("pyramid", "crater", "extra_pending", "photographer",
+                           "position_bets"),
+                ["support_dice", "photographer", "camera_space", "position_bets"],
+                self._part_supercup))
+        return [(get, [self.layout[name] for name in names if name in self.layout], write)
+                for get, names, write in parts]
+
+    def _part_track(self, state: GameState) -> None:
+        d, o, m = self._dims, self._o, self._m
+        C, R, L = d["C"], d["R"], d["L"]
+        cs, cp = o["camel_space"], o["camel_progress"]
+        ch, cc = o["camel_height"], o["camel_crossed"]
+        hdiv = 1.0 / (C - 1) if C > 1 else 0.0
+        for space, stack in state.stacks.items():
+            prog = min(max(space / L, -0.5), 1.5)
+            for h, camel in enumerate(stack):
+                if 1 <= space <= L:
+                    m[cs + camel * L + space - 1] = 1.0
+                else:
+                    m[cc + 2 * camel + (0 if space > L else 1)] = 1.0
+                m[cp + camel] = prog
+                m[ch + camel] = h * hdiv
+        rr = o["racing_rank"]
+        for rank, camel in enumerate(ranking(state.stacks, R)):
+            m[rr + camel * R + rank] = 1.0
+
+    def _part_tiles(self, state: GameState) -> None:
+        o, m, n = self._o, self._m, self._dims["n"]
         t, w = o["tiles"], n + 2
         for space, (owner, side) in state.tiles.items():
             base = t + (space - 2) * w
-            m[base + rel[owner]] = 1.0
+            m[base + owner] = 1.0
             m[base + n + (0 if side > 0 else 1)] = 1.0
+            m[o["tile_on_track"] + owner] = 1.0
 
-        # Players (relative seats) -------------------------------------------------------
-        own_coins = state.coins[seat]
-        U = d["U"]
-        lb, vcol, inv_mult = o["leg_bets_held"], self._value_col, self._inv_mult
-        oc_, om, ph = o["coins"], o["coin_margin"], o["pyramid_tiles_held"]
-        ptiles = rules.pyramid_tiles
-        in_hand = [R] * n
-        for owner, _ in state.winner_pile:
-            in_hand[owner] -= 1
-        for owner, _ in state.loser_pile:
-            in_hand[owner] -= 1
-        rc = o["race_cards_in_hand"]
-        for s in range(n):
-            k = rel[s]
-            coins = state.coins[s]
-            m[oc_ + k] = min(coins, 100) / 20.0
-            m[om + k] = min(max((coins - own_coins) / 20.0, -5.0), 5.0)
-            for camel, value in state.leg_bets[s]:
+    def _part_dice(self, state: GameState) -> None:
+        o, m, R = self._o, self._m, self._dims["R"]
+        dr, w = o["dice_revealed"], 1 + self._dims["M"]
+        for die, camel_shown, value in state.revealed:
+            m[dr + die * w] = 1.0
+            m[dr + die * w + value] = 1.0
+            if R <= die < self._first_support:  # the grey die (support dice come after it)
+                m[o["grey_die_shown"] + camel_shown - R] = 1.0
+        m[o["pyramid_tiles_left"]] = state.pyramid_tiles_left / self.rules.pyramid_tiles
+        m[o["leg_number"]] = min(state.leg, 20) / 20.0
+
+    def _part_leg_stacks(self, state: GameState) -> None:
+        ls, m, nv = self._o["leg_stacks"], self._m, len(self.rules.leg_bet_values)
+        for camel, stack in enumerate(state.leg_stacks):
+            if stack:
+                m[ls + 2 * camel] = stack[0] / self._max_leg_value
+                m[ls + 2 * camel + 1] = len(stack) / nv
+
+    def _part_coins(self, state: GameState) -> None:
+        c, m = self._o["coins"], self._m
+        for s, coins in enumerate(state.coins):
+            m[c + s] = min(coins, 100) / 20.0
+
+    def _part_leg_bets(self, state: GameState) -> None:
+        R, U = self._dims["R"], self._dims["U"]
+        lb, m, vcol, inv_mult = self._o["leg_bets_held"], self._m, self._value_col, self._inv_mult
+        for s, bets in enumerate(state.leg_bets):
+            for camel, value in bets:
                 c = vcol[value]
-                j = lb + (k * R + camel) * U + c
+                j = lb + (s * R + camel) * U + c
                 m[j] = m[j] + inv_mult[c]
-            m[ph + k] = state.pyramid_tiles[s] / ptiles
-            m[rc + k] = in_hand[s] / R  # a count derived from the public piles only
-        for owner, _ in state.tiles.values():
-            m[o["tile_on_track"] + rel[owner]] = 1.0
-        m[o["is_current"] + rel[state.current]] = 1.0
-        m[o["is_leg_starter"] + rel[state.leg_starter]] = 1.0
-        if rules.partnerships:
-            pa, pc = o["partner"], o["partner_card_available"]
-            for s, partner in enumerate(state.partners):
-                if partner >= 0:
-                    m[pa + rel[s] * n + rel[partner]] = 1.0
-                else:
-                    m[pc + rel[s]] = 1.0
 
-        # Race-bet piles: owners only; colours of the observer's own cards -------------
-        oc = o["own_cards"]
-        hand = state.hands[seat]
-        for camel in range(R):
-            if hand >> camel & 1:
-                m[oc + 4 * camel] = 1.0
-        kdiv = 1.0 / (K - 1) if K > 1 else 0.0
-        for base, pile, col in ((o["winner_pile"], state.winner_pile, 1),
-                                (o["loser_pile"], state.loser_pile, 2)):
-            for slot, (owner, camel) in enumerate(pile):
-                k = rel[owner]
-                m[base + slot * n + k] = 1.0
-                if k == 0:
-                    m[oc + 4 * camel + col] = 1.0
-                    m[oc + 4 * camel + 3] = slot * kdiv
+    def _part_pyramid_tiles(self, state: GameState) -> None:
+        ph, m, per_leg = self._o["pyramid_tiles_held"], self._m, self.rules.pyramid_tiles
+        for s, held in enumerate(state.pyramid_tiles):
+            m[ph + s] = held / per_leg
 
-        # Supercup modules (R9.1-R9.3) ------------------------------------------------------
+    def _part_turn(self, state: GameState) -> None:
+        self._m[self._o["is_current"] + state.current] = 1.0
+        self._m[self._o["is_leg_starter"] + state.leg_starter] = 1.0
+
+    def _part_partners(self, state: GameState) -> None:
+        o, m, n = self._o, self._m, self._dims["n"]
+        pa, pc = o["partner"], o["partner_card_available"]
+        for s, partner in enumerate(state.partners):
+            if partner >= 0:
+                m[pa + s * n + partner] = 1.0
+            else:
+                m[pc + s] = 1.0
+
+    def _part_piles(self, state: GameState) -> None:
+        """Owners only, never a colour; ``race_cards_in_hand`` is a count derived from the
+        public piles."""
+        o, m, n, R = self._o, self._m, self._dims["n"], self._dims["R"]
+        in_hand = [R] * n
+        for base, pile in ((o["winner_pile"], state.winner_pile),
+                           (o["loser_pile"], state.loser_pile)):
+            for slot, (owner, _) in enumerate(pile):
+                m[base + slot * n + owner] = 1.0
+                in_hand[owner] -= 1
+        for s in range(n):
+            m[o["race_cards_in_hand"] + s] = in_hand[s] / R
+
+    def _part_supercup(self, state: GameState) -> None:
+        """The Supercup modules' slices (R9.1-R9.3)."""
+        rules, o, m = self.rules, self._o, self._m
+        n, R = self._dims["n"], self._dims["R"]
         if rules.support_dice:
             sd, first = o["support_dice"], self._first_support
             for die in state.pyramid:
@@ -318,95 +465,20 @@ class Observer:
             for camel in range(R):
                 if state.crater >> camel & 1:
                     m[sd + 2 * camel + 1] = 1.0
-        if rules.extra_action and state.extra_pending:
-            m[o["extra_pending"]] = 1.0
+        if rules.extra_action:
+            m[o["extra_pending"]] = float(state.extra_pending)
         if rules.photographer and state.photographer is not None:
             owner, space = state.photographer
-            m[o["photographer"] + rel[owner]] = 1.0
+            m[o["photographer"] + owner] = 1.0
             m[o["camera_space"] + space - 1] = 1.0
         if rules.position_bets:
             pb, w = o["position_bets"], 2 + n + R
             for owner, pos, camel, value in state.position_bets:
                 base = pb + self._position_row[pos] * w
                 m[base] = 1.0
-                m[base + 1 + rel[owner]] = 1.0
+                m[base + 1 + owner] = 1.0
                 m[base + 1 + n + camel] = 1.0
                 m[base + 1 + n + R] = value / self._max_leg_value
-
-        out = np.frombuffer(buf, dtype=np.float32)
-        out[:self._track_end] = self._track_seg
-        out[self._dice_start:self._dice_end] = self._dice_seg
-        if self.odds_features:
-            out[o["leg_rank_prob"]:] = self._odds(state)
-        return out
-
-    def _track(self, state: GameState) -> np.ndarray:
-        """The seat-independent track slices (``camel_space`` .. ``racing_rank``)."""
-        d, o = self._dims, self._o
-        C, R, L = d["C"], d["R"], d["L"]
-        idx: list[int] = []
-        val: list[float] = []
-        ones: list[int] = []
-        put, one, putv = idx.append, ones.append, val.append
-        # Track -------------------------------------------------------------------------
-        cs, cp = o["camel_space"], o["camel_progress"]
-        ch, cc = o["camel_height"], o["camel_crossed"]
-        hdiv = 1.0 / (C - 1) if C > 1 else 0.0
-        for space, stack in state.stacks.items():
-            prog = min(max(space / L, -0.5), 1.5)
-            if 1 <= space <= L:
-                for h, camel in enumerate(stack):
-                    one(cs + camel * L + space - 1)
-                    put(cp + camel)
-                    putv(prog)
-                    put(ch + camel)
-                    putv(h * hdiv)
-            else:
-                flag = 0 if space > L else 1
-                for h, camel in enumerate(stack):
-                    one(cc + 2 * camel + flag)
-                    put(cp + camel)
-                    putv(prog)
-                    put(ch + camel)
-                    putv(h * hdiv)
-        rr = o["racing_rank"]
-        for rank, camel in enumerate(ranking(state.stacks, R)):
-            one(rr + camel * R + rank)
-        seg = np.zeros(self._track_end, dtype=np.float32)
-        seg[idx] = val
-        seg[ones] = 1.0
-        return seg
-
-    def _dice(self, state: GameState) -> np.ndarray:
-        """The seat-independent slices ``dice_revealed`` .. ``leg_number``."""
-        d, o, rules = self._dims, self._o, self.rules
-        R = d["R"]
-        idx: list[int] = []
-        val: list[float] = []
-        ones: list[int] = []
-        put, one, putv = idx.append, ones.append, val.append
-        dr, w = o["dice_revealed"], 1 + d["M"]
-        for die, camel_shown, value in state.revealed:
-            one(dr + die * w)
-            one(dr + die * w + value)
-            if R <= die < self._first_support:  # the grey die (support dice come after it)
-                one(o["grey_die_shown"] + camel_shown - R)
-        put(o["pyramid_tiles_left"])
-        putv(state.pyramid_tiles_left / rules.pyramid_tiles)
-        ls, nv = o["leg_stacks"], len(rules.leg_bet_values)
-        for camel, stack in enumerate(state.leg_stacks):
-            if stack:
-                put(ls + 2 * camel)
-                putv(stack[0] / self._max_leg_value)
-                put(ls + 2 * camel + 1)
-                putv(len(stack) / nv)
-        put(o["leg_number"])
-        putv(min(state.leg, 20) / 20.0)
-
-        seg = np.zeros(self._dice_end, dtype=np.float32)
-        seg[idx] = val
-        seg[ones] = 1.0
-        return seg[self._dice_start:]
 
     # ------------------------------------------------------------------------------------
     def _odds(self, state: GameState) -> np.ndarray:

@@ -170,3 +170,31 @@ def test_odds_features_match_the_odds_module(rules: RuleSet) -> None:
         assert got[avail == 1] == pytest.approx(evs[~np.isnan(evs)], abs=1e-5)
         assert ob.view(obs, "race_winner_prob").sum() == pytest.approx(1, abs=1e-5)
         assert np.all(obs >= ob.low) and np.all(obs <= ob.high)
+
+
+@pytest.mark.parametrize("odds", [False, True])
+@pytest.mark.parametrize("rules", RULESETS, ids=lambda r: f"{r.preset}-{r.num_players}")
+def test_incremental_observer_equals_the_reference_encoding(rules: RuleSet, odds: bool) -> None:
+    """The Observer updates a seat-independent vector part by part and permutes it per seat;
+    it must equal the from-scratch encoding exactly, whatever order states come in (steps of
+    one game, then states of several games shuffled, which defeats every part's memo)."""
+    from observation_reference import ReferenceObserver
+
+    ob = Observer(rules, odds_features=odds, race_samples=20)
+    ref = ReferenceObserver(ob)
+    end = ob.layout["leg_rank_prob"][0] if odds else ob.size
+    rng = np.random.default_rng(7)
+    games = []
+    for seed in range(3):
+        state, states = new_game(rules, seed=seed), []
+        while not state.game_over and len(states) < 150:
+            states.append(state)
+            legal = legal_action_indices(state)
+            state, _ = apply_action(state, legal[rng.integers(len(legal))], rng)
+        games.append([*states, state])
+    in_order = [s for game in games for s in game]
+    shuffled = [in_order[i] for i in rng.permutation(len(in_order))]
+    for state in in_order + shuffled:
+        for seat in range(rules.num_players):
+            fast = ob.observe(state, seat)
+            assert np.array_equal(fast[:end], ref.observe(state, seat)[:end]), (seat, state)
