@@ -89,7 +89,6 @@ another seat still holds. :func:`public_view` removes exactly that from a :class
 
 from __future__ import annotations
 
-import zlib
 from collections.abc import Callable
 from dataclasses import replace
 from operator import attrgetter
@@ -233,6 +232,15 @@ class Observer:
         self._perm = [self._seat_permutation(seat) for seat in range(n)]
         self._odds_key: tuple | None = None
         self._odds_vec: np.ndarray | None = None
+
+    def __getstate__(self) -> dict:
+        state = dict(self.__dict__)
+        del state["_m"]  # a memoryview of _abs: not picklable, rebuilt on unpickling
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self._m = memoryview(self._abs)
 
     # ------------------------------------------------------------------------------------
     def view(self, obs: np.ndarray, name: str) -> np.ndarray:
@@ -482,12 +490,14 @@ class Observer:
 
     # ------------------------------------------------------------------------------------
     def _odds(self, state: GameState) -> np.ndarray:
-        """The odds slices (identical for every seat), cached for the last position seen."""
-        key = (
-            tuple(sorted(state.stacks.items())), tuple(sorted(state.tiles.items())),
-            state.pyramid, state.pyramid_tiles_left, state.leg_stacks, state.game_over,
-        )
-        if key == self._odds_key:
+        """The odds slices (identical for every seat), cached for the last position seen.
+
+        They read public fields only (the track, tiles, dice and leg-bet stacks), so no
+        seat's hidden cards can reach them.
+        """
+        fields = (state.stacks, state.tiles, state.pyramid, state.pyramid_tiles_left,
+                  state.leg_stacks, state.game_over)
+        if fields == self._odds_key:
             return self._odds_vec
         from camelup_env import odds  # lazy: numba is only needed with odds features
 
@@ -500,8 +510,7 @@ class Observer:
             vec[R * R + 2 * R + order[0]] = 1.0  # race_winner_prob
             vec[R * R + 3 * R + order[-1]] = 1.0  # race_loser_prob
         else:
-            hidden = public_view(state, None)
-            probs = odds.leg_rank_probabilities(hidden)
+            probs = odds.leg_rank_probabilities(state)
             vec[:R * R] = probs.reshape(-1)
             ev = vec[R * R:R * R + R]
             avail = vec[R * R + R:R * R + 2 * R]
@@ -510,11 +519,14 @@ class Observer:
                     p1, p2 = probs[camel, 0], probs[camel, 1]
                     ev[camel] = (stack[0] * p1 + p2 - (1.0 - p1 - p2)) / self._max_leg_value
                     avail[camel] = 1.0
-            seed = zlib.crc32(repr(key[:4]).encode())
-            race = odds.race_probabilities(hidden, n_samples=self.race_samples, seed=seed)
+            # Seeded by the position (hash() of ints is the same in every process).
+            seed = hash((tuple(sorted(state.stacks.items())), tuple(sorted(state.tiles.items())),
+                         state.pyramid, state.pyramid_tiles_left)) & 0xFFFFFFFF
+            race = odds.race_probabilities(state, n_samples=self.race_samples, seed=seed)
             vec[R * R + 2 * R:R * R + 3 * R] = race.winner
             vec[R * R + 3 * R:R * R + 4 * R] = race.loser
-        self._odds_key, self._odds_vec = key, vec
+        self._odds_key = (dict(state.stacks), dict(state.tiles), *fields[2:])
+        self._odds_vec = vec
         return vec
 
 
