@@ -89,6 +89,7 @@ another seat still holds. :func:`public_view` removes exactly that from a :class
 
 from __future__ import annotations
 
+import zlib
 from collections.abc import Callable
 from dataclasses import replace
 from operator import attrgetter
@@ -519,9 +520,9 @@ class Observer:
                     p1, p2 = probs[camel, 0], probs[camel, 1]
                     ev[camel] = (stack[0] * p1 + p2 - (1.0 - p1 - p2)) / self._max_leg_value
                     avail[camel] = 1.0
-            # Seeded by the position (hash() of ints is the same in every process).
-            seed = hash((tuple(sorted(state.stacks.items())), tuple(sorted(state.tiles.items())),
-                         state.pyramid, state.pyramid_tiles_left)) & 0xFFFFFFFF
+            position = (tuple(sorted(state.stacks.items())), tuple(sorted(state.tiles.items())),
+                        state.pyramid, state.pyramid_tiles_left)
+            seed = zlib.crc32(repr(position).encode())  # the same in every process and version
             race = odds.race_probabilities(state, n_samples=self.race_samples, seed=seed)
             vec[R * R + 2 * R:R * R + 3 * R] = race.winner
             vec[R * R + 3 * R:R * R + 4 * R] = race.loser
