@@ -223,9 +223,13 @@ class Observer:
         self._max_leg_value = float(max(r.leg_bet_values))
         self._kdiv = 1.0 / (K - 1) if K > 1 else 0.0
         self._supercup = r.support_dice or r.extra_action or r.photographer or r.position_bets
-        # The seat-independent ("absolute") vector, kept up to date part by part (see observe).
-        self._abs = np.zeros(self.size, dtype=np.float32)
-        self._m = memoryview(self._abs)
+        # The seat-independent ("absolute") vector, kept up to date part by part, followed by
+        # the observing seat's own block (coin margins, own cards): see observe().
+        self._seat_block = (self.size, self.size + n, self.size + n + 4 * R)
+        self._src = np.zeros(self._seat_block[2], dtype=np.float32)
+        self._abs = self._src[:self.size]
+        self._m = memoryview(self._src)
+        self._zeros = memoryview(np.zeros(self.size, dtype=np.float32))
         self._parts = self._build_parts()
         self._seen: list[object] = [_UNSEEN] * len(self._parts)
         self._margin_memo: list[tuple | None] = [None] * n
@@ -236,12 +240,15 @@ class Observer:
 
     def __getstate__(self) -> dict:
         state = dict(self.__dict__)
-        del state["_m"]  # a memoryview of _abs: not picklable, rebuilt on unpickling
+        for name in ("_abs", "_m", "_zeros"):  # views and memoryviews: rebuilt on unpickling
+            del state[name]
         return state
 
     def __setstate__(self, state: dict) -> None:
         self.__dict__.update(state)
-        self._m = memoryview(self._abs)
+        self._abs = self._src[:self.size]
+        self._m = memoryview(self._src)
+        self._zeros = memoryview(np.zeros(self.size, dtype=np.float32))
 
     # ------------------------------------------------------------------------------------
     def view(self, obs: np.ndarray, name: str) -> np.ndarray:
@@ -254,43 +261,44 @@ class Observer:
 
         How: the Observer keeps one *absolute* vector, laid out like an observation but with
         absolute seats where the documented slices have relative ones, and leaving out the two
-        slices that depend on who looks (``coin_margin``, ``own_cards``). Each part of it is
-        rewritten only when the state fields it encodes differ from the last state seen (one
-        step usually changes one or two of them). A seat's observation is then one gather
-        through a precomputed permutation that maps relative seats to absolute ones, plus those
-        two slices. Observing states in any order is correct; in game order it is cheapest.
+        slices that depend on who looks (``coin_margin``, ``own_cards``), which follow it in a
+        block rewritten for the observing seat. Each part of the absolute vector is rewritten
+        only when the state fields it encodes differ from the last state seen (one step usually
+        changes one or two of them). A seat's observation is then one gather through a
+        precomputed index array that maps relative seats to absolute ones and reads the two
+        seat-dependent slices from the block. Observing states in any order is correct; in game
+        order it is cheapest. (Entries are written through memoryviews: far cheaper than numpy
+        item or slice assignment for the few dozen scattered entries of one step.)
         """
-        abs_ = self._abs
+        m, zeros = self._m, self._zeros
         seen = self._seen
         for i, (fields_of, spans, write) in enumerate(self._parts):
             value = fields_of(state)
             if seen[i] != value:
                 for a, b in spans:
-                    abs_[a:b] = 0.0
+                    m[a:b] = zeros[:b - a]
                 write(state)
                 seen[i] = dict(value) if type(value) is dict else value
         if self.odds_features:
-            abs_[self._o["leg_rank_prob"]:] = self._odds(state)
-        out = abs_[self._perm[seat]]
-        a, b = self.layout["coin_margin"]
-        out[a:b] = self._margins(state, seat)
-        a, b = self.layout["own_cards"]
-        out[a:b] = self._own_cards(state, seat)
-        return out
+            self._abs[self._o["leg_rank_prob"]:] = self._odds(state)
+        a, b, c = self._seat_block
+        m[a:b] = self._margins(state, seat)
+        m[b:c] = self._own_cards(state, seat)
+        return self._src[self._perm[seat]]
 
-    def _margins(self, state: GameState, seat: int) -> np.ndarray:
+    def _margins(self, state: GameState, seat: int) -> memoryview:
         """``coin_margin`` of ``seat``, memoised per seat (coins change a few times a leg)."""
         coins = state.coins
         memo = self._margin_memo[seat]
         if memo is None or memo[0] != coins:
             n = self._dims["n"]
             own = coins[seat]
-            memo = self._margin_memo[seat] = (coins, np.array(
+            memo = self._margin_memo[seat] = (coins, memoryview(np.array(
                 [min(max((coins[(seat + k) % n] - own) / 20.0, -5.0), 5.0) for k in range(n)],
-                dtype=np.float32))
+                dtype=np.float32)))
         return memo[1]
 
-    def _own_cards(self, state: GameState, seat: int) -> np.ndarray:
+    def _own_cards(self, state: GameState, seat: int) -> memoryview:
         """``own_cards`` of ``seat`` (R10: a seat sees only its own race-betting cards),
         memoised per seat (cards are played a few times a leg)."""
         key = (state.hands[seat], state.winner_pile, state.loser_pile)
@@ -306,17 +314,22 @@ class Observer:
                     if owner == seat:
                         cards[camel, col] = 1.0
                         cards[camel, 3] = slot * self._kdiv
-            memo = self._cards_memo[seat] = (key, cards.reshape(-1))
+            memo = self._cards_memo[seat] = (key, memoryview(cards.reshape(-1)))
         return memo[1]
 
     def _seat_permutation(self, seat: int) -> np.ndarray:
-        """Index array: observation entry ``j`` of ``seat`` is absolute-vector entry ``perm[j]``.
+        """Index array: observation entry ``j`` of ``seat`` is source entry ``perm[j]``.
 
-        Along every seat axis, relative seat ``k`` reads absolute seat ``(seat + k) % n``.
+        Along every seat axis, relative seat ``k`` reads absolute seat ``(seat + k) % n``;
+        ``coin_margin`` and ``own_cards`` read the seat block after the absolute vector.
         """
         n = self._dims["n"]
         order = [(seat + k) % n for k in range(n)]
         perm = np.arange(self.size)
+        a, b, _ = self._seat_block
+        for name, start in (("coin_margin", a), ("own_cards", b)):
+            lo, hi = self.layout[name]
+            perm[lo:hi] = np.arange(start, start + hi - lo)
         for name, axis, first in self._seat_axes():
             a, b = self.layout[name]
             idx = perm[a:b].reshape(self.shapes[name])  # a view: edits land in perm
@@ -327,7 +340,7 @@ class Observer:
 
     def _seat_axes(self) -> list[tuple[str, int, int]]:
         """(slice, axis, first index) of every run of ``n`` seat entries in the layout."""
-        per_seat = ["coins", "coin_margin", "leg_bets_held", "pyramid_tiles_held",
+        per_seat = ["coins", "leg_bets_held", "pyramid_tiles_held",
                     "tile_on_track", "race_cards_in_hand", "is_current", "is_leg_starter",
                     "partner", "partner_card_available", "photographer"]
         axes = [(name, 0, 0) for name in per_seat if name in self.layout]
