@@ -286,19 +286,19 @@ class Observer:
         m[b:c] = self._own_cards(state, seat)
         return self._src[self._perm[seat]]
 
-    def _margins(self, state: GameState, seat: int) -> memoryview:
+    def _margins(self, state: GameState, seat: int) -> np.ndarray:
         """``coin_margin`` of ``seat``, memoised per seat (coins change a few times a leg)."""
         coins = state.coins
         memo = self._margin_memo[seat]
         if memo is None or memo[0] != coins:
             n = self._dims["n"]
             own = coins[seat]
-            memo = self._margin_memo[seat] = (coins, memoryview(np.array(
+            memo = self._margin_memo[seat] = (coins, np.array(
                 [min(max((coins[(seat + k) % n] - own) / 20.0, -5.0), 5.0) for k in range(n)],
-                dtype=np.float32)))
+                dtype=np.float32))
         return memo[1]
 
-    def _own_cards(self, state: GameState, seat: int) -> memoryview:
+    def _own_cards(self, state: GameState, seat: int) -> np.ndarray:
         """``own_cards`` of ``seat`` (R10: a seat sees only its own race-betting cards),
         memoised per seat (cards are played a few times a leg)."""
         key = (state.hands[seat], state.winner_pile, state.loser_pile)
@@ -314,7 +314,7 @@ class Observer:
                     if owner == seat:
                         cards[camel, col] = 1.0
                         cards[camel, 3] = slot * self._kdiv
-            memo = self._cards_memo[seat] = (key, memoryview(cards.reshape(-1)))
+            memo = self._cards_memo[seat] = (key, cards.reshape(-1))
         return memo[1]
 
     def _seat_permutation(self, seat: int) -> np.ndarray:
