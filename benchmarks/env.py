@@ -1,7 +1,7 @@
 """AEC steps per second under random legal play: camelup_v0 (odds features off and on) against
 PettingZoo's connect_four_v3, in one run, all through the wrapped ``env()``.
 
-    python benchmarks/env.py [--seconds 1] [--rounds 5] [--preset classic] [--players 4]
+    python benchmarks/env.py [--seconds 0.3] [--rounds 15] [--preset classic] [--players 4]
 
 The machine may be shared, so the environments are measured round-robin in short rounds and
 each one's best round is reported. Every step of the standard loop counts (``last()``, choose a
@@ -107,8 +107,8 @@ def steps_per_second(make_env, seconds: float, seed: int = 0) -> tuple[float, in
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=1.0, help="per round")
-    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--seconds", type=float, default=0.3, help="per round")
+    parser.add_argument("--rounds", type=int, default=15)
     parser.add_argument("--preset", default="classic")
     parser.add_argument("--players", type=int, default=4)
     args = parser.parse_args(argv)
