@@ -1,9 +1,16 @@
 """The rules engine: pure functions from a state and an action to the next state and events.
 
 States are never mutated: :func:`apply_action` and :func:`apply_outcome` return a *new*
-:class:`~camelup_env.state.GameState` (sharing the unchanged immutable fields with the old one)
-together with the events that explain it. That makes search (expectimax, MCTS) safe without
-defensive copies, and makes every step replayable.
+:class:`~camelup_env.state.GameState` (sharing the unchanged fields with the old one, including
+the ``stacks``/``tiles`` dicts until an action changes them) together with the events that
+explain it. That makes search (expectimax, MCTS) safe without defensive copies, and makes every
+step replayable.
+
+Speed (a random action is ~50,000 machine instructions, about 10 us): the legal indices of a
+state are computed once and memoised on it; an index chosen from them is applied without
+re-deriving its rule (any other action goes through :func:`check_legal`, which names the rule
+it breaks); the per-space legality of tiles and the camera is read from precomputed tables of
+free-space indices (:class:`~camelup_env.actions.SpaceTable`).
 
 Chance is explicit. The only randomness in a game is the setup (R2) and the die drawn when a
 pyramid tile is taken (R4.3). :func:`apply_action` draws it from the ``numpy.random.Generator``

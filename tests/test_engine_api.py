@@ -365,3 +365,23 @@ def test_R10_pyramid_order_is_not_part_of_the_state() -> None:
     dice = {apply_action(s, TakePyramidTile(), np.random.default_rng(k))[0].revealed[0][0]
             for k in range(40)}
     assert dice == set(range(5))
+
+
+@pytest.mark.parametrize("preset,players", [("classic", 4), ("second_edition", 6),
+                                             ("supercup", 5)])
+def test_shared_containers_never_change_an_earlier_state(preset: str, players: int) -> None:
+    """A new state shares unchanged ``stacks``/``tiles`` dicts with its parent and memoises its
+    legal indices: no later step may change any earlier state, and the memo must equal a
+    fresh derivation on an independent copy (R4, states as values)."""
+    rules = RuleSet(preset, num_players=players)
+    rng = np.random.default_rng(11)
+    for seed in range(3):
+        state = new_game(rules, seed=seed)
+        history = []
+        while not state.game_over:
+            legal = legal_action_indices(state)
+            assert legal == legal_action_indices(state.copy())
+            history.append((state, state.to_json()))
+            state, _ = apply_action(state, legal[rng.integers(len(legal))], rng)
+        for old, snapshot in history:
+            assert old.to_json() == snapshot
