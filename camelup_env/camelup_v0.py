@@ -156,7 +156,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from camelup_env.actions import action_table
-from camelup_env.engine import apply_action, legal_action_indices, new_game, winners
+from camelup_env.engine import apply_action, legal_action_mask, new_game, winners
 from camelup_env.events import RaceBetPlaced
 from camelup_env.events import public_view as public_event
 from camelup_env.observation import Observer
@@ -349,9 +349,7 @@ class raw_env(AECEnv):
 
     def _set_mask_and_infos(self, events: tuple) -> None:
         state = self._state
-        mask = np.zeros(self._n_actions, dtype=np.int8)
-        if not state.game_over:
-            mask.put(legal_action_indices(state), 1)
+        mask = legal_action_mask(state)  # all zero once the race is over
         mask.setflags(write=False)  # shared by infos; observe() hands out copies
         self._mask = mask
         current = -1 if state.game_over else state.current

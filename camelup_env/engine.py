@@ -177,10 +177,7 @@ def _camera_indices(state: GameState, seat: int, table: ActionTable) -> tuple[in
     held = state.photographer
     if held is not None and held[0] != seat:
         return ()
-    blocked = 0
-    for space in state.stacks:
-        if space > 0:
-            blocked |= 1 << space
+    blocked = _camel_spaces(state)
     for space in state.tiles:
         blocked |= 1 << space
     if held is not None:
@@ -236,18 +233,24 @@ def legal_actions(state: GameState) -> list[Action]:
 def legal_action_mask(state: GameState) -> np.ndarray:
     """A 0/1 ``int8`` vector over the action indices."""
     mask = np.zeros(len(action_table(state.rules)), dtype=np.int8)
-    mask[legal_action_indices(state)] = 1
+    mask.put(legal_action_indices(state), 1)
     return mask
+
+
+def _camel_spaces(state: GameState) -> int:
+    """Bit mask of the track spaces holding a camel, spaces as bit index."""
+    occupied = 0
+    for space in state.stacks:
+        if space > 0:
+            occupied |= 1 << space
+    return occupied
 
 
 def _blocked_spaces(state: GameState, seat: int) -> int:
     """Bit mask of the spaces where ``seat`` may not put its tile (R4.2), spaces as bit index:
     no camel, no tile, no neighbouring tile. The player's own tile is lifted first, so its
     neighbours are free, but its own space is not (a tile moves to a different space)."""
-    blocked = 0
-    for space in state.stacks:
-        if space > 0:
-            blocked |= 1 << space
+    blocked = _camel_spaces(state)
     for space, (owner, _) in state.tiles.items():
         blocked |= (1 << space) if owner == seat else (7 << (space - 1))
     if state.photographer is not None:  # no track tile on the camera space (R9.2)
@@ -321,15 +324,15 @@ def check_legal(state: GameState, action: Action) -> None:
             fail("this rule set has no photographer (R9.2)")
         if state.photographer is not None and state.photographer[0] != p:
             fail(f"player {state.photographer[0]} holds the photographer tile (R9.2)")
-        if action_table(rules).index.get(action) not in _camera_indices(
-                state, p, action_table(rules)):
+        table = action_table(rules)
+        if table.index.get(action) not in _camera_indices(state, p, table):
             fail(f"the camera must point at an empty space of 1..{rules.track_length} other "
                  "than its current one: no camel, no track tile (R9.2)")
     elif isinstance(action, PositionBet):
         if not rules.position_bets:
             fail("this rule set has no position bets (R9.3)")
-        if action_table(rules).index.get(action) not in _position_bet_indices(
-                state, p, action_table(rules)):
+        table = action_table(rules)
+        if table.index.get(action) not in _position_bet_indices(state, p, table):
             fail("the position tile is taken, or there is no such leg-bet tile to cover (R9.3)")
     elif isinstance(action, AddSupportDie):
         if action.camel not in _support_options(state):
@@ -513,7 +516,7 @@ def _roll(
     pyramid.remove(die)
     new.pyramid = tuple(pyramid)
     new.revealed = (*state.revealed, (die, shown, value))
-    if shown >= rules.n_racing:  # a crazy camel (R5.5): backward, and R5.5 picks which one
+    if rules.is_crazy(shown):  # R5.5: backward, and R5.5 picks the crazy camel
         camel = crazy_camel_to_move(state.stacks, shown, rules.n_racing)
         steps = -value
     else:
