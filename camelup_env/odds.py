@@ -577,6 +577,18 @@ class RaceOdds:
     n_samples: int
 
 
+@njit(cache=True, inline="always")
+def _dice_of(mask, n_dice):
+    """The dice of a bit mask, ascending, in an array of ``n_dice`` slots, and their count."""
+    dice = np.empty(n_dice, np.int64)
+    k = 0
+    for d in range(n_dice):
+        if (mask >> d) & 1:
+            dice[k] = d
+            k += 1
+    return dice, k
+
+
 @njit(cache=True)
 def _race_kernel(key0, mask0, left0, tile_side0, rc, rv, rn, n_racing, track_length,
                  legs_tiles, n_samples, seed, max_legs, start_mask, first_support):
@@ -596,18 +608,8 @@ def _race_kernel(key0, mask0, left0, tile_side0, rc, rv, rn, n_racing, track_len
     key = np.empty((1, n_camels), np.int64)
     tile_side = np.empty(n_spaces, np.int64)
     dice = np.empty(n_dice, np.int64)  # the dice left, ascending
-    dice0 = np.empty(n_dice, np.int64)  # those of mask0
-    k0 = 0
-    for d in range(n_dice):
-        if (mask0 >> d) & 1:
-            dice0[k0] = d
-            k0 += 1
-    start = np.empty(n_dice, np.int64)  # those of start_mask
-    k_start = 0
-    for d in range(n_dice):
-        if (start_mask >> d) & 1:
-            start[k_start] = d
-            k_start += 1
+    dice0, k0 = _dice_of(mask0, n_dice)
+    start, k_start = _dice_of(start_mask, n_dice)
     unfinished = 0
     for _ in range(n_samples):
         for c in range(n_camels):
