@@ -106,6 +106,16 @@ HIDDEN = -1
 _UNSEEN = object()  # no state seen yet: differs from every field value
 
 
+def _snapshot(value: object) -> object:
+    """What an Observer part remembers of the fields it read: dicts (the track, the tiles) are
+    copied, so a later comparison never looks at a dict that has changed since."""
+    if type(value) is dict:
+        return dict(value)
+    if type(value) is tuple and any(type(v) is dict for v in value):
+        return tuple(dict(v) if type(v) is dict else v for v in value)
+    return value
+
+
 def public_view(state: GameState, seat: int | None) -> GameState:
     """A copy of ``state`` with what ``seat`` may not see removed (R10).
 
@@ -227,28 +237,26 @@ class Observer:
         # the observing seat's own block (coin margins, own cards): see observe().
         self._seat_block = (self.size, self.size + n, self.size + n + 4 * R)
         self._src = np.zeros(self._seat_block[2], dtype=np.float32)
-        self._abs = self._src[:self.size]
-        self._m = memoryview(self._src)
-        self._zeros = memoryview(np.zeros(self.size, dtype=np.float32))
+        self._make_views()
         self._parts = self._build_parts()
         self._seen: list[object] = [_UNSEEN] * len(self._parts)
         self._margin_memo: list[tuple | None] = [None] * n
         self._cards_memo: list[tuple | None] = [None] * n
         self._perm = [self._seat_permutation(seat) for seat in range(n)]
-        self._odds_key: tuple | None = None
-        self._odds_vec: np.ndarray | None = None
+
+    def _make_views(self) -> None:
+        """The memoryviews observe() writes through (not picklable: rebuilt on unpickling)."""
+        self._m = memoryview(self._src)
+        self._zeros = memoryview(np.zeros(self.size, dtype=np.float32))
 
     def __getstate__(self) -> dict:
         state = dict(self.__dict__)
-        for name in ("_abs", "_m", "_zeros"):  # views and memoryviews: rebuilt on unpickling
-            del state[name]
+        del state["_m"], state["_zeros"]
         return state
 
     def __setstate__(self, state: dict) -> None:
         self.__dict__.update(state)
-        self._abs = self._src[:self.size]
-        self._m = memoryview(self._src)
-        self._zeros = memoryview(np.zeros(self.size, dtype=np.float32))
+        self._make_views()
 
     # ------------------------------------------------------------------------------------
     def view(self, obs: np.ndarray, name: str) -> np.ndarray:
@@ -278,9 +286,7 @@ class Observer:
                 for a, b in spans:
                     m[a:b] = zeros[:b - a]
                 write(state)
-                seen[i] = dict(value) if type(value) is dict else value
-        if self.odds_features:
-            self._abs[self._o["leg_rank_prob"]:] = self._odds(state)
+                seen[i] = _snapshot(value)
         a, b, c = self._seat_block
         m[a:b] = self._margins(state, seat)
         m[b:c] = self._own_cards(state, seat)
@@ -381,6 +387,13 @@ class Observer:
                            "position_bets"),
                 ["support_dice", "photographer", "camera_space", "position_bets"],
                 self._part_supercup))
+        if self.odds_features:  # public fields only: no seat's hidden cards reach the odds
+            parts.append((
+                attrgetter("stacks", "tiles", "pyramid", "pyramid_tiles_left", "leg_stacks",
+                           "game_over"),
+                ["leg_rank_prob", "leg_bet_ev", "leg_bet_available", "race_winner_prob",
+                 "race_loser_prob"],
+                self._part_odds))
         return [(get, [self.layout[name] for name in names if name in self.layout], write)
                 for get, names, write in parts]
 
@@ -503,16 +516,9 @@ class Observer:
                 m[base + 1 + n + R] = value / self._max_leg_value
 
     # ------------------------------------------------------------------------------------
-    def _odds(self, state: GameState) -> np.ndarray:
-        """The odds slices (identical for every seat), cached for the last position seen.
-
-        They read public fields only (the track, tiles, dice and leg-bet stacks), so no
-        seat's hidden cards can reach them.
-        """
-        fields = (state.stacks, state.tiles, state.pyramid, state.pyramid_tiles_left,
-                  state.leg_stacks, state.game_over)
-        if fields == self._odds_key:
-            return self._odds_vec
+    def _part_odds(self, state: GameState) -> None:
+        """``leg_rank_prob`` .. ``race_loser_prob``, from the track, tiles, dice and leg-bet
+        stacks."""
         from camelup_env import odds  # lazy: numba is only needed with odds features
 
         R = self.rules.n_racing
@@ -539,9 +545,8 @@ class Observer:
             race = odds.race_probabilities(state, n_samples=self.race_samples, seed=seed)
             vec[R * R + 2 * R:R * R + 3 * R] = race.winner
             vec[R * R + 3 * R:R * R + 4 * R] = race.loser
-        self._odds_key = (dict(state.stacks), dict(state.tiles), *fields[2:])
-        self._odds_vec = vec
-        return vec
+        start = self._o["leg_rank_prob"]
+        self._src[start:start + vec.size] = vec
 
 
 class LazyObservation(dict):
