@@ -196,24 +196,16 @@ def _position(state: GameState) -> tuple[list, list, bool]:
         base = space * 16
         for h, camel in enumerate(stack):
             board[camel] = base + h
-    side = [0] * (length + 2)
-    for space, (_, s) in state.tiles.items():
+    return board, _tile_sides(state.tiles, length), over
+
+
+def _tile_sides(tiles: dict, track_length: int) -> list[int]:
+    """Per space 0..L+1: the side (+1/-1) of the tile on it, 0 for none. Owners do not change
+    movement, so the odds ignore them."""
+    side = [0] * (track_length + 2)
+    for space, (_, s) in tiles.items():
         side[space] = s
-    return board, side, over
-
-
-def _board_keys(state: GameState) -> np.ndarray:
-    """Per camel ``space * 16 + height`` (height 0 = bottom): one int orders and locates it."""
-    return np.array(_position(state)[0], np.int64)
-
-
-def _tile_arrays(tiles: dict, track_length: int) -> tuple[np.ndarray, np.ndarray]:
-    side = np.zeros(track_length + 2, np.int64)
-    owner = np.full(track_length + 2, -1, np.int64)
-    for space, (o, s) in tiles.items():
-        side[space] = s
-        owner[space] = o
-    return side, owner
+    return side
 
 
 def _mask_of(dice) -> int:
@@ -549,7 +541,7 @@ def placement_evs(state: GameState, seat: int) -> dict[tuple[int, int], float]:
     if not places:
         return {}
     others = {s: t for s, t in state.tiles.items() if t[0] != seat}
-    side, _ = _tile_arrays(others, rules.track_length)
+    side = np.array(_tile_sides(others, rules.track_length), np.int64)
     t = _tables_of(rules)
     left = min(state.pyramid_tiles_left, len(state.pyramid))
     if left <= 0 or over:

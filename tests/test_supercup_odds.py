@@ -173,11 +173,12 @@ def test_R9_1_1_race_odds_would_differ_with_every_die_in_the_next_legs_pyramid()
     rules = state.rules
     good = race_probabilities(state, 20_000, seed=5)
     t = _tables_of(rules)
-    from camelup_env.odds import _board_keys, _pyramid_mask, _tile_arrays
+    from camelup_env.odds import _position, _pyramid_mask
 
-    side, _ = _tile_arrays(state.tiles, rules.track_length)
+    board, side, _ = _position(state)
     wins, _, _ = _race_kernel(
-        _board_keys(state), _pyramid_mask(state), state.pyramid_tiles_left, side, t.raw_camel,
+        np.array(board, np.int64), _pyramid_mask(state), state.pyramid_tiles_left,
+        np.array(side, np.int64), t.raw_camel,
         t.raw_value, t.raw_n, 5, rules.track_length, rules.pyramid_tiles, 20_000, 5, 10_000,
         _mask_of(range(rules.n_dice)), -1)
     bad = wins / 20_000
