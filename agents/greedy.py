@@ -9,7 +9,7 @@ Every legal action gets a value in coins from what the seat can see (the public 
   the new spot, minus the expected payouts of the seat's tile where it lies now (computed in the
   same call, with the tile lifted). The effect of the tile on the seat's own leg bets is ignored.
   ``placement_evs`` costs one leg enumeration per spot, so with ``tile_odds="auto"`` and 5 or
-  more reveals left (4 with the grey die) the value is :func:`agents.landings.expected_landings`
+  more reveals left (4 with the grey die) the value is :func:`camelup_env.odds.expected_landings`
   instead: one enumeration, exact up to the first landing (mean error about 0.01 coin);
 * **race bet** on camel ``c`` on a pile (R4.4, R7.2): with ``p`` = P(c wins / is last) from
   ``odds.race_probabilities`` (Monte Carlo, fixed seed, so cached across seats),
@@ -34,7 +34,7 @@ Supercup (R9), all from the exact leg odds of :mod:`camelup_env.odds` (support d
   (the lowest-valued uncovered one of that colour, as the engine does) gives up that tile's
   leg-bet EV, so that is subtracted; a tile taken from the bottom of the stack was not ours, so
   only the position payoff counts. What taking the bottom tile does to the others is ignored;
-* **photographer** (R9.2): :func:`agents.landings.expected_photo_coins`, the exact expected
+* **photographer** (R9.2): :func:`camelup_env.odds.expected_photo_coins`, the exact expected
   coins of the camera on the space (E[size of the first unit that ends a move there]), minus
   the value of the camera where it now points when the seat already holds it (re-pointing
   gives that up; keeping it is the 0 of doing something else);
@@ -55,7 +55,6 @@ from collections.abc import Iterable
 import numpy as np
 
 from agents.base import Agent, Observation, legal_indices
-from agents.landings import expected_landings, expected_photo_coins
 from camelup_env import odds
 from camelup_env.actions import (
     ActionTable,
@@ -189,7 +188,7 @@ class GreedyAgent(Agent):
     def _placement_gains(self, s: GameState, me: int, table: ActionTable) -> dict[int, float]:
         current = s.tile_of(me)
         if not self._exact_tiles(s):
-            landings = expected_landings(s, ignore_tiles_of=me)
+            landings = odds.expected_landings(s, ignore_tiles_of=me)
             base = landings[current[0]] if current is not None else 0.0
             first, last = table.tile_offset, table.race_offset
             return {i: float(landings[table.actions[i].space] - base) for i in range(first, last)}
@@ -272,10 +271,10 @@ def position_bet_value(s: GameState, seat: int, action: PositionBet) -> float:
 def photo_gains(s: GameState, seat: int) -> dict[int, float]:
     """Greedy value of pointing the camera at each empty space (R9.2): its expected coins this
     leg, minus those of the camera where ``seat`` already points it (re-pointing gives it up)."""
-    values = expected_photo_coins(s)
+    values = odds.expected_photo_coins(s)
     base = 0.0
     if s.photographer is not None and s.photographer[0] == seat:
-        base = expected_photo_coins(s, [s.photographer[1]])[s.photographer[1]]
+        base = odds.expected_photo_coins(s, [s.photographer[1]])[s.photographer[1]]
     return {space: v - base for space, v in values.items()}
 
 

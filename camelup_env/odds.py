@@ -13,6 +13,12 @@ Public API (used by the environment and the agents; keep names and signatures):
 * :func:`placement_evs` ``(state, seat) -> {(space, side): coins}``: for every legal
   ``PlaceTile`` of ``seat`` (R4.2), the exact expected tile payouts (R5.3) the owner collects
   before the leg ends, with that tile on the track (it changes movement).
+* :func:`expected_landings` ``(state, ignore_tiles_of=None) -> (L + 2,)``: expected die moves
+  arriving on each space (before any tile effect) over the rest of the leg, from one
+  enumeration: a fast approximate tile value for every space at once (exact up to a unit's
+  first landing on the tile; the greedy agent uses it at the start of a leg).
+* :func:`expected_photo_coins` ``(state, spaces=None) -> {space: coins}``: the exact expected
+  coins this leg of the Supercup camera (R9.2) pointed at each space.
 * :func:`race_probabilities` ``(state, n_samples, seed) -> RaceOdds``: P(overall winner) and
   P(overall loser) per racing camel by Monte Carlo rollouts of dice to the end of the race, with
   standard errors ``sqrt(p (1 - p) / n)``.
@@ -98,6 +104,8 @@ from camelup_env.state import GameState
 __all__ = [
     "RaceOdds",
     "clear_cache",
+    "expected_landings",
+    "expected_photo_coins",
     "leg_bet_evs",
     "leg_rank_probabilities",
     "placement_evs",
@@ -108,6 +116,7 @@ _CACHE_SIZE = 4096
 _leg_cache: OrderedDict = OrderedDict()
 _place_cache: OrderedDict = OrderedDict()
 _race_cache: OrderedDict = OrderedDict()
+_photo_cache: OrderedDict = OrderedDict()
 _tables: dict = {}
 
 
@@ -116,6 +125,7 @@ def clear_cache() -> None:
     _leg_cache.clear()
     _place_cache.clear()
     _race_cache.clear()
+    _photo_cache.clear()
 
 
 def _cache_get(cache: OrderedDict, key):
@@ -252,7 +262,8 @@ def _move(key, r, w, camel, steps, track_length, tile_side, n_camels):
     """R5.1-R5.3 and R5.5's mirrored tile effect: board ``r`` moved, written to row ``w``.
 
     ``w`` may be ``r`` (in place). ``steps`` < 0 for a backward (crazy) unit. Returns (final
-    space, space of the tile that paid its owner, or 0). Branch-free over the camels: the unit
+    space, the space the die move arrived on before any tile effect (a tile there paid its
+    owner), the unit's size). Branch-free over the camels: the unit
     is every camel from ``camel`` up on its space; it lands on top of the camels already on
     the destination (``bottom`` of them), or under them (a negative tile, R5.3), which then
     rise by the unit's size.
@@ -261,12 +272,11 @@ def _move(key, r, w, camel, steps, track_length, tile_side, n_camels):
     src = kc >> 4
     top = (src + 1) * 16
     dst = src + steps
-    paid = 0
+    arrival = dst
     under = 0
     if 1 <= dst <= track_length:
         side = tile_side[dst]
         if side != 0:
-            paid = dst
             under = side < 0
             if steps > 0:
                 dst += side
@@ -288,7 +298,7 @@ def _move(key, r, w, camel, steps, track_length, tile_side, n_camels):
         u = (k >= kc) & (k < top)
         below = (1 - u) & (k >= lo) & (k < hi) & under
         key[w, c] = k + u * shift + below * size
-    return dst, paid
+    return dst, arrival, size
 
 
 @njit(cache=True, inline="always")
@@ -352,8 +362,14 @@ def _hash_slot(c1, c2, cap_mask):
 
 
 @njit(cache=True)
-def _leg_kernel(key0, mask0, left, fc, fv, fw, nf, n_racing, track_length, tile_side):
-    """Rank probabilities ``[camel, rank]`` and expected landings per tile space.
+def _leg_kernel(key0, mask0, left, fc, fv, fw, nf, n_racing, track_length, tile_side, camera):
+    """The rest of the leg, exactly: (rank probabilities ``[camel, rank]``, expected die-move
+    arrivals per space ``0..L+1`` before any tile effect (on a tile space: the coins the tile
+    pays, R5.3), expected coins of a camera on space ``camera``).
+
+    The camera (R9.2; ``camera = 0``: none) pays the size of the first unit that ends a die
+    move on its space, then leaves: a photographed board is scored and leaves the enumeration,
+    so with a camera the other two results cover only the boards never photographed.
 
     One hash table (open addressing, sized by an upper bound on the next level's boards) serves
     every level: it only grows, and a level is emptied slot by slot as it is read back in slot
@@ -362,13 +378,14 @@ def _leg_kernel(key0, mask0, left, fc, fv, fw, nf, n_racing, track_length, tile_
     n_camels = key0.shape[0]
     n_dice = nf.shape[0]
     out = np.zeros((n_racing, n_racing))
-    landings = np.zeros(track_length + 2)
+    arrivals = np.zeros(track_length + 2)
+    photo = 0.0
     key = np.empty((2, n_camels), np.int64)  # row 0: the board being expanded, row 1: a child
     for c in range(n_camels):
         key[0, c] = key0[c]
     if left <= 0 or mask0 == 0:
         _add_ranking(key, 0, n_racing, 1.0, out)
-        return out, landings
+        return out, arrivals, photo
     cur1 = np.empty(1, np.int64)
     cur2 = np.empty(1, np.int64)
     curw = np.ones(1)
@@ -410,10 +427,13 @@ def _leg_kernel(key0, mask0, left, fc, fv, fw, nf, n_racing, track_length, tile_
                 child_mask = mask & ~(1 << d)
                 for j in range(nf[d]):
                     w = wk * fw[d, j]
-                    dst, paid = _roll(key, 0, 1, fc[d, j], fv[d, j], n_racing, n_camels,
-                                      track_length, tile_side)
-                    if paid:
-                        landings[paid] += w
+                    dst, arrival, size = _roll(key, 0, 1, fc[d, j], fv[d, j], n_racing,
+                                               n_camels, track_length, tile_side)
+                    if 1 <= arrival <= track_length:
+                        arrivals[arrival] += w
+                    if camera > 0 and dst == camera:
+                        photo += w * size
+                        continue
                     if last or dst > track_length or dst < 1:  # R6.1 leg over; R5.4/R5.6 race
                         _add_ranking(key, 1, n_racing, w, out)
                         continue
@@ -444,7 +464,7 @@ def _leg_kernel(key0, mask0, left, fc, fv, fw, nf, n_racing, track_length, tile_
                 i += 1
         if n_cur == 0:
             break
-    return out, landings
+    return out, arrivals, photo
 
 
 @njit(cache=True)
@@ -455,10 +475,10 @@ def _placement_kernel(key, mask, left, fc, fv, fw, nf, n_racing, track_length, t
     result = np.zeros(n)
     for i in range(n):
         tile_side[spaces[i]] = sides[i]
-        _, landings = _leg_kernel(key, mask, left, fc, fv, fw, nf, n_racing, track_length,
-                                  tile_side)
+        _, arrivals, _ = _leg_kernel(key, mask, left, fc, fv, fw, nf, n_racing, track_length,
+                                     tile_side, 0)
         tile_side[spaces[i]] = 0
-        result[i] = landings[spaces[i]]
+        result[i] = arrivals[spaces[i]]
     return result
 
 
@@ -489,11 +509,11 @@ def leg_rank_probabilities(state: GameState) -> np.ndarray:
             found = _final_ranking(board, rules.n_racing)
         else:
             t = _tables_of(rules)
-            found, _ = _leg_kernel(
+            found, _, _ = _leg_kernel(
                 np.array(board, np.int64), _mask_of(pyramid),
                 min(state.pyramid_tiles_left, len(pyramid)), t.face_camel, t.face_value,
                 t.face_weight, t.n_faces, rules.n_racing, rules.track_length,
-                np.array(side, np.int64))
+                np.array(side, np.int64), 0)
         found.setflags(write=False)
         _cache_put(_leg_cache, key, found)
     return found.copy()
@@ -555,6 +575,75 @@ def placement_evs(state: GameState, seat: int) -> dict[tuple[int, int], float]:
     result = {p: float(v) for p, v in zip(places, values, strict=True)}
     _cache_put(_place_cache, key, result)
     return dict(result)
+
+
+def _leg_enumeration(state: GameState, side: list[int], camera: int = 0):
+    """The leg kernel's three results (see :func:`_leg_kernel`) for ``state`` with the tile
+    sides ``side`` (per space 0..L+1), or None when no reveal is left or the race is over."""
+    rules = state.rules
+    board, _, over = _position(state)
+    left = min(state.pyramid_tiles_left, len(state.pyramid))
+    if state.game_over or over or left <= 0:
+        return None
+    t = _tables_of(rules)
+    return _leg_kernel(np.array(board, np.int64), _pyramid_mask(state), left, t.face_camel,
+                       t.face_value, t.face_weight, t.n_faces, rules.n_racing,
+                       rules.track_length, np.array(side, np.int64), camera)
+
+
+def expected_landings(state: GameState, ignore_tiles_of: int | None = None) -> np.ndarray:
+    """Expected die moves arriving on each space ``0..L+1`` (index = space) before the leg
+    ends, before any tile effect (R5.1, R5.5): one exact enumeration for every space at once.
+
+    Tiles on the track move units as usual, except those of seat ``ignore_tiles_of`` (lifted).
+    A tile put on space ``s`` earns one coin per arrival (R5.3), and up to the first arrival on
+    ``s`` the leg is the same with or without it, so as a tile value this is exact up to the
+    first landing and approximate after it (the tile then displaces units by one space); both
+    sides of the tile get the same value. :func:`placement_evs` is exact but enumerates once
+    per placement.
+    """
+    rules = state.rules
+    others = {sp: t for sp, t in state.tiles.items() if t[0] != ignore_tiles_of}
+    found = _leg_enumeration(state, _tile_sides(others, rules.track_length))
+    return np.zeros(rules.track_length + 2) if found is None else found[1]
+
+
+def expected_photo_coins(state: GameState, spaces=None) -> dict[int, float]:
+    """Exact expected coins this leg of a camera pointed now at each of ``spaces`` (R9.2).
+
+    The camera pays its holder 1 coin per camel of the first unit that ends a die move on its
+    space (after any desert-tile step, R5.3), then returns; it never changes movement. So the
+    value is ``E[size of the first unit ending on the space]`` over the rest of the leg, computed
+    by one exact enumeration per space (boards leave it once photographed). ``spaces``
+    defaults to every empty space 1..L; spaces no unit can reach are 0 without enumeration
+    (units only move forward when there are no crazy camels). The camera's effect on where
+    others may put their tiles, and a later photo by someone who retakes the tile, are ignored.
+    Results are cached per (board, tiles, dice, reveals left).
+    """
+    rules = state.rules
+    L = rules.track_length
+    if spaces is None:
+        spaces = [s for s in range(1, L + 1) if s not in state.stacks and s not in state.tiles]
+    spaces = [int(s) for s in spaces]
+    left = min(state.pyramid_tiles_left, len(state.pyramid))
+    board, side, over = _position(state)
+    if state.game_over or over or left <= 0:
+        return {s: 0.0 for s in spaces}
+    key = (rules, tuple(board), tuple(side), tuple(state.pyramid), left)
+    known = _cache_get(_photo_cache, key)
+    if known is None:
+        known = {}
+        _cache_put(_photo_cache, key, known)
+    lowest = min(state.stacks)
+    reach = max(state.stacks) + left * int(_tables_of(rules).face_value.max()) + 1
+    forward_only = rules.n_camels == rules.n_racing
+    for s in spaces:
+        if s not in known:
+            if forward_only and not lowest < s <= reach:
+                known[s] = 0.0
+            else:
+                known[s] = float(_leg_enumeration(state, side, camera=s)[2])
+    return {s: known[s] for s in spaces}
 
 
 # Race odds ---------------------------------------------------------------------------------
@@ -643,8 +732,8 @@ def _race_kernel(key0, mask0, left0, tile_side0, rc, rv, rn, n_racing, track_len
             f = int((x - i) * rn[d])
             if f >= rn[d]:
                 f = rn[d] - 1
-            dst, _ = _roll(key, 0, 0, rc[d, f], rv[d, f], n_racing, n_camels, track_length,
-                           tile_side)
+            dst, _, _ = _roll(key, 0, 0, rc[d, f], rv[d, f], n_racing, n_camels,
+                              track_length, tile_side)
             k -= 1
             for j in range(i, k):
                 dice[j] = dice[j + 1]

@@ -8,9 +8,9 @@ import pytest
 import agents
 from agents.arena import public_view
 from agents.greedy import GreedyAgent, race_bet_ev
-from agents.landings import expected_landings
 from camelup_env import RuleSet, apply_action, legal_action_indices, legal_actions, new_game, odds
 from camelup_env.actions import PlaceTile, action_table
+from camelup_env.odds import expected_landings
 
 
 def positions(preset: str, n: int = 12, players: int = 4):

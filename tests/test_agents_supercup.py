@@ -12,7 +12,6 @@ import pytest
 import agents
 from agents.arena import play_game, public_view
 from agents.greedy import GreedyAgent, leg_tile_ev, support_die_gain
-from agents.landings import expected_photo_coins
 from camelup_env import RuleSet, apply_action, legal_action_indices, new_game, odds
 from camelup_env.actions import (
     AddSupportDie,
@@ -22,6 +21,7 @@ from camelup_env.actions import (
     action_table,
 )
 from camelup_env.events import PhotoPayout
+from camelup_env.odds import expected_photo_coins
 from camelup_env.state import GameState
 from training.tournament import load_config, read_games, run_tournament
 

@@ -240,3 +240,60 @@ def test_camelup_odds_cli_supercup_table_and_errors(capsys) -> None:
     assert "unknown die 'red+'" in capsys.readouterr().err
     assert main([*args, "--players", "11"]) == 2
     assert "2 to 10 players" in capsys.readouterr().err
+
+
+# expected_landings and expected_photo_coins: the same exact enumeration ------------------------
+def _engine_photo_coins(state: GameState, seat: int) -> float:
+    """The engine's expected photo payouts to ``seat`` over the rest of the leg (R9.2)."""
+    from fractions import Fraction
+
+    from camelup_env import apply_outcome, chance_outcomes
+    from camelup_env.events import PhotoPayout
+
+    total = Fraction(0)
+
+    def recurse(s: GameState, weight: Fraction) -> None:
+        nonlocal total
+        for roll, p in chance_outcomes(s, PYRAMID):
+            new, events = apply_outcome(s, PYRAMID, roll)
+            total += weight * p * sum(e.coins for e in events
+                                      if isinstance(e, PhotoPayout) and e.owner == seat)
+            if not any(isinstance(e, LegScored) for e in events):
+                recurse(skip_extra(new), weight * p)
+
+    recurse(skip_extra(state), Fraction(1))
+    return float(total)
+
+
+@pytest.mark.parametrize("preset", ["classic", "second_edition", "supercup"])
+def test_R5_3_expected_landings_on_a_tile_space_are_its_exact_payouts(preset) -> None:
+    """R5.3, R5.5: a unit arriving on a tile pays its owner, so on every tile space the expected
+    arrivals equal the engine's expected payouts of that tile, exactly (both tile sides)."""
+    from camelup_env.odds import expected_landings
+
+    checked = 0
+    for state in random_positions(RuleSet(preset, num_players=4), 6, seed=4, reveals=(2, 3)):
+        arrivals = expected_landings(state)
+        for space, (owner, _) in state.tiles.items():
+            assert arrivals[space] == pytest.approx(brute_force(state, owner)[1], abs=1e-12)
+            checked += 1
+    assert checked >= 6
+
+
+def test_R9_2_expected_photo_coins_match_the_engine_exactly() -> None:
+    """R9.2: the camera's expected coins from the leg enumeration equal the engine's photo
+    payouts, summed over every die sequence, for a camera held by seat 0 on each empty space."""
+    from camelup_env.odds import expected_photo_coins
+
+    checked = 0
+    for state in random_positions(RuleSet("supercup", num_players=4), 4, seed=16,
+                                  reveals=(2, 3)):
+        empty = [s for s in range(1, state.rules.track_length + 1)
+                 if s not in state.stacks and s not in state.tiles]
+        coins = expected_photo_coins(state, empty)
+        for space in empty[::3]:
+            held = state.copy()
+            held.photographer = (0, space)
+            assert coins[space] == pytest.approx(_engine_photo_coins(held, 0), abs=1e-12)
+            checked += 1
+    assert checked >= 8
