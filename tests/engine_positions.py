@@ -13,11 +13,14 @@ import numpy as np
 from camelup_env import (
     DieRoll,
     GameState,
+    PlaceTile,
     RuleSet,
     SkipExtra,
     TakePyramidTile,
+    apply_action,
     apply_outcome,
     chance_outcomes,
+    legal_actions,
     new_game,
 )
 from camelup_env.events import Event, LegScored, TilePayout
@@ -123,3 +126,29 @@ def brute_force(state: GameState, seat: int | None = None) -> tuple[np.ndarray, 
 
     recurse(skip_extra(state), Fraction(1))
     return np.array([[float(x) for x in row] for row in probs]), float(paid[0])
+
+
+def random_positions(rules: RuleSet, count: int, seed: int, reveals=(1, 2, 3)):
+    """Positions reached by random play (tile-happy, so tiles are common), with few reveals
+    left: the test positions of the odds kernels."""
+    rng = np.random.default_rng(seed)
+    found = []
+    while len(found) < count:
+        state = new_game(rules, seed=rng)
+        while not state.game_over and len(found) < count:
+            if (not state.extra_pending and state.pyramid_tiles_left in reveals
+                    and rng.random() < 0.3):
+                found.append(state)
+            actions = legal_actions(state)
+            tiles = [a for a in actions if isinstance(a, PlaceTile)]
+            u = rng.random()
+            if state.extra_pending:
+                action = actions[rng.integers(len(actions))]
+            elif u < 0.45:
+                action = TakePyramidTile()
+            elif u < 0.8 and tiles:
+                action = tiles[rng.integers(len(tiles))]
+            else:
+                action = actions[rng.integers(len(actions))]
+            state, _ = apply_action(state, action, rng)
+    return found

@@ -13,7 +13,7 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from engine_positions import brute_force
+from engine_positions import brute_force, random_positions
 
 from camelup_env import (
     PlaceTile,
@@ -39,29 +39,6 @@ from camelup_env.odds import (
 PYRAMID = TakePyramidTile()
 
 
-def random_positions(preset, count, seed, reveals=(1, 2, 3), rules=None):
-    """Positions reached by random play (tile-happy, so tiles are common), with few reveals left."""
-    rules = rules or RuleSet(preset)
-    rng = np.random.default_rng(seed)
-    found = []
-    while len(found) < count:
-        state = new_game(rules, seed=rng)
-        while not state.game_over and len(found) < count:
-            if state.pyramid_tiles_left in reveals and rng.random() < 0.3:
-                found.append(state)
-            actions = legal_actions(state)
-            tiles = [a for a in actions if isinstance(a, PlaceTile)]
-            u = rng.random()
-            if u < 0.45 and state.pyramid_tiles_left:
-                action = PYRAMID
-            elif u < 0.8 and tiles:
-                action = tiles[rng.integers(len(tiles))]
-            else:
-                action = actions[rng.integers(len(actions))]
-            state, _ = apply_action(state, action, rng)
-    return found
-
-
 def _has_crazy_interaction(state):
     r = state.rules
     return any(
@@ -73,7 +50,7 @@ def _has_crazy_interaction(state):
 @pytest.mark.parametrize("preset", ["classic", "second_edition"])
 def test_leg_odds_match_engine_brute_force_on_random_positions(preset):
     """R5.1-R5.6, R6.1: the kernel equals the engine's exact enumeration to 1e-12."""
-    positions = random_positions(preset, 40, seed=11 if preset == "classic" else 12)
+    positions = random_positions(RuleSet(preset), 40, seed=11 if preset == "classic" else 12)
     assert sum(bool(s.tiles) for s in positions) >= 10  # R5.3 exercised
     if preset == "second_edition":
         assert sum(_has_crazy_interaction(s) for s in positions) >= 5  # R5.5 exercised
@@ -107,7 +84,7 @@ def test_leg_odds_match_engine_late_race_second_edition():
 def test_leg_odds_any_die_faces_and_track_length():
     """No preset-specific branches: other faces (support-die-like 1,1,1,2,2,2), a 20-space track."""
     rules = RuleSet("classic", track_length=20, racing_die_faces=(1, 1, 1, 2, 2, 2))
-    for state in random_positions("classic", 8, seed=5, reveals=(1, 2, 3), rules=rules):
+    for state in random_positions(rules, 8, seed=5, reveals=(1, 2, 3)):
         exact, _ = brute_force(state)
         np.testing.assert_allclose(leg_rank_probabilities(state), exact, rtol=0, atol=1e-12)
 
@@ -115,7 +92,7 @@ def test_leg_odds_any_die_faces_and_track_length():
 @pytest.mark.parametrize("preset", ["classic", "second_edition"])
 def test_placement_evs_match_engine_brute_force(preset):
     """R4.2 legal placements (engine's own list) and R5.3 payouts to the owner, exactly."""
-    positions = random_positions(preset, 6, seed=21, reveals=(1, 2))
+    positions = random_positions(RuleSet(preset), 6, seed=21, reveals=(1, 2))
     for state in positions:
         seat = int(state.current)
         evs = placement_evs(state, seat)
@@ -213,7 +190,7 @@ def test_one_reveal_left_second_edition_grey_die_hand_computed():
 @pytest.mark.parametrize("preset", ["classic", "second_edition"])
 def test_conditioning_on_one_reveal(preset):
     """Odds = probability-weighted average of the odds after each chance outcome (R4.3)."""
-    for state in random_positions(preset, 4, seed=31, reveals=(2, 3, 4, 5)):
+    for state in random_positions(RuleSet(preset), 4, seed=31, reveals=(2, 3, 4, 5)):
         mixed = np.zeros((5, 5))
         for roll, p in chance_outcomes(state, PYRAMID):
             new, events = apply_outcome(state, PYRAMID, roll)

@@ -13,15 +13,13 @@ import json
 
 import numpy as np
 import pytest
-from engine_positions import CLASSIC, brute_force, position, skip_extra
+from engine_positions import CLASSIC, brute_force, position, random_positions, skip_extra
 
 from camelup_env import (
     GameState,
-    PlaceTile,
     RuleSet,
     TakePyramidTile,
     apply_action,
-    legal_actions,
     new_game,
     parse_position,
 )
@@ -41,31 +39,6 @@ from camelup_env.position import PositionError
 PYRAMID = TakePyramidTile()
 B, G, OR, Y, W = (CLASSIC[c] for c in ("blue", "green", "orange", "yellow", "white"))
 SUP = 5
-
-
-def random_positions(rules: RuleSet, count: int, seed: int, reveals=(1, 2, 3)):
-    """Positions reached by random play (tile-happy), with few reveals left."""
-    rng = np.random.default_rng(seed)
-    found = []
-    while len(found) < count:
-        state = new_game(rules, seed=rng)
-        while not state.game_over and len(found) < count:
-            if (not state.extra_pending and state.pyramid_tiles_left in reveals
-                    and rng.random() < 0.3):
-                found.append(state)
-            actions = legal_actions(state)
-            tiles = [a for a in actions if isinstance(a, PlaceTile)]
-            u = rng.random()
-            if state.extra_pending:
-                action = actions[rng.integers(len(actions))]
-            elif u < 0.45:
-                action = PYRAMID
-            elif u < 0.8 and tiles:
-                action = tiles[rng.integers(len(tiles))]
-            else:
-                action = actions[rng.integers(len(actions))]
-            state, _ = apply_action(state, action, rng)
-    return found
 
 
 # Exact leg odds --------------------------------------------------------------------------------
