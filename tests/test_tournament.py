@@ -96,6 +96,21 @@ def test_bad_configs_are_refused(tmp_path: Path) -> None:
         load_config(str(path), {})
 
 
+@pytest.mark.parametrize(("text", "message"), [
+    (None, "config file not found"),
+    ("agents: [random, greedy\n", "is not valid YAML"),
+    ("- random\n- greedy\n", "expected a mapping"),
+])
+def test_unreadable_config_files_are_refused_naming_the_file(tmp_path: Path, text, message):
+    """The tournament reads its YAML like the training configs do: a clear error, no trace."""
+    path = tmp_path / "t.yaml"
+    if text is not None:
+        path.write_text(text)
+    with pytest.raises(TournamentError, match=message) as info:
+        load_config(str(path), {})
+    assert "t.yaml" in str(info.value)
+
+
 def test_summary_statistics_by_hand() -> None:
     records = [
         {"game": 0, "agents": ["a", "b", "c"], "scores": [5, 5, 1], "ranks": [1, 1, 3],

@@ -83,21 +83,30 @@ def from_mapping(cls: type[T], data: dict[str, Any], where: str) -> T:
     return config
 
 
+def read_mapping(path: str | Path) -> dict[str, Any]:
+    """The settings in a YAML file (an empty file is no settings); ``ConfigError`` naming the
+    file when it cannot be read, is not YAML, or is not a mapping at the top level."""
+    try:
+        loaded = yaml.safe_load(Path(path).read_text())
+    except FileNotFoundError as exc:
+        raise ConfigError(f"config file not found: {path}") from exc
+    except OSError as exc:
+        raise ConfigError(f"cannot read config {path}: {exc}") from exc
+    except yaml.YAMLError as exc:
+        raise ConfigError(f"{path} is not valid YAML: {exc}") from exc
+    data = loaded or {}
+    if not isinstance(data, dict):
+        raise ConfigError(f"{path}: expected a mapping of settings at the top level")
+    return data
+
+
 def load_config(cls: type[T], path: str | Path | None, overrides: dict[str, Any]) -> T:
     """Read ``path`` (YAML) if given, then apply ``overrides`` (field -> value)."""
     data: dict[str, Any] = {}
     where = "command line"
     if path is not None:
         where = str(path)
-        try:
-            loaded = yaml.safe_load(Path(path).read_text())
-        except FileNotFoundError as exc:
-            raise ConfigError(f"config file not found: {path}") from exc
-        except yaml.YAMLError as exc:
-            raise ConfigError(f"{path} is not valid YAML: {exc}") from exc
-        data = loaded or {}
-        if not isinstance(data, dict):
-            raise ConfigError(f"{path}: expected a mapping of settings at the top level")
+        data = read_mapping(path)
     data = {**data, **{k: v for k, v in overrides.items() if v is not None}}
     return from_mapping(cls, data, where)
 

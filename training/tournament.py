@@ -116,15 +116,12 @@ def load_config(path: str | None, overrides: dict[str, Any]) -> dict[str, Any]:
     """Defaults, then the YAML file, then command-line overrides (None = not given)."""
     config = json.loads(json.dumps(DEFAULT_CONFIG))
     if path:
-        import yaml
+        from training.config import ConfigError, read_mapping
 
         try:
-            with open(path) as fh:
-                doc = yaml.safe_load(fh) or {}
-        except OSError as exc:
-            raise TournamentError(f"cannot read config {path}: {exc}") from exc
-        if not isinstance(doc, dict):
-            raise TournamentError(f"{path}: a tournament config is a mapping, got {doc!r}")
+            doc = read_mapping(path)
+        except ConfigError as exc:
+            raise TournamentError(str(exc)) from exc
         unknown = set(doc) - set(DEFAULT_CONFIG) - {"workers", "out"}
         if unknown:
             raise TournamentError(f"{path}: unknown key(s) {sorted(unknown)}; "
