@@ -30,7 +30,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import lru_cache
 
 from camelup_env.rules import RuleSet
 from camelup_env.state import WINNER_PILE
@@ -183,9 +182,12 @@ class ActionTable:
         return self.extra_offset + 1 + camel
 
 
-@lru_cache(maxsize=64)
 def action_table(rules: RuleSet) -> ActionTable:
-    """The action table of a rule set (cached: rule sets are frozen and hashable)."""
+    """The action table of a rule set (built once per rule set object)."""
+    return rules.derived("actions", _build_action_table)
+
+
+def _build_action_table(rules: RuleSet) -> ActionTable:
     acts: list[Action] = [TakeLegBet(c) for c in range(rules.n_racing)]
     pyramid = len(acts)
     acts.append(TakePyramidTile())

@@ -11,7 +11,9 @@ moves camel *i*), then the grey die if the preset has crazy camels.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass, field, fields
+from typing import TypeVar
 
 PRESETS = ("classic", "second_edition", "supercup")
 
@@ -26,6 +28,8 @@ _LEG_BETS = {"classic": (5, 3, 2), "second_edition": (5, 3, 2, 2), "supercup": (
 _TILE_KIND = {"classic": "desert", "second_edition": "spectator", "supercup": "desert"}
 #: The Supercup modules (R9.1-R9.4) as RuleSet switches.
 SUPERCUP_MODULES = ("support_dice", "photographer", "position_bets", "partnerships")
+
+T = TypeVar("T")
 
 #: One die face: (camel shown by the face, number of spaces).
 Face = tuple[int, int]
@@ -71,6 +75,10 @@ class RuleSet:
     #: Per die: its faces. Derived from the fields above; not an argument.
     dice: tuple[tuple[Face, ...], ...] = field(init=False, repr=False, compare=False)
     _hash: int = field(init=False, repr=False, compare=False)
+    #: Tables other modules derive from these rules, built on first use and kept here (not in
+    #: a cache keyed by rule set: equal rule sets are often distinct objects, and comparing
+    #: them field by field on every engine step cost about a tenth of the step). Not pickled.
+    _derived: dict[str, object] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.preset not in PRESETS:
@@ -104,9 +112,24 @@ class RuleSet:
         key = tuple(getattr(self, f) for f in self.__dataclass_fields__ if not f.startswith("_")
                     and f != "dice")
         object.__setattr__(self, "_hash", hash(key))
+        object.__setattr__(self, "_derived", {})
 
     def __hash__(self) -> int:
         return self._hash
+
+    def __getstate__(self) -> dict[str, object]:
+        return {k: v for k, v in self.__dict__.items() if k != "_derived"}
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        self.__dict__.update(state, _derived={})
+
+    def derived(self, name: str, build: Callable[[RuleSet], T]) -> T:
+        """The table ``name`` derived from these rules by ``build``, built once per object."""
+        try:
+            return self._derived[name]  # type: ignore[return-value]
+        except KeyError:
+            table = self._derived[name] = build(self)
+            return table
 
     def _validate(self) -> None:
         most = 10 if self.preset == "supercup" else 8
@@ -240,7 +263,7 @@ class RuleSet:
         base = RuleSet(self.preset, self.num_players)
         out: dict = {"preset": self.preset, "num_players": self.num_players}
         for name in self.__dataclass_fields__:
-            if name in ("preset", "num_players", "dice", "_hash"):
+            if name in ("preset", "num_players") or name in _NOT_ARGUMENTS:
                 continue
             value = getattr(self, name)
             if value != getattr(base, name):
@@ -251,9 +274,13 @@ class RuleSet:
     def from_dict(cls, data: dict) -> RuleSet:
         if not isinstance(data, dict) or "preset" not in data:
             raise ValueError(f"a rule set document needs at least a 'preset', got {data!r}")
-        known = {n for n in cls.__dataclass_fields__ if n not in ("dice", "_hash")}
+        known = set(cls.__dataclass_fields__) - _NOT_ARGUMENTS
         unknown = set(data) - known
         if unknown:
             raise ValueError(f"unknown rule set field(s) {sorted(unknown)}")
         kwargs = {k: tuple(v) if isinstance(v, list) else v for k, v in data.items()}
         return cls(**kwargs)
+
+
+#: Derived fields of a rule set: neither constructor arguments nor part of its document.
+_NOT_ARGUMENTS = frozenset(f.name for f in fields(RuleSet) if not f.init)

@@ -4,6 +4,7 @@ descriptions, JSON round trips, determinism, and what each player may see (RULES
 from __future__ import annotations
 
 import json
+import pickle
 
 import numpy as np
 import pytest
@@ -91,6 +92,20 @@ def test_R1_rule_set_dict_round_trip_and_bad_documents() -> None:
         RuleSet.from_dict({"preset": "classic", "speed": 3})
     with pytest.raises(ValueError, match="needs at least a 'preset'"):
         RuleSet.from_dict({"num_players": 3})
+
+
+def test_derived_tables_belong_to_one_rule_set_object_and_are_not_pickled() -> None:
+    rules = RuleSet("second_edition", num_players=6)
+    twin = RuleSet("second_edition", num_players=6)
+    assert twin == rules and twin is not rules
+    table = action_table(rules)
+    assert action_table(rules) is table  # built once per object
+    assert action_table(twin) is not table and action_table(twin) == table
+    clone = pickle.loads(pickle.dumps(rules))
+    assert clone == rules and "actions" not in clone._derived
+    assert action_table(clone) == table
+    assert pickle.dumps(clone) == pickle.dumps(RuleSet("second_edition", num_players=6))
+    assert "_derived" not in rules.to_dict()
 
 
 # Illegal actions ----------------------------------------------------------------------------
