@@ -238,11 +238,15 @@ def legal_action_mask(state: GameState) -> np.ndarray:
 
 
 def _camel_spaces(state: GameState) -> int:
-    """Bit mask of the track spaces holding a camel, spaces as bit index."""
-    occupied = 0
-    for space in state.stacks:
-        if space > 0:
-            occupied |= 1 << space
+    """Bit mask of the track spaces holding a camel, spaces as bit index (memoised on the
+    state and inherited by its successors until a die moves a camel)."""
+    occupied = state._camels
+    if occupied is None:
+        occupied = 0
+        for space in state.stacks:
+            if space > 0:
+                occupied |= 1 << space
+        state._camels = occupied
     return occupied
 
 
@@ -524,6 +528,7 @@ def _roll(
     if rules.extra_action and die >= rules.first_support_die:  # into its crater (R9.1.4)
         new.crater = state.crater | 1 << (die - rules.first_support_die)
     new.stacks = dict(state.stacks)
+    new._camels = None
     dst, paid, unit = move_unit(new.stacks, state.tiles, camel, steps, rules.track_length,
                                 events)
     if state.photographer is not None and state.photographer[1] == dst:  # R9.2

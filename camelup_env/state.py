@@ -59,8 +59,10 @@ class GameState:
         extra_pending: the current player has made the turn's action and now decides the
             optional extra action (R9.1.4); the turn passes after that decision.
 
-    ``_legal`` (not a field of the state's value: no ``__init__`` argument, no JSON, ignored by
-    equality) memoises :func:`camelup_env.engine.legal_action_indices`.
+    Two memos are not part of the state's value (no ``__init__`` argument, no JSON, ignored by
+    equality): ``_legal`` holds :func:`camelup_env.engine.legal_action_indices`, and ``_camels``
+    the bit mask of the spaces holding a camel (bit ``s`` = space ``s``), which successors
+    inherit until a die moves a camel.
     """
 
     rules: RuleSet
@@ -86,12 +88,14 @@ class GameState:
     position_bets: tuple[tuple[int, int, int, int], ...] = ()
     extra_pending: bool = False
     _legal: tuple[int, ...] | None = field(default=None, init=False, repr=False, compare=False)
+    _camels: int | None = field(default=None, init=False, repr=False, compare=False)
 
     def copy(self) -> GameState:
         """An independent copy (fields are immutable or copied, so this is cheap)."""
         new = self.successor()
         new.stacks = dict(self.stacks)
         new.tiles = dict(self.tiles)
+        new._camels = None  # the copy is there to be edited
         return new
 
     def successor(self) -> GameState:
@@ -101,13 +105,15 @@ class GameState:
         track or the tiles first gives the new state its own dict. Cheaper than :meth:`copy`
         on the hot path, where most actions (bets, tiles) leave the camels where they are.
         """
-        return GameState(
+        new = GameState(
             self.rules, self.stacks, self.tiles, self.pyramid, self.revealed,
             self.leg_stacks, self.pyramid_tiles_left, self.coins, self.leg_bets,
             self.pyramid_tiles, self.hands, self.partners, self.winner_pile, self.loser_pile,
             self.leg, self.current, self.leg_starter, self.game_over, self.crater,
             self.photographer, self.position_bets, self.extra_pending,
         )
+        new._camels = self._camels
+        return new
 
     # Derived views -------------------------------------------------------------------------
     def camel_space(self, camel: int) -> int:
