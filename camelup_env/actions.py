@@ -29,7 +29,7 @@ never change when another rule set gains a module.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from camelup_env.rules import RuleSet
 from camelup_env.state import WINNER_PILE
@@ -161,6 +161,10 @@ class ActionTable:
     tile_spaces: SpaceTable
     #: ``Photograph`` indices of the free spaces (empty without the photographer module).
     photo_spaces: SpaceTable
+    #: Memo: bit mask of the leg-bet stacks with tiles left (bit c: camel c), per
+    #: ``GameState.leg_stacks`` value seen (one per reachable value: 1,024 in classic).
+    leg_bits: dict[tuple[tuple[int, ...], ...], int] = field(default_factory=dict, repr=False,
+                                                            compare=False)
 
     def __len__(self) -> int:
         return len(self.actions)
@@ -184,7 +188,10 @@ class ActionTable:
 
 def action_table(rules: RuleSet) -> ActionTable:
     """The action table of a rule set (built once per rule set object)."""
-    return rules.derived("actions", _build_action_table)
+    try:  # the engine asks on every step: one dict lookup, no further call
+        return rules._derived["actions"]  # type: ignore[return-value]
+    except KeyError:
+        return rules.derived("actions", _build_action_table)
 
 
 def _build_action_table(rules: RuleSet) -> ActionTable:

@@ -20,8 +20,10 @@ it is given; :func:`chance_outcomes` lists the possible draws with exact probabi
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 
@@ -150,10 +152,10 @@ def _legal_indices(state: GameState) -> tuple[int, ...]:
     if state.extra_pending:  # R9.1.4: the second decision of the turn
         return (table.extra_offset, *(table.support_index(c) for c in _support_options(state)))
     # R4.1-R4.4 depend on a few bits of the state only: tables answer them per bits.
-    bits = 0
-    for c, stack in enumerate(state.leg_stacks):  # R4.1
-        if stack:
-            bits |= 1 << c
+    bits = table.leg_bits.get(state.leg_stacks)  # R4.1: the stacks with tiles left
+    if bits is None:
+        bits = table.leg_bits[state.leg_stacks] = sum(
+            1 << c for c, stack in enumerate(state.leg_stacks) if stack)
     if state.pyramid_tiles_left:  # R4.3 (the pyramid's index follows the leg bets')
         bits |= 1 << len(state.leg_stacks)
     legal = (table.leg_indices[bits]
@@ -254,7 +256,9 @@ def _blocked_spaces(state: GameState, seat: int) -> int:
     """Bit mask of the spaces where ``seat`` may not put its tile (R4.2), spaces as bit index:
     no camel, no tile, no neighbouring tile. The player's own tile is lifted first, so its
     neighbours are free, but its own space is not (a tile moves to a different space)."""
-    blocked = _camel_spaces(state)
+    blocked = state._camels  # _camel_spaces(state), its memo read here: once per step
+    if blocked is None:
+        blocked = _camel_spaces(state)
     for space, (owner, _) in state.tiles.items():
         blocked |= (1 << space) if owner == seat else (7 << (space - 1))
     if state.photographer is not None:  # no track tile on the camera space (R9.2)
@@ -369,6 +373,8 @@ def to_action(state: GameState, action: Action | int) -> Action:
                 f"action index {int(action)} is out of range 0..{len(actions) - 1}"
             )
         return actions[action]
+    if type(action) not in _EFFECTS and type(action) is not TakePyramidTile:
+        raise IllegalActionError(f"not a camelup action: {action!r}")
     return action
 
 
@@ -381,7 +387,7 @@ def apply_action(
     over the die's faces); everything else is deterministic.
     """
     action = _checked(state, action)
-    if isinstance(action, TakePyramidTile):
+    if type(action) is TakePyramidTile:
         # One uniform draw picks the die (integer part) and its face (fractional part).
         x = rng.random() * len(state.pyramid)
         i = int(x)
@@ -447,62 +453,92 @@ def _offer_extra(state: GameState, seat: int) -> None:
 
 def _apply_deterministic(state: GameState, action: Action) -> tuple[GameState, tuple[Event, ...]]:
     p = state.current
-    new_state, events = _apply_choice(state, _next_turn(state), p, action)
-    if new_state.rules.extra_action and not state.extra_pending:
-        _offer_extra(new_state, p)
-    return new_state, events
+    new = _next_turn(state)
+    events = _EFFECTS[type(action)](state, new, p, action)
+    if new.rules.extra_action and not state.extra_pending:
+        _offer_extra(new, p)
+    return new, events
 
 
-def _apply_choice(
-    state: GameState, new: GameState, p: int, action: Action
-) -> tuple[GameState, tuple[Event, ...]]:
-    """The effect of a chance-free action of ``p``, written into ``new`` (turn passed)."""
-    if isinstance(action, TakeLegBet):
-        c = action.camel
-        value = state.leg_stacks[c][0]
-        new.leg_stacks = _set(state.leg_stacks, c, state.leg_stacks[c][1:])
+# The effect of each chance-free action of player ``p``, written into ``new`` (turn passed);
+# each returns the events. Dispatched on the action's type (see _EFFECTS).
+def _take_leg_bet(state: GameState, new: GameState, p: int, action: TakeLegBet) -> tuple[Event]:
+    c = action.camel
+    stack = state.leg_stacks[c]
+    new.leg_stacks = _set(state.leg_stacks, c, stack[1:])
+    new.leg_bets = _set(state.leg_bets, p, (*state.leg_bets[p], (c, stack[0])))
+    return (LegBetTaken(p, c, stack[0]),)
+
+
+def _place_tile(state: GameState, new: GameState, p: int, action: PlaceTile) -> tuple[Event]:
+    new.tiles = tiles = dict(state.tiles)
+    old = None
+    for space, tile in state.tiles.items():  # a placed tile moves (R4.2)
+        if tile[0] == p:
+            old = space
+            del tiles[space]
+            break
+    tiles[action.space] = (p, action.side)
+    return (TilePlaced(p, action.space, action.side, old),)
+
+
+def _race_bet(state: GameState, new: GameState, p: int, action: RaceBet) -> tuple[Event]:
+    card = (p, action.camel)
+    if action.pile == WINNER_PILE:
+        new.winner_pile = (*state.winner_pile, card)
+    else:
+        new.loser_pile = (*state.loser_pile, card)
+    new.hands = _set(state.hands, p, state.hands[p] & ~(1 << action.camel))
+    return (RaceBetPlaced(p, action.pile, action.camel),)
+
+
+def _partner(state: GameState, new: GameState, p: int, action: Partner) -> tuple[Event]:
+    partners = list(state.partners)
+    partners[p], partners[action.seat] = action.seat, p
+    new.partners = tuple(partners)
+    return (PartnershipFormed(p, action.seat),)
+
+
+def _photograph(state: GameState, new: GameState, p: int, action: Photograph) -> tuple[Event]:
+    new.photographer = (p, action.space)
+    return (PhotographerPlaced(p, action.space),)
+
+
+def _position_bet(state: GameState, new: GameState, p: int, action: PositionBet) -> tuple[Event]:
+    c = action.camel
+    if action.from_stack:  # the bottom tile of the stack becomes the player's, covered
+        value = state.leg_stacks[c][-1]
+        new.leg_stacks = _set(state.leg_stacks, c, state.leg_stacks[c][:-1])
         new.leg_bets = _set(state.leg_bets, p, (*state.leg_bets[p], (c, value)))
-        return new, (LegBetTaken(p, c, value),)
-    if isinstance(action, PlaceTile):
-        old = state.tile_of(p)
-        new.tiles = tiles = dict(state.tiles)
-        if old is not None:
-            del tiles[old[0]]
-        tiles[action.space] = (p, action.side)
-        return new, (TilePlaced(p, action.space, action.side, old[0] if old else None),)
-    if isinstance(action, RaceBet):
-        card = (p, action.camel)
-        if action.pile == WINNER_PILE:
-            new.winner_pile = (*state.winner_pile, card)
-        else:
-            new.loser_pile = (*state.loser_pile, card)
-        new.hands = _set(state.hands, p, state.hands[p] & ~(1 << action.camel))
-        return new, (RaceBetPlaced(p, action.pile, action.camel),)
-    if isinstance(action, Partner):
-        partners = list(state.partners)
-        partners[p], partners[action.seat] = action.seat, p
-        new.partners = tuple(partners)
-        return new, (PartnershipFormed(p, action.seat),)
-    if isinstance(action, Photograph):
-        new.photographer = (p, action.space)
-        return new, (PhotographerPlaced(p, action.space),)
-    if isinstance(action, PositionBet):
-        c = action.camel
-        if action.from_stack:  # the bottom tile of the stack becomes the player's, covered
-            value = state.leg_stacks[c][-1]
-            new.leg_stacks = _set(state.leg_stacks, c, state.leg_stacks[c][:-1])
-            new.leg_bets = _set(state.leg_bets, p, (*state.leg_bets[p], (c, value)))
-        else:  # the lowest-valued uncovered own tile of that colour (R11.4)
-            value = min(v for camel, v in _uncovered_tiles(state, p) if camel == c)
-        new.position_bets = (*state.position_bets, (p, action.position, c, value))
-        return new, (PositionBetTaken(p, action.position, c, value, action.from_stack),)
-    if isinstance(action, AddSupportDie):
-        new.pyramid_tiles = _set(state.pyramid_tiles, p, state.pyramid_tiles[p] - 1)
-        new.pyramid_tiles_left = state.pyramid_tiles_left + 1
-        new.pyramid = tuple(sorted((*state.pyramid, state.rules.first_support_die + action.camel)))
-        return new, (SupportDieAdded(p, action.camel),)
-    assert isinstance(action, SkipExtra)
-    return new, (ExtraSkipped(p),)
+    else:  # the lowest-valued uncovered own tile of that colour (R11.4)
+        value = min(v for camel, v in _uncovered_tiles(state, p) if camel == c)
+    new.position_bets = (*state.position_bets, (p, action.position, c, value))
+    return (PositionBetTaken(p, action.position, c, value, action.from_stack),)
+
+
+def _add_support_die(
+    state: GameState, new: GameState, p: int, action: AddSupportDie
+) -> tuple[Event]:
+    new.pyramid_tiles = _set(state.pyramid_tiles, p, state.pyramid_tiles[p] - 1)
+    new.pyramid_tiles_left = state.pyramid_tiles_left + 1
+    new.pyramid = tuple(sorted((*state.pyramid, state.rules.first_support_die + action.camel)))
+    return (SupportDieAdded(p, action.camel),)
+
+
+def _skip_extra(state: GameState, new: GameState, p: int, action: SkipExtra) -> tuple[Event]:
+    return (ExtraSkipped(p),)
+
+
+_EFFECTS: dict[type, Callable[[GameState, GameState, int, Any], tuple[Event]]] = {
+    TakeLegBet: _take_leg_bet,
+    PlaceTile: _place_tile,
+    RaceBet: _race_bet,
+    Partner: _partner,
+    Photograph: _photograph,
+    PositionBet: _position_bet,
+    AddSupportDie: _add_support_die,
+    SkipExtra: _skip_extra,
+}
 
 
 def _roll(

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import pickle
+from dataclasses import fields
 
 import numpy as np
 import pytest
@@ -30,6 +31,7 @@ from camelup_env import (
     new_game,
     render_text,
 )
+from camelup_env.engine import _camel_spaces
 from camelup_env.events import (
     DieRevealed,
     FinalBetsScored,
@@ -167,6 +169,12 @@ def test_not_an_action_is_rejected() -> None:
         check_legal(s, "roll")
     with pytest.raises(TypeError, match="not a camelup action"):
         describe("roll", s.rules)
+
+    class Lookalike(PlaceTile):  # actions are matched by exact type
+        pass
+
+    with pytest.raises(IllegalActionError, match="not a camelup action"):
+        apply_action(s, Lookalike(6, 1), np.random.default_rng(0))
 
 
 def test_chance_outcome_arguments_are_checked() -> None:
@@ -386,8 +394,8 @@ def test_R10_pyramid_order_is_not_part_of_the_state() -> None:
                                              ("supercup", 5)])
 def test_shared_containers_never_change_an_earlier_state(preset: str, players: int) -> None:
     """A new state shares unchanged ``stacks``/``tiles`` dicts with its parent and memoises its
-    legal indices: no later step may change any earlier state, and the memo must equal a
-    fresh derivation on an independent copy (R4, states as values)."""
+    legal indices and camel spaces: no later step may change any earlier state, and the memos
+    must equal a fresh derivation on an independent copy (R4, states as values)."""
     rules = RuleSet(preset, num_players=players)
     rng = np.random.default_rng(11)
     for seed in range(3):
@@ -395,7 +403,13 @@ def test_shared_containers_never_change_an_earlier_state(preset: str, players: i
         history = []
         while not state.game_over:
             legal = legal_action_indices(state)
-            assert legal == legal_action_indices(state.copy())
+            fresh = state.copy()
+            assert legal == legal_action_indices(fresh)
+            assert _camel_spaces(state) == _camel_spaces(fresh)
+            successor = state.successor()  # built slot by slot: every field carried over
+            assert all(getattr(successor, f.name) is getattr(state, f.name)
+                       for f in fields(GameState) if f.name != "_legal")
+            assert successor._legal is None
             history.append((state, state.to_json()))
             state, _ = apply_action(state, legal[rng.integers(len(legal))], rng)
         for old, snapshot in history:
