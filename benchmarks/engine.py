@@ -31,22 +31,31 @@ import numpy as np
 from camelup_env import RuleSet, apply_action, legal_action_indices, new_game
 
 
-def run(preset: str, players: int, seconds: float, seed: int) -> dict[str, float]:
-    rules = RuleSet(preset, num_players=players)
+def play_games(
+    rules: RuleSet, games: int, seed: int, deadline: float | None = None
+) -> tuple[int, int]:
+    """Random full games: ``games`` of them or, given a ``deadline`` (``time.perf_counter``),
+    as many as start before it. Returns (games played, actions applied)."""
     rng = np.random.default_rng(seed)
     pick = random.Random(seed).random
-    games = actions = 0
+    played = actions = 0
     clock = time.perf_counter
-    start = clock()
-    cpu_start = time.process_time()
-    deadline = start + seconds
-    while clock() < deadline:
+    while clock() < deadline if deadline is not None else played < games:
         state = new_game(rules, seed=rng)
         while not state.game_over:
             legal = legal_action_indices(state)
             state, _ = apply_action(state, legal[int(pick() * len(legal))], rng)
             actions += 1
-        games += 1
+        played += 1
+    return played, actions
+
+
+def run(preset: str, players: int, seconds: float, seed: int) -> dict[str, float]:
+    rules = RuleSet(preset, num_players=players)
+    clock = time.perf_counter
+    start = clock()
+    cpu_start = time.process_time()
+    games, actions = play_games(rules, 0, seed, deadline=start + seconds)
     elapsed = clock() - start
     cpu = time.process_time() - cpu_start
     return {

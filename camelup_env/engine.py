@@ -6,11 +6,13 @@ the ``stacks``/``tiles`` dicts until an action changes them) together with the e
 explain it. That makes search (expectimax, MCTS) safe without defensive copies, and makes every
 step replayable.
 
-Speed (a random action is ~50,000 machine instructions, about 10 us): the legal indices of a
-state are computed once and memoised on it; an index chosen from them is applied without
-re-deriving its rule (any other action goes through :func:`check_legal`, which names the rule
-it breaks); the per-space legality of tiles and the camera is read from precomputed tables of
-free-space indices (:class:`~camelup_env.actions.SpaceTable`).
+Speed (a random classic action is ~38,000 machine instructions, 6-8 us; measured by
+``benchmarks/engine_instructions.py``): the legal indices of a state are computed once and
+memoised on it, as is the bit mask of its camel spaces, which successors inherit until a die
+moves a camel; an index chosen from the legal ones is applied without re-deriving its rule (any
+other action goes through :func:`check_legal`, which names the rule it breaks) by the effect
+function of its action type; the per-space legality of tiles and the camera is read from
+precomputed tables of free-space indices (:class:`~camelup_env.actions.SpaceTable`).
 
 Chance is explicit. The only randomness in a game is the setup (R2) and the die drawn when a
 pyramid tile is taken (R4.3). :func:`apply_action` draws it from the ``numpy.random.Generator``
