@@ -188,10 +188,10 @@ class ActionTable:
 
 def action_table(rules: RuleSet) -> ActionTable:
     """The action table of a rule set (built once per rule set object)."""
-    try:  # the engine asks on every step: one dict lookup, no further call
-        return rules._derived["actions"]  # type: ignore[return-value]
-    except KeyError:
-        return rules.derived("actions", _build_action_table)
+    table = rules._derived.get("actions")  # the engine asks on every step: one dict lookup
+    if table is None:
+        table = rules._derived["actions"] = _build_action_table(rules)
+    return table  # type: ignore[return-value]
 
 
 def _build_action_table(rules: RuleSet) -> ActionTable:

@@ -11,9 +11,7 @@ moves camel *i*), then the grey die if the preset has crazy camels.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field, fields
-from typing import TypeVar
 
 PRESETS = ("classic", "second_edition", "supercup")
 
@@ -28,8 +26,6 @@ _LEG_BETS = {"classic": (5, 3, 2), "second_edition": (5, 3, 2, 2), "supercup": (
 _TILE_KIND = {"classic": "desert", "second_edition": "spectator", "supercup": "desert"}
 #: The Supercup modules (R9.1-R9.4) as RuleSet switches.
 SUPERCUP_MODULES = ("support_dice", "photographer", "position_bets", "partnerships")
-
-T = TypeVar("T")
 
 #: One die face: (camel shown by the face, number of spaces).
 Face = tuple[int, int]
@@ -75,9 +71,10 @@ class RuleSet:
     #: Per die: its faces. Derived from the fields above; not an argument.
     dice: tuple[tuple[Face, ...], ...] = field(init=False, repr=False, compare=False)
     _hash: int = field(init=False, repr=False, compare=False)
-    #: Tables other modules derive from these rules, built on first use and kept here (not in
-    #: a cache keyed by rule set: equal rule sets are often distinct objects, and comparing
-    #: them field by field on every engine step cost about a tenth of the step). Not pickled.
+    #: Tables other modules derive from these rules (``actions.action_table``), built on first
+    #: use and kept here by name, not in a cache keyed by rule set: equal rule sets are often
+    #: distinct objects, and comparing them field by field on every engine step cost about a
+    #: twentieth of the step. Not pickled.
     _derived: dict[str, object] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -122,14 +119,6 @@ class RuleSet:
 
     def __setstate__(self, state: dict[str, object]) -> None:
         self.__dict__.update(state, _derived={})
-
-    def derived(self, name: str, build: Callable[[RuleSet], T]) -> T:
-        """The table ``name`` derived from these rules by ``build``, built once per object."""
-        try:
-            return self._derived[name]  # type: ignore[return-value]
-        except KeyError:
-            table = self._derived[name] = build(self)
-            return table
 
     def _validate(self) -> None:
         most = 10 if self.preset == "supercup" else 8
