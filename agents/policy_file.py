@@ -182,17 +182,19 @@ def architecture_of(policy: Any) -> Architecture:
                         tuple(pi), tuple(vf), activation, bool(policy.share_features_extractor))
 
 
-def save_policy(model: Any, path: str | Path, rules: RuleSet, *, observer: Mapping[str, Any],
-                env_version: str, optimizer: bool = True, **extra: Any) -> Path:
+def save_policy(model: Any, path: str | Path, rules: RuleSet, *,
+                observer: Mapping[str, Any] | Observer, env_version: str, optimizer: bool = True,
+                **extra: Any) -> Path:
     """Write ``model`` (a ``MaskablePPO`` or its ``.policy``) as a camelup model file.
 
     ``observer`` holds the :class:`~camelup_env.observation.Observer` keyword arguments the
-    policy was trained with (:data:`OBSERVER_SETTINGS`), ``env_version`` the environment
-    (``"camelup_v0"``, ...), ``extra`` any further JSON (``trained_steps=``, ``config=``). With
-    ``optimizer`` (and a ``MaskablePPO``), the Adam state and the step counters are saved too, so
-    :func:`load_into` can resume training. A path without the ``.zip`` suffix gets it, as with
-    SB3's ``save``. The file is written to a temporary name and renamed, so a crash never leaves
-    half a model. Returns the path written.
+    policy was trained with (:data:`OBSERVER_SETTINGS`), or is that observer itself (say
+    ``env.aec_env.observer`` of the ``SingleAgentEnv`` it learned on); ``env_version`` names the
+    environment (``"camelup_v0"``, ...), ``extra`` any further JSON (``trained_steps=``,
+    ``config=``). With ``optimizer`` (and a ``MaskablePPO``), the Adam state and the step
+    counters are saved too, so :func:`load_into` can resume training. A path without the
+    ``.zip`` suffix gets it, as with SB3's ``save``. The file is written to a temporary name and
+    renamed, so a crash never leaves half a model. Returns the path written.
     """
     import torch
 
@@ -201,6 +203,8 @@ def save_policy(model: Any, path: str | Path, rules: RuleSet, *, observer: Mappi
     clash = RESERVED_KEYS & set(extra)
     if clash:
         raise ValueError(f"extra metadata may not use the reserved key(s) {sorted(clash)}")
+    if isinstance(observer, Observer):
+        observer = {k: getattr(observer, k) for k in OBSERVER_SETTINGS if hasattr(observer, k)}
     settings = observer_settings(dict(observer), "observer")
     observer_size = make_observer(rules, settings).size
     if observer_size != arch.observation_size:

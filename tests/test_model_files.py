@@ -230,3 +230,18 @@ def test_shipped_models_are_tensor_only_files(name: str) -> None:
     meta = read_metadata(path)
     assert meta["version"] == 2 and meta["policy"]["net_arch"] == {"pi": [256, 256],
                                                                    "vf": [256, 256]}
+
+
+def test_a_model_trained_outside_camelup_train_is_made_playable_in_one_line(tmp_path) -> None:
+    """docs/model-files.md: the README's own MaskablePPO block (default network, the env's own
+    observer), then one save_policy call by the model's author, then ``ppo:`` plays it."""
+    torch.set_num_threads(1)
+    env = SingleAgentEnv(num_players=2, learner_seat=None, odds_features=False)
+    model = MaskablePPO("MlpPolicy", env, n_steps=64, batch_size=32, verbose=0, device="cpu")
+    model.learn(total_timesteps=64)
+    save_policy(model, tmp_path / "mine.zip", env.aec_env.rules, observer=env.aec_env.observer,
+                env_version="camelup_v0")
+    agent = agents.make(f"ppo:{tmp_path / 'mine.zip'}")
+    assert agent.observer.size == env.observation_space.shape[0]
+    result = play_game(RULES, [agents.make("random"), agent], seed=1, catch=False)
+    assert result.forfeit is None and not result.truncated
