@@ -42,6 +42,7 @@ import io
 import os
 import sys
 import zipfile
+import zlib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from itertools import pairwise
@@ -277,7 +278,7 @@ def read_policy_file(path: str | Path, *, tensors: bool = True,
             weights = _tensors(archive, path, WEIGHTS_MEMBER) if tensors else {}
             opt = (_tensors(archive, path, OPTIMIZER_MEMBER)
                    if optimizer and OPTIMIZER_MEMBER in names else None)
-    except (zipfile.BadZipFile, EOFError, OSError, NotImplementedError) as exc:
+    except (zipfile.BadZipFile, zlib.error, EOFError, OSError, NotImplementedError) as exc:
         raise ModelFileError(f"{path} is corrupt or not a model zip: {exc}") from exc
     except ModelFileError:
         raise

@@ -245,3 +245,31 @@ def test_a_model_trained_outside_camelup_train_is_made_playable_in_one_line(tmp_
     assert agent.observer.size == env.observation_space.shape[0]
     result = play_game(RULES, [agents.make("random"), agent], seed=1, catch=False)
     assert result.forfeit is None and not result.truncated
+
+
+def test_damaged_model_files_raise_only_model_file_errors(tmp_path) -> None:
+    """Random byte changes and truncations of a whole file, or of its policy.pth: each either
+    loads or is refused with a one-line ModelFileError (zlib, zip and torch errors included)."""
+    good = save_policy(tiny_model(), tmp_path / "good.zip", RULES, observer=OBSERVER,
+                       env_version="camelup_v0")
+    sources = {"file": good.read_bytes(), "policy.pth": zipfile.ZipFile(good).read("policy.pth")}
+    rng = np.random.default_rng(0)
+    refused = 0
+    for i in range(120):
+        kind = ("file", "policy.pth")[i % 2]
+        data = bytearray(sources[kind])
+        for at in rng.integers(len(data), size=int(rng.integers(1, 9))):
+            data[at] = int(rng.integers(256))
+        if i % 5 == 0:
+            data = data[: int(rng.integers(len(data)))]
+        damaged = tmp_path / f"damaged{i}.zip"
+        if kind == "file":
+            damaged.write_bytes(bytes(data))
+        else:
+            rewrite(good, damaged, **{"policy.pth": bytes(data)})
+        try:
+            load_agent(damaged)
+        except ModelFileError as exc:
+            refused += 1
+            assert "\n" not in str(exc)
+    assert refused >= 30  # the damage is real: many files are refused
