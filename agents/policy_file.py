@@ -73,6 +73,7 @@ ACTIVATIONS = ("Tanh", "ReLU", "ELU", "LeakyReLU", "GELU", "SiLU")
 #: 256x256 ones hold 1.7 MB of weights).
 MAX_METADATA_BYTES = 1 << 20
 MAX_TENSOR_BYTES = 512 << 20
+MAX_FILE_BYTES = 2 * MAX_TENSOR_BYTES + MAX_METADATA_BYTES
 MAX_METADATA_DEPTH = 16
 MAX_LAYERS = 16
 MAX_LAYER_WIDTH = 1 << 14
@@ -265,6 +266,9 @@ def read_policy_file(path: str | Path, *, tensors: bool = True,
     path = Path(path)
     if not path.is_file():
         raise ModelFileError(f"model file not found: {path}")
+    if path.stat().st_size > MAX_FILE_BYTES:  # before the zip directory is parsed
+        raise ModelFileError(f"{path} is {path.stat().st_size} bytes; model files may have at "
+                             f"most {MAX_FILE_BYTES}")
     try:
         with zipfile.ZipFile(path) as archive:
             names = set(archive.namelist())
