@@ -1,96 +1,72 @@
 """Trained MaskablePPO policies as agents: ``agents.make("ppo:results/models/classic4/model.zip")``.
 
-A camelup model file is an sb3-contrib ``MaskablePPO`` zip with one extra member,
-``camelup.json``, that records what the policy was trained on: the rule set and the observation
-settings. The agent rebuilds its own observation from the public view it is given, with exactly
+The model file format, and why loading it never runs code from the file, is
+:mod:`agents.policy_file` (and ``docs/model-files.md``); this module turns a loaded policy into
+a player. The file records the rule set and the observation settings the policy was trained
+with; the agent rebuilds its own observation from the public view it is given, with exactly
 those settings, so it plays correctly whatever observation the caller computed, and a model
 trained for another preset or player count is refused with a clear error instead of playing
 nonsense.
+
+:meth:`PolicyAgent.act_batch` decides many games with one forward pass (the training vector
+env and self-play opponents use it); :meth:`PolicyAgent.act` is the one-game case of it.
 """
 
 from __future__ import annotations
 
-import json
-import zipfile
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from agents.base import Agent, Observation
+from agents.policy_file import (
+    ModelFileError,
+    load_into,
+    read_metadata,
+    read_policy_file,
+    save_policy,
+)
 from camelup_env.observation import Observer
 from camelup_env.rules import RuleSet
 from camelup_env.state import GameState
 
-METADATA_MEMBER = "camelup.json"
-METADATA_FORMAT = "camelup-maskable-ppo"
-
-
-class ModelFileError(ValueError):
-    """A model file that cannot be used: missing, corrupt, not camelup's, or for other rules."""
-
-
-def write_metadata(path: str | Path, rules: RuleSet, odds_features: bool, race_samples: int,
-                   **extra: Any) -> None:
-    """Add ``camelup.json`` to a saved MaskablePPO zip (see the module docstring)."""
-    doc = {
-        "format": METADATA_FORMAT,
-        "version": 1,
-        "rules": rules.to_dict(),
-        "observer": {"odds_features": odds_features, "race_samples": race_samples},
-        **extra,
-    }
-    with zipfile.ZipFile(path, "a") as archive:
-        archive.writestr(METADATA_MEMBER, json.dumps(doc, indent=2))
-
-
-def read_metadata(path: str | Path) -> dict[str, Any]:
-    """The ``camelup.json`` of a model file; :class:`ModelFileError` says what is wrong."""
-    path = Path(path)
-    if not path.is_file():
-        raise ModelFileError(f"model file not found: {path}")
-    try:
-        with zipfile.ZipFile(path) as archive:
-            if METADATA_MEMBER not in archive.namelist():
-                raise ModelFileError(
-                    f"{path} is a zip but not a camelup model (no {METADATA_MEMBER}); "
-                    "save models with training.train_ppo so the rules travel with them"
-                )
-            doc = json.loads(archive.read(METADATA_MEMBER))
-    except zipfile.BadZipFile as exc:
-        raise ModelFileError(f"{path} is corrupt or not a model zip: {exc}") from exc
-    except json.JSONDecodeError as exc:
-        raise ModelFileError(f"{path}: {METADATA_MEMBER} is not valid JSON: {exc}") from exc
-    if doc.get("format") != METADATA_FORMAT:
-        raise ModelFileError(f"{path}: unknown model format {doc.get('format')!r}")
-    return doc
+__all__ = ["ModelFileError", "PolicyAgent", "load_agent", "load_into", "read_metadata",
+           "save_policy"]
 
 
 class PolicyAgent(Agent):
     """A MaskablePPO policy playing one seat (greedy over its legal actions by default).
 
-    ``observer`` must be the observation settings the policy was trained with; the agent
-    rebuilds its observation from the public view with it. With ``trust_observation=True`` it
-    uses the observation it is handed instead (self-play, where both come from one observer).
+    ``policy`` is an sb3-contrib ``MaskableActorCriticPolicy``; ``observer`` must be the
+    observation settings it was trained with: the agent rebuilds its observation from the public
+    view with it. With ``trust_observation=True`` it uses the observation it is handed instead
+    (self-play, where both come from one observer). Sampling (``deterministic=False``) draws
+    from the agent's own generator, which :meth:`reset` seeds.
     """
 
     description = "a trained MaskablePPO policy: ppo:path/to/model.zip"
 
-    def __init__(self, model: Any, rules: RuleSet, observer: Observer, *,
+    def __init__(self, policy: Any, rules: RuleSet, observer: Observer, *,
                  deterministic: bool = True, trust_observation: bool = False,
-                 source: str = "policy"):
-        expected = model.observation_space.shape
+                 source: str = "policy", env_version: str = "camelup_v0"):
+        expected = policy.observation_space.shape
         if expected != (observer.size,):
             raise ModelFileError(
                 f"{source}: the policy expects observations of shape {expected} but its "
                 f"recorded settings give {observer.size} features"
             )
-        self.model = model
+        self.policy = policy
         self.rules = rules
         self.observer = observer
         self.deterministic = deterministic
         self.trust_observation = trust_observation
         self.source = source
+        self.env_version = env_version
+        self.rng = np.random.default_rng()
+
+    def reset(self, seed: int | None = None) -> None:
+        self.rng = np.random.default_rng(seed)
 
     def check_rules(self, rules: RuleSet) -> None:
         """Refuse a game this policy was not trained for."""
@@ -111,9 +87,38 @@ class PolicyAgent(Agent):
         else:
             self.check_rules(public_state.rules)
             obs = self.observer.observe(public_state, public_state.current)
-        action, _ = self.model.predict(obs, action_masks=observation["action_mask"].astype(bool),
-                                       deterministic=self.deterministic)
-        return int(np.asarray(action).item())
+        mask = np.asarray(observation["action_mask"], dtype=bool)
+        return int(self.act_batch(obs[None], mask[None])[0])
+
+    def act_batch(self, obs: np.ndarray, masks: np.ndarray, deterministic: bool | None = None,
+                  rng_seed: int | np.random.Generator | None = None) -> np.ndarray:
+        """One action per row: ``obs`` (B, F) float32, ``masks`` (B, A) bool -> (B,) int64.
+
+        ``deterministic`` (default: the agent's setting) takes each row's most likely legal
+        action; otherwise one is sampled from the masked policy (Gumbel-max with ``rng_seed``'s
+        generator, or the agent's own), so a seed reproduces a batch exactly.
+        """
+        import torch
+
+        obs = np.asarray(obs, dtype=np.float32)
+        masks = np.asarray(masks, dtype=bool)
+        n_actions = self.policy.action_space.n
+        if obs.ndim != 2 or obs.shape[1] != self.observer.size:
+            raise ValueError(f"obs must have shape (B, {self.observer.size}), got {obs.shape}")
+        if masks.shape != (obs.shape[0], n_actions):
+            raise ValueError(f"masks must have shape ({obs.shape[0]}, {n_actions}), "
+                             f"got {masks.shape}")
+        if not masks.any(axis=1).all():
+            raise ValueError("every row of masks needs at least one legal action")
+        with torch.no_grad():
+            obs_tensor = torch.as_tensor(obs, device=self.policy.device)
+            dist = self.policy.get_distribution(obs_tensor, action_masks=masks)
+            logits = dist.distribution.logits.cpu().numpy()
+        if deterministic if deterministic is not None else self.deterministic:
+            return np.where(masks, logits, -np.inf).argmax(axis=1)
+        rng = self.rng if rng_seed is None else np.random.default_rng(rng_seed)
+        noisy = logits + rng.gumbel(size=logits.shape)
+        return np.where(masks, noisy, -np.inf).argmax(axis=1)
 
     def act_batch(self, observations: np.ndarray, masks: np.ndarray,
                   deterministic: bool | None = None) -> np.ndarray:
@@ -133,23 +138,11 @@ class PolicyAgent(Agent):
 
 
 def load_agent(path: str | Path, device: str = "cpu", **kwargs: Any) -> PolicyAgent:
-    """A :class:`PolicyAgent` from a camelup model file; :class:`ModelFileError` if unusable."""
-    from sb3_contrib import MaskablePPO  # torch is only imported when a model is used
-
-    meta = read_metadata(path)
-    try:
-        rules = RuleSet.from_dict(meta["rules"])
-        settings = meta["observer"]
-        observer = Observer(rules, odds_features=bool(settings["odds_features"]),
-                            race_samples=int(settings["race_samples"]))
-    except (KeyError, TypeError, ValueError) as exc:
-        raise ModelFileError(f"{path}: bad {METADATA_MEMBER}: {exc}") from exc
-    try:
-        model = MaskablePPO.load(str(path), device=device)
-    except Exception as exc:  # sb3 raises many types for damaged archives
-        raise ModelFileError(f"{path} could not be loaded as a MaskablePPO model: "
-                             f"{type(exc).__name__}: {exc}") from exc
-    return PolicyAgent(model, rules, observer, source=str(path), **kwargs)
+    """A :class:`PolicyAgent` from a camelup model file, read without running any of its code;
+    :class:`ModelFileError` (one line) if the file is unusable."""
+    file = read_policy_file(path)
+    return PolicyAgent(file.policy(device), file.rules, file.observer(), source=str(path),
+                       env_version=file.env_version, **kwargs)
 
 
 def load(rest: str, **kwargs: Any) -> PolicyAgent:

@@ -162,6 +162,10 @@ class RuleSet:
             raise ValueError(f"tile_kind must be 'desert' or 'spectator', got {self.tile_kind!r}")
         if not self.racing_die_faces or any(v < 1 for v in self.racing_die_faces):
             raise ValueError(f"racing die faces must be positive, got {self.racing_die_faces}")
+        faces = self.racing_die_faces + self.grey_die_values + self.support_die_faces
+        if max(faces) > self.track_length:
+            raise ValueError(f"a die face moves at most the track length ({self.track_length} "
+                             f"spaces), got {max(faces)}")
         if self.crazy_colours and (
             not self.grey_die_values or any(v < 1 for v in self.grey_die_values)
         ):
@@ -261,15 +265,52 @@ class RuleSet:
 
     @classmethod
     def from_dict(cls, data: dict) -> RuleSet:
+        """The rule set of a :meth:`to_dict` document, which may come from a stranger: every
+        value's JSON type is checked against the field's annotation before the constructor
+        validates the rules, so a bad document is a ``ValueError`` naming the field."""
         if not isinstance(data, dict) or "preset" not in data:
-            raise ValueError(f"a rule set document needs at least a 'preset', got {data!r}")
+            raise ValueError(f"a rule set document needs at least a 'preset', got "
+                             f"{str(data)[:80]}")
         known = set(cls.__dataclass_fields__) - _NOT_ARGUMENTS
         unknown = set(data) - known
         if unknown:
-            raise ValueError(f"unknown rule set field(s) {sorted(unknown)}")
-        kwargs = {k: tuple(v) if isinstance(v, list) else v for k, v in data.items()}
+            raise ValueError(f"unknown rule set field(s) {sorted(map(str, unknown))[:5]}")
+        kwargs = {k: _typed(k, v) for k, v in data.items()}
         return cls(**kwargs)
 
 
 #: Derived fields of a rule set: neither constructor arguments nor part of its document.
 _NOT_ARGUMENTS = frozenset(f.name for f in fields(RuleSet) if not f.init)
+#: JSON type of each document field, read off its annotation ("int | None" -> "int").
+_DOCUMENT_TYPES = {f.name: str(f.type).split(" | ")[0] for f in fields(RuleSet) if f.init}
+#: Longest list and largest magnitude a rule set document may hold (far beyond any game).
+_MOST_ITEMS, _MOST_MAGNITUDE = 64, 1 << 31
+
+
+def _typed(name: str, value: object) -> object:
+    """``value`` of document field ``name`` as the constructor takes it, or ``ValueError``."""
+    kind = _DOCUMENT_TYPES[name]
+    if value is None and name in _NULLABLE:
+        return None
+    if kind.startswith("tuple["):
+        item = kind[len("tuple["):].split(",")[0]
+        if type(value) is not list or len(value) > _MOST_ITEMS:
+            raise ValueError(f"rule set field {name} must be a list of at most {_MOST_ITEMS} "
+                             f"{item}s, got {str(value)[:60]}")
+        return tuple(_typed_scalar(name, v, item) for v in value)
+    return _typed_scalar(name, value, kind)
+
+
+def _typed_scalar(name: str, value: object, kind: str) -> object:
+    expected = {"int": int, "bool": bool, "str": str}[kind]
+    if type(value) is not expected:
+        raise ValueError(f"rule set field {name} must be {kind}, got {str(value)[:60]}")
+    if kind == "int" and abs(value) >= _MOST_MAGNITUDE:
+        raise ValueError(f"rule set field {name} is out of range: {value}")
+    if kind == "str" and len(value) > _MOST_ITEMS:
+        raise ValueError(f"rule set field {name} is longer than {_MOST_ITEMS} characters")
+    return value
+
+
+#: Fields whose ``None`` means "the preset's value".
+_NULLABLE = frozenset(f.name for f in fields(RuleSet) if f.init and "None" in str(f.type))

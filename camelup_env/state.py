@@ -17,12 +17,20 @@ Camels, dice and colours are indexed as described in :mod:`camelup_env.rules`.
 from __future__ import annotations
 
 import json
+from collections import Counter
 from dataclasses import dataclass, field, fields
 from typing import Any
 
+from camelup_env import safe_json
 from camelup_env.rules import RuleSet
 
 SCHEMA_VERSION = 1
+#: Limits for state JSON from strangers: a state is about 1 kB and nests 4 levels deep.
+MAX_JSON_BYTES, MAX_JSON_DEPTH = 1 << 20, 8
+#: Largest count (coins, leg number) a state may hold: what 32-bit observations and odds hold.
+MAX_COUNT = (1 << 31) - 1
+#: A race-bet card or hand another seat may not see (R10, ``observation.public_view``).
+HIDDEN = -1
 _new_state = object.__new__
 
 #: Winner and loser race-bet piles (R4.4, R7.2).
@@ -184,7 +192,13 @@ class GameState:
 
     @classmethod
     def from_dict(cls, doc: dict[str, Any]) -> GameState:
-        """Rebuild a state from :meth:`to_dict` output; a bad document raises ``ValueError``."""
+        """Rebuild a state from :meth:`to_dict` output; a bad document raises ``ValueError``.
+
+        The document may come from a stranger (a state or replay file): every value's JSON type
+        and shape is checked here, then :meth:`validate` checks the values against the rule
+        set, so nothing out of range reaches the engine, the odds or an observer. Errors name
+        the field (``"stacks[1][0]: ..."``).
+        """
         if not isinstance(doc, dict):
             raise ValueError(
                 f"a game state document must be a JSON object, got {type(doc).__name__}"
@@ -192,85 +206,179 @@ class GameState:
         version = doc.get("schema_version")
         if version != SCHEMA_VERSION:
             raise ValueError(
-                f"unsupported game state schema_version {version!r} (this camelup reads "
-                f"{SCHEMA_VERSION})"
+                f"unsupported game state schema_version {str(version)[:20]} (this camelup "
+                f"reads {SCHEMA_VERSION})"
             )
         missing = [f for f in _FIELD_NAMES if f not in doc]
         if missing:
             raise ValueError(f"game state document is missing field(s) {missing}")
         extra = set(doc) - set(_FIELD_NAMES) - {"schema_version"}
         if extra:
-            raise ValueError(f"game state document has unknown field(s) {sorted(extra)}")
-        try:
-            state = cls(
-                rules=RuleSet.from_dict(doc["rules"]),
-                stacks={int(s): tuple(int(c) for c in st) for s, st in doc["stacks"]},
-                tiles={int(s): (int(o), int(side)) for s, o, side in doc["tiles"]},
-                pyramid=tuple(int(d) for d in doc["pyramid"]),
-                revealed=tuple((int(d), int(c), int(v)) for d, c, v in doc["revealed"]),
-                leg_stacks=tuple(tuple(int(v) for v in s) for s in doc["leg_stacks"]),
-                pyramid_tiles_left=int(doc["pyramid_tiles_left"]),
-                coins=tuple(int(c) for c in doc["coins"]),
-                leg_bets=tuple(
-                    tuple((int(c), int(v)) for c, v in bets) for bets in doc["leg_bets"]
-                ),
-                pyramid_tiles=tuple(int(n) for n in doc["pyramid_tiles"]),
-                hands=tuple(int(h) for h in doc["hands"]),
-                partners=tuple(int(p) for p in doc["partners"]),
-                winner_pile=tuple((int(o), int(c)) for o, c in doc["winner_pile"]),
-                loser_pile=tuple((int(o), int(c)) for o, c in doc["loser_pile"]),
-                leg=int(doc["leg"]),
-                current=int(doc["current"]),
-                leg_starter=int(doc["leg_starter"]),
-                game_over=bool(doc["game_over"]),
-                crater=int(doc["crater"]),
-                photographer=(None if doc["photographer"] is None
-                              else (int(doc["photographer"][0]), int(doc["photographer"][1]))),
-                position_bets=tuple(
-                    (int(o), int(p), int(c), int(v)) for o, p, c, v in doc["position_bets"]
-                ),
-                extra_pending=bool(doc["extra_pending"]),
-            )
-        except (TypeError, ValueError) as exc:
-            raise ValueError(f"malformed game state document: {exc}") from exc
+            raise ValueError(f"game state document has unknown field(s) "
+                             f"{sorted(map(str, extra))[:5]}")
+        rules = RuleSet.from_dict(doc["rules"])
+        n = rules.num_players
+
+        def seats(name: str, width: int = 0) -> tuple:
+            """A per-seat list: ints, or (with ``width``) lists of ``width``-int rows."""
+            rows = _items(doc[name], name, length=n)
+            if not width:
+                return tuple(_int(v, f"{name}[{i}]") for i, v in enumerate(rows))
+            return tuple(_rows(r, f"{name}[{i}]", width) for i, r in enumerate(rows))
+
+        photographer = doc["photographer"]
+        state = cls(
+            rules=rules,
+            stacks=_stacks(doc["stacks"]),
+            tiles={space: (owner, side)
+                   for space, owner, side in _rows(doc["tiles"], "tiles", 3)},
+            pyramid=tuple(_int(d, f"pyramid[{i}]")
+                          for i, d in enumerate(_items(doc["pyramid"], "pyramid"))),
+            revealed=_rows(doc["revealed"], "revealed", 3),
+            leg_stacks=tuple(
+                tuple(_int(v, f"leg_stacks[{i}][{j}]")
+                      for j, v in enumerate(_items(stack, f"leg_stacks[{i}]")))
+                for i, stack in enumerate(_items(doc["leg_stacks"], "leg_stacks",
+                                                 length=rules.n_racing))
+            ),
+            pyramid_tiles_left=_int(doc["pyramid_tiles_left"], "pyramid_tiles_left"),
+            coins=seats("coins"),
+            leg_bets=seats("leg_bets", 2),
+            pyramid_tiles=seats("pyramid_tiles"),
+            hands=seats("hands"),
+            partners=seats("partners"),
+            winner_pile=_rows(doc["winner_pile"], "winner_pile", 2),
+            loser_pile=_rows(doc["loser_pile"], "loser_pile", 2),
+            leg=_int(doc["leg"], "leg"),
+            current=_int(doc["current"], "current"),
+            leg_starter=_int(doc["leg_starter"], "leg_starter"),
+            game_over=_bool(doc["game_over"], "game_over"),
+            crater=_int(doc["crater"], "crater"),
+            photographer=(None if photographer is None
+                          else _row(photographer, "photographer", 2)),
+            position_bets=_rows(doc["position_bets"], "position_bets", 4),
+            extra_pending=_bool(doc["extra_pending"], "extra_pending"),
+        )
+        if len(state.stacks) != len(doc["stacks"]) or len(state.tiles) != len(doc["tiles"]):
+            raise ValueError("stacks and tiles may list each space once")
         state.validate()
         return state
 
     @classmethod
-    def from_json(cls, text: str) -> GameState:
-        try:
-            doc = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise ValueError(f"game state is not valid JSON: {exc}") from exc
-        return cls.from_dict(doc)
+    def from_json(cls, text: str | bytes) -> GameState:
+        """A state from :meth:`to_json` text, checked as untrusted input (see :meth:`from_dict`
+        and :mod:`camelup_env.safe_json`): any problem is a ``ValueError``."""
+        return cls.from_dict(safe_json.loads(text, "game state", max_bytes=MAX_JSON_BYTES,
+                                             max_depth=MAX_JSON_DEPTH))
 
     def validate(self) -> None:
-        """Check the invariants every reachable state satisfies; raise ``ValueError`` if not."""
+        """Check the invariants every reachable state satisfies; raise ``ValueError`` naming the
+        field if not. Engine code, odds and observers index and divide by these values, so a
+        state that passes cannot make them fail."""
         r = self.rules
         n = r.num_players
+        seats = range(n)
         camels = sorted(c for stack in self.stacks.values() for c in stack)
         if camels != list(range(r.n_camels)):
-            raise ValueError(f"every camel must be on the track exactly once, got {camels}")
+            raise ValueError(f"stacks: every camel must be on the track exactly once, got "
+                             f"{camels[:20]}")
         if any(not stack for stack in self.stacks.values()):
             raise ValueError("stacks must not contain empty spaces")
+        # R5.4/R5.6: a unit moves at most one die face (a tile adds one more only on 1..L).
+        reach = max(face for die in r.dice for _, face in die)
+        lowest, highest = (1, r.track_length) if not self.game_over else (
+            1 - reach, r.track_length + reach)
+        for space in self.stacks:
+            if not lowest <= space <= highest:
+                raise ValueError(f"stacks: space {space} is outside {lowest}..{highest} "
+                                 f"({'a finished' if self.game_over else 'a running'} race, "
+                                 f"R5.4, R5.6)")
         for name in ("coins", "leg_bets", "pyramid_tiles", "hands", "partners"):
             if len(getattr(self, name)) != n:
                 raise ValueError(f"{name} must have one entry per player ({n})")
         if any(c < 0 for c in self.coins):
             raise ValueError(f"coins never go below 0 (R8.1), got {self.coins}")
+        if any(c > MAX_COUNT for c in self.coins) or not 1 <= self.leg <= MAX_COUNT:
+            raise ValueError(f"coins and leg must be at most {MAX_COUNT} (leg from 1)")
         if len(self.leg_stacks) != r.n_racing:
             raise ValueError(f"leg_stacks must have one stack per racing camel ({r.n_racing})")
         for space, (owner, side) in self.tiles.items():
-            if not 2 <= space <= r.track_length or not 0 <= owner < n or side not in (1, -1):
-                raise ValueError(f"bad tile {owner=} {side=} on space {space}")
+            if not 2 <= space <= r.track_length or owner not in seats or side not in (1, -1):
+                raise ValueError(f"tiles: bad tile {owner=} {side=} on space {space} (R4.1)")
+            if space in self.stacks:
+                raise ValueError(f"tiles: a tile on space {space} under camels (R4.1)")
         if len({owner for owner, _ in self.tiles.values()}) != len(self.tiles):
-            raise ValueError("a player owns one desert/spectator tile")
-        if not 0 <= self.current < n or not 0 <= self.leg_starter < n:
+            raise ValueError("tiles: a player owns one desert/spectator tile")
+        if self.current not in seats or self.leg_starter not in seats:
             raise ValueError(f"current ({self.current}) and leg_starter must be seats 0..{n - 1}")
-        if set(self.pyramid) - set(range(r.n_dice)):
-            raise ValueError(f"unknown dice in the pyramid: {self.pyramid}")
+        self._validate_dice()
+        self._validate_bets()
+        if any(p != -1 and (p not in seats or p == s or self.partners[p] != s)
+               for s, p in enumerate(self.partners)):
+            raise ValueError(f"partners must pair seats both ways or be -1 (R9.4), got "
+                             f"{self.partners}")
+        if not r.partnerships and any(p != -1 for p in self.partners):
+            raise ValueError("partners: this rule set has no partnerships (R9.4)")
         if not r.photographer and self.photographer is not None:
             raise ValueError("this rule set has no photographer (R9.2)")
+        if self.photographer is not None:
+            owner, space = self.photographer
+            if owner not in seats or not 1 <= space <= r.track_length:
+                raise ValueError(f"bad photographer {self.photographer} (R9.2)")
+            if space in self.tiles:
+                raise ValueError(f"no desert tile on the camera space {space} (R9.2)")
+        if (self.crater or self.extra_pending) and not r.extra_action:
+            raise ValueError("craters and the extra action need extra_action (R9.1.4)")
+        if not 0 <= self.crater < 1 << r.n_racing:
+            raise ValueError(f"bad crater mask {self.crater}")
+
+    def _validate_dice(self) -> None:
+        """pyramid, revealed, pyramid tiles (R3, R6.1, R9.1)."""
+        r = self.rules
+        if len(set(self.pyramid)) != len(self.pyramid) or set(self.pyramid) - set(range(r.n_dice)):
+            raise ValueError(f"unknown or repeated dice in the pyramid: {self.pyramid[:20]}")
+        shown = [die for die, _, _ in self.revealed]
+        for die, camel, value in self.revealed:
+            if die not in range(r.n_dice) or (camel, value) not in r.dice[die]:
+                raise ValueError(f"revealed: die {die} cannot show camel {camel} with {value} "
+                                 f"(R3)")
+        if len(set(shown)) != len(shown) or set(shown) & set(self.pyramid):
+            raise ValueError(f"revealed: a die is revealed once per leg and then out of the "
+                             f"pyramid, got {shown} with pyramid {self.pyramid}")
+        if any(not 0 <= t <= r.pyramid_tiles for t in self.pyramid_tiles):
+            raise ValueError(f"pyramid_tiles must be 0..{r.pyramid_tiles} per seat, got "
+                             f"{self.pyramid_tiles}")
+        left = self.pyramid_tiles_left
+        if not 0 <= left <= r.pyramid_tiles:
+            raise ValueError(f"pyramid_tiles_left must be 0..{r.pyramid_tiles}, got {left}")
+        if not self.game_over and left > len(self.pyramid):
+            raise ValueError(f"pyramid_tiles_left ({left}) exceeds the {len(self.pyramid)} "
+                             f"dice in the pyramid: each tile reveals one (R4.3, R6.1)")
+
+    def _validate_bets(self) -> None:
+        """leg bets, race-bet cards and hands, position bets (R2.3, R4.4, R10, R9.3)."""
+        r = self.rules
+        n = r.num_players
+        full = Counter(r.leg_bet_values)
+        for camel, stack in enumerate(self.leg_stacks):
+            if Counter(stack) - full:
+                raise ValueError(f"leg_stacks[{camel}] {stack[:8]} must be tiles of the stack "
+                                 f"{r.leg_bet_values} (R2.3)")
+        for seat, bets in enumerate(self.leg_bets):
+            if len(bets) > r.n_racing * len(r.leg_bet_values) or any(
+                    c not in range(r.n_racing) or v not in full for c, v in bets):
+                raise ValueError(f"leg_bets[{seat}]: a tile that is no leg-bet tile (R2.3) in "
+                                 f"{bets[:8]}")
+        if any(not HIDDEN <= h < 1 << r.n_racing for h in self.hands):
+            raise ValueError(f"hands must be bit masks of the {r.n_racing} racing camels (or "
+                             f"-1, hidden, R10), got {self.hands}")
+        cards = self.winner_pile + self.loser_pile
+        for owner, camel in cards:
+            if owner not in range(n) or not HIDDEN <= camel < r.n_racing:
+                raise ValueError(f"winner_pile/loser_pile: bad card {(owner, camel)} (R4.4)")
+        played = [card for card in cards if card[1] != HIDDEN]
+        if len(set(played)) != len(played):
+            raise ValueError("winner_pile/loser_pile: each seat has one card per camel (R4.4)")
         if not r.position_bets and self.position_bets:
             raise ValueError("this rule set has no position bets (R9.3)")
         taken = [pos for _, pos, _, _ in self.position_bets]
@@ -278,20 +386,50 @@ class GameState:
             raise ValueError(f"each position tile is taken at most once, got {taken}")
         held = [list(bets) for bets in self.leg_bets]
         for owner, pos, camel, value in self.position_bets:
-            if not 0 <= owner < n or (camel, value) not in held[owner]:
+            if owner not in range(n) or (camel, value) not in held[owner]:
                 raise ValueError(f"position tile {pos} must cover a leg-bet tile of its owner "
                                  f"(R9.3), got owner {owner}, tile {(camel, value)}")
             held[owner].remove((camel, value))
-        if self.photographer is not None:
-            owner, space = self.photographer
-            if not 0 <= owner < n or not 1 <= space <= r.track_length:
-                raise ValueError(f"bad photographer {self.photographer} (R9.2)")
-            if space in self.tiles:
-                raise ValueError(f"no desert tile on the camera space {space} (R9.2)")
-        if (self.crater or self.extra_pending) and not r.extra_action:
-            raise ValueError("craters and the extra action need extra_action (R9.1.4)")
-        if self.crater >> r.n_racing:
-            raise ValueError(f"bad crater mask {self.crater}")
 
 
 _FIELD_NAMES = tuple(f.name for f in fields(GameState) if f.init)
+
+
+def _int(value: Any, name: str) -> int:
+    if type(value) is not int or abs(value) > MAX_COUNT:
+        raise ValueError(f"{name} must be an integer of at most {MAX_COUNT}, got "
+                         f"{str(value)[:40]}")
+    return value
+
+
+def _bool(value: Any, name: str) -> bool:
+    if type(value) is not bool:
+        raise ValueError(f"{name} must be true or false, got {str(value)[:40]}")
+    return value
+
+
+def _items(value: Any, name: str, length: int | None = None) -> list:
+    if type(value) is not list:
+        raise ValueError(f"{name} must be a list, got {type(value).__name__}")
+    if length is not None and len(value) != length:
+        raise ValueError(f"{name} must have {length} entries, got {len(value)}")
+    return value
+
+
+def _row(value: Any, name: str, width: int) -> tuple[int, ...]:
+    return tuple(_int(v, f"{name}[{j}]") for j, v in enumerate(_items(value, name, width)))
+
+
+def _rows(value: Any, name: str, width: int) -> tuple[tuple[int, ...], ...]:
+    return tuple(_row(r, f"{name}[{i}]", width) for i, r in enumerate(_items(value, name)))
+
+
+def _stacks(value: Any) -> dict[int, tuple[int, ...]]:
+    """``[[space, [camel, ...]], ...]`` as the ``stacks`` dict."""
+    stacks = {}
+    for i, entry in enumerate(_items(value, "stacks")):
+        space, camels = _items(entry, f"stacks[{i}]", 2)
+        stacks[_int(space, f"stacks[{i}][0]")] = tuple(
+            _int(c, f"stacks[{i}][1][{j}]")
+            for j, c in enumerate(_items(camels, f"stacks[{i}][1]")))
+    return stacks

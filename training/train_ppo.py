@@ -10,8 +10,8 @@ and checkpoints, and the main loop.
   each of ``eval_opponents``; win rates with 95% CIs go to TensorBoard and ``eval.csv``.
 * Every ``checkpoint_every`` steps ``checkpoints/latest.zip`` and ``progress.json`` are written;
   ``--resume`` continues from them after an interruption with the same snapshots and counters.
-* The result is ``model.zip`` in ``out_dir``: a MaskablePPO file with ``camelup.json`` inside,
-  loadable with ``agents.make("ppo:OUT_DIR/model.zip")``.
+* The result is ``model.zip`` in ``out_dir``: a camelup model file (tensors and JSON only,
+  :mod:`agents.policy_file`), loadable with ``agents.make("ppo:OUT_DIR/model.zip")``.
 """
 
 from __future__ import annotations
@@ -113,14 +113,13 @@ def make_env(cfg: TrainConfig, rank: int, snapshots: list[str]):
 
 
 def save_model(model, path: Path, cfg: TrainConfig) -> Path:
-    """Save a MaskablePPO zip with the camelup metadata that ``ppo:`` loading needs."""
-    from agents.ppo import write_metadata
+    """Save a camelup model file (tensors + JSON, see agents.policy_file) for ``ppo:``."""
+    from agents.ppo import save_policy
 
-    model.save(str(path))
-    path = path if path.suffix == ".zip" else path.with_suffix(".zip")
-    write_metadata(path, cfg.rules(), cfg.odds_features, cfg.race_samples,
-                   trained_steps=int(model.num_timesteps), config=asdict(cfg))
-    return path
+    return save_policy(model, path, cfg.rules(), env_version="camelup_v0",
+                       observer={"odds_features": cfg.odds_features,
+                                 "race_samples": cfg.race_samples},
+                       trained_steps=int(model.num_timesteps), config=asdict(cfg))
 
 
 # 3. Snapshots, evaluation, checkpoints -----------------------------------------------------
@@ -263,18 +262,19 @@ def train(cfg: TrainConfig, resume: bool = False) -> Path:
     n = cfg.env_count()
     thunks = [make_env(cfg, rank, progress["snapshots"]) for rank in range(n)]
     vec_env = SubprocVecEnv(thunks, start_method="forkserver") if n > 1 else DummyVecEnv(thunks)
+    model = MaskablePPO(
+        "MlpPolicy", vec_env, learning_rate=cfg.learning_rate, n_steps=cfg.n_steps,
+        batch_size=cfg.batch_size, n_epochs=cfg.n_epochs, gamma=cfg.gamma,
+        gae_lambda=cfg.gae_lambda, clip_range=cfg.clip_range, ent_coef=cfg.ent_coef,
+        policy_kwargs={"net_arch": list(cfg.net_arch)}, seed=cfg.seed, device="cpu",
+        tensorboard_log=str(out / "tensorboard"), verbose=0,
+    )
     if resume:
-        model = MaskablePPO.load(str(latest), env=vec_env, device="cpu")
-    else:
-        model = MaskablePPO(
-            "MlpPolicy", vec_env, learning_rate=cfg.learning_rate, n_steps=cfg.n_steps,
-            batch_size=cfg.batch_size, n_epochs=cfg.n_epochs, gamma=cfg.gamma,
-            gae_lambda=cfg.gae_lambda, clip_range=cfg.clip_range, ent_coef=cfg.ent_coef,
-            policy_kwargs={"net_arch": list(cfg.net_arch)}, seed=cfg.seed, device="cpu",
-            tensorboard_log=str(out / "tensorboard"), verbose=0,
-        )
-        if cfg.imitation_games:
-            progress["imitation"] = warm_start(model, cfg)
+        from agents.ppo import load_into
+
+        load_into(model, latest)  # weights, optimizer, counters; never unpickles the file
+    elif cfg.imitation_games:
+        progress["imitation"] = warm_start(model, cfg)
     remaining = cfg.total_timesteps - progress["timesteps"]
     callback = make_callback(cfg, out, progress)
     start = time.time()
