@@ -14,8 +14,8 @@ from camelup_env.render import render_text
 from camelup_env.state import GameState
 
 HELP = ("Type the number of a move and press Enter (a move keeps its number all game). "
-        "Other keys: b = show the board again, o = leg odds (exact chances of each camel's rank at the end of this leg), "
-        "h = this help, q = quit the game.")
+        "Other keys: b = show the board again, o = leg odds (exact chances of each camel's "
+        "rank at the end of this leg), h = this help, q = quit the game.")
 
 #: rich styles of camel colour names
 STYLES = {"blue": "bold blue", "green": "bold green", "orange": "bold dark_orange",
