@@ -6,8 +6,8 @@ the ``stacks``/``tiles`` dicts until an action changes them) together with the e
 explain it. That makes search (expectimax, MCTS) safe without defensive copies, and makes every
 step replayable.
 
-Speed (a random classic action is ~39,000 machine instructions, 6-8 us; measured by
-``benchmarks/engine_instructions.py``): the legal indices of a state are computed once and
+Speed (what an action costs, and the command that measures it, is in docs/performance.md): the
+legal indices of a state are computed once and
 memoised on it, as is the bit mask of its camel spaces, which successors inherit until a die
 moves a camel; an index chosen from the legal ones is applied without re-deriving its rule (any
 other action goes through :func:`check_legal`, which names the rule it breaks) by the effect

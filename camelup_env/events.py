@@ -6,8 +6,8 @@ before events are shown to a seat other than the card's owner.
 
 Events are records: read them, never change them. They compare and hash by value but are not
 ``frozen``, because a frozen dataclass is built through ``object.__setattr__`` field by field,
-about 3.5x slower (1.45 us against 0.42 us for a four-field event, measured with ``timeit``),
-and every engine step builds one to six of them.
+several times slower to build (docs/performance.md has the measurement and its command), and
+every engine step builds one to six of them.
 """
 
 from __future__ import annotations
