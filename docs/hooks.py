@@ -11,7 +11,8 @@
   ``summary.md`` and command, each model's ``evaluation.md``), so the page cannot drift from the
   files it describes.
 
-``python docs/hooks.py OUT_DIR`` writes the same three files to ``OUT_DIR`` to look at.
+``python docs/hooks.py OUT_DIR`` writes the same files to ``OUT_DIR`` to look at;
+``python docs/hooks.py --readme`` refreshes the README's committed copy of the board picture.
 """
 
 from __future__ import annotations
@@ -188,7 +189,15 @@ def on_files(files, config):  # the MkDocs hook
     return files
 
 
+#: The README's picture: the same board, committed (the README is read outside the site).
+README_PICTURE = ROOT / "docs" / "img" / "readme-board.png"
+
 if __name__ == "__main__":
+    if sys.argv[1:] == ["--readme"]:
+        README_PICTURE.parent.mkdir(parents=True, exist_ok=True)
+        README_PICTURE.write_bytes(board_png(figure_state()))
+        print(README_PICTURE)
+        raise SystemExit(0)
     out_dir = Path(sys.argv[1] if len(sys.argv) > 1 else "site-preview")
     for uri, content in generated().items():
         path = out_dir / uri
