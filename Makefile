@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 # local CPU wheel is used before stable-baselines3 resolves its torch requirement.
 TORCH := torch==2.13.0
 
-.PHONY: install test lint demo train bench clean
+.PHONY: install test lint docs demo train bench clean
 
 install: $(STAMP)
 
@@ -15,7 +15,7 @@ $(PY):
 
 $(STAMP): pyproject.toml | $(PY)
 	$(PIP) install "$(TORCH)"
-	$(PIP) install -e ".[dev,train]"
+	$(PIP) install -e ".[dev,train,docs]"
 	touch $(STAMP)
 
 lint: install
@@ -24,6 +24,11 @@ lint: install
 test: install
 	$(VENV)/bin/ruff check .
 	$(PY) -m pytest -q -n 2 --dist loadfile
+	$(MAKE) --no-print-directory docs
+
+# The documentation site in site/; --strict turns a broken link or reference into an error.
+docs: install
+	NO_MKDOCS_2_WARNING=1 $(PY) -m mkdocs build --strict --quiet
 
 # The main job: the shipped 4-player agent against the baselines, a couple of minutes.
 demo: install
@@ -42,5 +47,5 @@ bench: install
 	$(PY) benchmarks/tournament.py
 
 clean:
-	rm -rf build dist *.egg-info .pytest_cache .ruff_cache .hypothesis
+	rm -rf build dist site *.egg-info .pytest_cache .ruff_cache .hypothesis
 	find . -path ./$(VENV) -prune -o -name __pycache__ -type d -exec rm -rf {} +

@@ -13,9 +13,9 @@ from camelup_env.actions import PlaceTile, action_table, describe
 from camelup_env.render import render_text
 from camelup_env.state import GameState
 
-HELP = ("Type the number of a move and press Enter. Other keys: b = show the board again, "
-        "o = leg odds (exact chances of each camel's rank at the end of this leg), "
-        "h = this help, q = quit the game.")
+HELP = ("Type the number of a move and press Enter (a move keeps its number all game). "
+        "Other keys: b = show the board again, o = leg odds (exact chances of each camel's "
+        "rank at the end of this leg), h = this help, q = quit the game.")
 
 #: rich styles of camel colour names
 STYLES = {"blue": "bold blue", "green": "bold green", "orange": "bold dark_orange",
@@ -92,7 +92,8 @@ class HumanAgent(Agent):
         self.say(board_text(s, me), colours)
         self.say(f"\nYour move, player {me}. Legal moves:")
         plus, minus = rules.tile_sides
-        numbered = list(enumerate(legal, 1))
+        # A move keeps its number from turn to turn: its action index + 1 (R4's fixed layout).
+        numbered = [(i + 1, i) for i in legal]
         j = 0
         while j < len(numbered):
             k, i = numbered[j]
@@ -107,9 +108,10 @@ class HumanAgent(Agent):
                 continue
             self.say(f"  {k:>2}. {describe(a, rules)}", colours)
             j += 1
+        choices = dict(numbered)
         while True:
             try:
-                line = self.input_fn(f"move [1-{len(legal)}, b board, o odds, h help, q quit]: ")
+                line = self.input_fn("move [number, b board, o odds, h help, q quit]: ")
             except EOFError:
                 raise QuitGame from None
             line = line.strip().lower()
@@ -121,8 +123,8 @@ class HumanAgent(Agent):
                 self.say(leg_odds_text(s), colours)
             elif line in ("h", "help", "?"):
                 self.say(HELP)
-            elif line.isdigit() and 1 <= int(line) <= len(legal):
-                return legal[int(line) - 1]
+            elif line.isdigit() and int(line) in choices:
+                return choices[int(line)]
             else:
-                self.say(f"'{line}' is not a move: type a number from 1 to {len(legal)} "
+                self.say(f"'{line}' is not a move: type the number of a move listed above "
                          "(h for help, q to quit).")

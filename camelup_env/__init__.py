@@ -9,6 +9,13 @@ The rules engine is a set of pure functions over plain-data states::
     state = new_game(RuleSet("classic", num_players=4), seed=0)
     while not state.game_over:
         state, events = apply_action(state, rng.choice(legal_actions(state)), rng)
+
+The single-agent Gymnasium environment is registered under ``camelup/<Preset><n>p-v0``::
+
+    import gymnasium
+    import camelup_env  # registers the ids
+
+    env = gymnasium.make("camelup/Classic2p-v0")
 """
 
 from camelup_env.actions import (
@@ -42,9 +49,13 @@ from camelup_env.engine import (
 from camelup_env.movement import ranking
 from camelup_env.observation import Observer, public_view
 from camelup_env.position import PositionError, parse_position
+from camelup_env.registration import register_envs
 from camelup_env.render import render_text
 from camelup_env.rules import PRESETS, RuleSet
 from camelup_env.state import LOSER_PILE, WINNER_PILE, GameState
+
+# gymnasium.make("camelup/Classic2p-v0") etc. (camelup_env.registration)
+register_envs()
 
 __all__ = [
     "LOSER_PILE",

@@ -1,7 +1,9 @@
-"""Play a few full games between random players, narrated (``make demo``).
+"""Watch narrated games between random players, to see the rules at work (camelup demo).
 
-Shows the board at the start and at every leg end, and every event that moved coins, so a
-newcomer can watch the rules at work. Later the demo becomes a tournament of trained agents.
+``camelup demo [--games N] [--seed S]`` alternates classic and second-edition games between four
+random players and prints the board at the start and at every leg end, and every event that
+moved coins. It is a rules walk-through for newcomers; ``make demo`` is something else (a short
+tournament of the shipped agents, docs/getting-started.md).
 """
 
 from __future__ import annotations

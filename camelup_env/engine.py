@@ -6,8 +6,8 @@ the ``stacks``/``tiles`` dicts until an action changes them) together with the e
 explain it. That makes search (expectimax, MCTS) safe without defensive copies, and makes every
 step replayable.
 
-Speed (a random classic action is ~39,000 machine instructions, 6-8 us; measured by
-``benchmarks/engine_instructions.py``): the legal indices of a state are computed once and
+Speed (what an action costs, and the command that measures it, is in docs/performance.md): the
+legal indices of a state are computed once and
 memoised on it, as is the bit mask of its camel spaces, which successors inherit until a die
 moves a camel; an index chosen from the legal ones is applied without re-deriving its rule (any
 other action goes through :func:`check_legal`, which names the rule it breaks) by the effect
@@ -62,7 +62,7 @@ from camelup_env.events import (
     SupportDieAdded,
     TilePlaced,
 )
-from camelup_env.movement import crazy_camel_to_move, move_unit, ranking
+from camelup_env.movement import crazy_exception, move_unit, ranking
 from camelup_env.rules import RuleSet
 from camelup_env.state import LOSER_PILE, WINNER_PILE, GameState
 
@@ -556,8 +556,12 @@ def _roll(
     pyramid.remove(die)
     new.pyramid = tuple(pyramid)
     new.revealed = (*state.revealed, (die, shown, value))
+    reason = "die"
     if rules.is_crazy(shown):  # R5.5: backward, and R5.5 picks the crazy camel
-        camel = crazy_camel_to_move(state.stacks, shown, rules.n_racing)
+        exception = crazy_exception(state.stacks, rules.n_racing)
+        camel = shown if exception is None else exception[0]
+        if camel != shown:  # the events say why the other crazy camel moves
+            reason = exception[1]
         steps = -value
     else:
         camel, steps = shown, value
@@ -566,7 +570,7 @@ def _roll(
     new.stacks = dict(state.stacks)
     new._camels = None
     dst, paid, unit = move_unit(new.stacks, state.tiles, camel, steps, rules.track_length,
-                                events)
+                                events, reason)
     if state.photographer is not None and state.photographer[1] == dst:  # R9.2
         owner = state.photographer[0]
         paid = paid + [owner] * len(unit)

@@ -6,8 +6,8 @@ before events are shown to a seat other than the card's owner.
 
 Events are records: read them, never change them. They compare and hash by value but are not
 ``frozen``, because a frozen dataclass is built through ``object.__setattr__`` field by field,
-about 3.5x slower (1.45 us against 0.42 us for a four-field event, measured with ``timeit``),
-and every engine step builds one to six of them.
+several times slower to build (docs/performance.md has the measurement and its command), and
+every engine step builds one to six of them.
 """
 
 from __future__ import annotations
@@ -59,7 +59,15 @@ class DieRevealed:
 
 @dataclass(slots=True, unsafe_hash=True)
 class UnitMoved:
-    """A unit moved; ``camels`` bottom -> top. ``reason`` is ``"die"`` or ``"tile"`` (R5.3)."""
+    """A unit moved; ``camels`` bottom -> top.
+
+    ``reason`` says why: ``"die"`` (the die shown moved it), ``"tile"`` (the extra step of a
+    desert/spectator tile, R5.3), or, for a grey die that moved the *other* crazy camel than the
+    colour shown, ``"carrier"`` (the only crazy camel carrying racing camels, R5.5 rule 1) or
+    ``"on top"`` (it sits directly on the other crazy camel, R5.5 rule 2). ``to_space`` beyond
+    the track (above L, or below 1 for a backward unit) means the unit crossed the finish line
+    (R5.4, R5.6).
+    """
 
     camels: tuple[int, ...]
     from_space: int
@@ -168,6 +176,17 @@ def public_view(event: Event, viewer: int | None) -> Event:
     return event
 
 
+#: ``UnitMoved.reason`` in words (``{camel}``: the moving unit's bottom camel).
+_MOVE_REASONS = {
+    "die": "",
+    "tile": " (tile)",
+    "carrier": " ({camel} moves whatever colour the grey die shows: it is the only crazy camel "
+               "carrying racing camels, R5.5)",
+    "on top": " ({camel} moves whatever colour the grey die shows: it sits directly on the "
+              "other crazy camel, R5.5)",
+}
+
+
 def describe_event(event: Event, rules: RuleSet) -> str:
     """One line of plain English for the text view and ``camelup play``."""
     col = rules.colours
@@ -177,7 +196,8 @@ def describe_event(event: Event, rules: RuleSet) -> str:
         plus, minus = rules.tile_sides
         side = plus if event.side > 0 else minus
         moved = "" if event.from_space is None else f" (moved from space {event.from_space})"
-        return f"player {event.player} put a {side} tile on space {event.space}{moved}"
+        article = "an" if side[0] in "aeiou" else "a"
+        return f"player {event.player} put {article} {side} tile on space {event.space}{moved}"
     if isinstance(event, RaceBetPlaced):
         what = "a card" if event.camel is None else f"{col[event.camel]}"
         pile = "winner" if event.pile == 0 else "loser"
@@ -191,7 +211,13 @@ def describe_event(event: Event, rules: RuleSet) -> str:
     if isinstance(event, UnitMoved):
         names = ", ".join(col[c] for c in event.camels)
         how = " underneath" if event.underneath else ""
-        why = "" if event.reason == "die" else " (tile)"
+        why = _MOVE_REASONS[event.reason].format(camel=col[event.camels[0]])
+        last = rules.track_length
+        if event.to_space > last:
+            why += f" - over the finish line, {event.to_space - last} past space {last} (R5.4)"
+        elif event.to_space < 1:
+            why += (f" - backward over the finish line, {1 - event.to_space} behind space 1 "
+                    "(R5.6)")
         return f"[{names}] moved {event.from_space} -> {event.to_space}{how}{why}"
     if isinstance(event, TilePayout):
         return f"player {event.owner} earned {event.coins} from the tile on space {event.space}"
@@ -209,7 +235,12 @@ def describe_event(event: Event, rules: RuleSet) -> str:
                 f"last {col[event.ranking[-1]]}")
     if isinstance(event, FinalBetsScored):
         pile = "winner" if event.pile == 0 else "loser"
-        cards = ", ".join(f"P{p} {col[c]} {d:+d}" for p, c, d in event.cards) or "no cards"
+        cards = ", ".join(
+            f"P{p} {col[c]} {d:+d}"
+            + (" (wrong, but no coins left to lose: R8.1)" if c != event.target and d == 0
+               else "")
+            for p, c, d in event.cards
+        ) or "no cards"
         return f"overall-{pile} pile ({col[event.target]}): {cards}"
     if isinstance(event, PhotographerPlaced):
         return f"player {event.player} pointed the camera at space {event.space}"

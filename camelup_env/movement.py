@@ -17,12 +17,13 @@ def move_unit(
     steps: int,
     track_length: int,
     events: list,
+    reason: str = "die",
 ) -> tuple[int, list[int], tuple[int, ...]]:
     """Move ``camel`` and everything above it ``steps`` spaces (negative = backward, R5.5).
 
     Applies R5.1-R5.3 (and R5.5's mirrored tile effect for backward units). Appends
     :class:`UnitMoved`/:class:`TilePayout` events and returns (final space, tile owners to pay,
-    the unit bottom -> top).
+    the unit bottom -> top). ``reason`` is recorded on the die's move (see ``UnitMoved``).
     """
     src = _space_of(stacks, camel)
     stack = stacks[src]
@@ -33,7 +34,7 @@ def move_unit(
     else:
         del stacks[src]
     dst = src + steps
-    events.append(UnitMoved(unit, src, dst, False, "die"))
+    events.append(UnitMoved(unit, src, dst, False, reason))
     paid: list[int] = []
     tile = tiles.get(dst) if 1 <= dst <= track_length else None
     underneath = False
@@ -54,6 +55,17 @@ def move_unit(
 
 def crazy_camel_to_move(stacks: dict[int, tuple[int, ...]], shown: int, n_racing: int) -> int:
     """R5.5: which crazy camel the grey die moves, given the colour it shows."""
+    exception = crazy_exception(stacks, n_racing)
+    return shown if exception is None else exception[0]
+
+
+def crazy_exception(stacks: dict[int, tuple[int, ...]], n_racing: int) -> tuple[int, str] | None:
+    """R5.5 rules 1 and 2: the crazy camel that moves whatever the grey die shows, and why.
+
+    Returns ``(camel, "carrier")`` when exactly one crazy camel carries racing camels (rule 1),
+    ``(camel, "on top")`` when one crazy camel sits directly on the other (rule 2), and ``None``
+    when the die's colour decides (rule 3).
+    """
     carriers = []
     on_other = -1
     for stack in stacks.values():
@@ -65,10 +77,10 @@ def crazy_camel_to_move(stacks: dict[int, tuple[int, ...]], shown: int, n_racing
             if i + 1 < len(stack) and stack[i + 1] >= n_racing:
                 on_other = stack[i + 1]
     if len(carriers) == 1:
-        return carriers[0]
+        return carriers[0], "carrier"
     if on_other >= 0:
-        return on_other
-    return shown
+        return on_other, "on top"
+    return None
 
 
 def ranking(stacks: dict[int, tuple[int, ...]], n_racing: int) -> list[int]:

@@ -25,8 +25,8 @@ def render_text(state: GameState, viewer: int | None = None) -> str:
     plus, minus = rules.tile_sides
     spaces = sorted(set(state.stacks) | set(state.tiles))
     for space in spaces:
-        label = f"{space:>3}" if 1 <= space <= L else (f"{space:>3}*" if space > L else
-                                                       f"{space:>3}<")
+        # One marker column for every space, so numbers line up past the line too.
+        label = f"{space:>3}" + (" " if 1 <= space <= L else "*" if space > L else "<")
         if space in state.tiles:
             owner, side = state.tiles[space]
             name = plus if side > 0 else minus
@@ -46,7 +46,8 @@ def render_text(state: GameState, viewer: int | None = None) -> str:
         inside = [col[d - first] for d in state.pyramid if d >= first]
         crater = [col[c] for c in range(rules.n_racing) if state.crater >> c & 1]
         lines.append(f"support dice in the pyramid: {', '.join(inside) or 'none'}"
-                     + (f" · in craters: {', '.join(crater)}" if rules.extra_action else ""))
+                     + (f" · in craters: {', '.join(crater) or 'none'}"
+                        if rules.extra_action else ""))
     if state.extra_pending:
         lines.append(f"player {state.current} may return a pyramid tile and add a support die "
                      "(extra action, R9.1.4)")

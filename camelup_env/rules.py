@@ -22,7 +22,9 @@ _RACING = {
     "supercup": _CLASSIC_COLOURS,
 }
 _CRAZY = {"classic": (), "second_edition": ("black", "white"), "supercup": ()}
-_LEG_BETS = {"classic": (5, 3, 2), "second_edition": (5, 3, 2, 2), "supercup": (5, 3, 2, 2)}
+_LEG_BETS = {"classic": (5, 3, 2), "second_edition": (5, 3, 2, 2), "supercup": (5, 3, 2)}
+#: Supercup's extra 2-valued leg-bet tile per colour, a component of modules 1 and 3 (R1, R9.1).
+_SUPERCUP_EXTRA_LEG_BET = 2
 _TILE_KIND = {"classic": "desert", "second_edition": "spectator", "supercup": "desert"}
 #: The Supercup modules (R9.1-R9.4) as RuleSet switches.
 SUPERCUP_MODULES = ("support_dice", "photographer", "position_bets", "partnerships")
@@ -91,9 +93,14 @@ class RuleSet:
             "photographer": supercup,
             "position_bets": supercup,
         }
+        leg_bets_given = self.leg_bet_values is not None
         for name, value in defaults.items():
             if getattr(self, name) is None:
                 object.__setattr__(self, name, value)
+        # Modules 1 and 3 each bring the extra 2-tile per colour (R1): 5, 3, 2, 2 with either on.
+        if supercup and not leg_bets_given and (self.support_dice or self.position_bets):
+            object.__setattr__(self, "leg_bet_values",
+                               (*self.leg_bet_values, _SUPERCUP_EXTRA_LEG_BET))
         # Module 1 lengthens the track and adds a sixth pyramid tile (R9.1).
         if self.track_length is None:
             object.__setattr__(self, "track_length", 20 if self.support_dice else 16)

@@ -230,12 +230,26 @@ def test_describe_event_every_kind() -> None:
         (DieRevealed(0, 0, 3), "the blue die shows blue 3"),
         (UnitMoved((5, 2), 10, 8, False, "die"), "[black, red] moved 10 -> 8"),
         (UnitMoved((5, 2), 8, 9, True, "tile"), "[black, red] moved 8 -> 9 underneath (tile)"),
+        (UnitMoved((6, 2), 14, 12, False, "carrier"),
+         "[white, red] moved 14 -> 12 (white moves whatever colour the grey die shows: it is "
+         "the only crazy camel carrying racing camels, R5.5)"),
+        (UnitMoved((5,), 16, 15, False, "on top"),
+         "[black] moved 16 -> 15 (black moves whatever colour the grey die shows: it sits "
+         "directly on the other crazy camel, R5.5)"),
+        (UnitMoved((0, 1), 15, 18, False, "die"),
+         "[blue, green] moved 15 -> 18 - over the finish line, 2 past space 16 (R5.4)"),
+        (UnitMoved((5, 3), 2, -1, False, "die"),
+         "[black, yellow] moved 2 -> -1 - backward over the finish line, 2 behind space 1 (R5.6)"),
+        (TilePlaced(0, 7, 1, None), "player 0 put a cheering tile on space 7"),
         (TilePayout(1, 8, 1), "player 1 earned 1 from the tile on space 8"),
         (RaceEnded((0, 1, 2, 3, 4), True),
          "the race is over (backward crossing): winner blue, last purple"),
         (FinalBetsScored(0, 0, ((2, 0, 8), (1, 3, -1))),
          "overall-winner pile (blue): P2 blue +8, P1 yellow -1"),
         (FinalBetsScored(1, 4, ()), "overall-loser pile (purple): no cards"),
+        (FinalBetsScored(0, 0, ((1, 3, 0), (2, 0, 0))),  # R8.1 floor: P1 had 0 coins
+         "overall-winner pile (blue): P1 yellow +0 (wrong, but no coins left to lose: R8.1), "
+         "P2 blue +0"),
         (GameOver((3, 9, 9, 0, 1, 2), (1, 2)),
          "game over: coins [3, 9, 9, 0, 1, 2]; winner(s): player 1, player 2"),
     ]
@@ -248,6 +262,21 @@ def test_describe_event_every_kind() -> None:
         "  player 0: blue 5 leg bet +5, pyramid tile +1 => +6")
     with pytest.raises(TypeError, match="not a camelup event"):
         describe_event("bang", rules)
+    classic = RuleSet("classic")
+    assert describe_event(TilePlaced(1, 4, 1, None), classic) == (
+        "player 1 put an oasis tile on space 4")
+    assert describe_event(TilePlaced(1, 4, -1, None), classic) == (
+        "player 1 put a mirage tile on space 4")
+
+
+def test_text_view_aligns_spaces_past_the_line_and_names_empty_craters() -> None:
+    s = position(stacks={1: (OR,), 3: (G, W), 17: (Y, B)})
+    rows = [line for line in render_text(s).splitlines() if "|" in line]
+    assert rows[0] == "    1  | orange" and rows[-1] == "   17* | yellow blue"
+    assert len({row.index("|") for row in rows}) == 1
+    rules = RuleSet("supercup", num_players=4, extra_action=True)
+    text = render_text(new_game(rules, seed=0))
+    assert "in craters: none" in text
 
 
 # JSON ----------------------------------------------------------------------------------------

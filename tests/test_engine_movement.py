@@ -274,15 +274,25 @@ def test_R5_4_landing_exactly_on_L_does_not_end_race() -> None:
 def test_E5_grey_die_exception_1_only_carrier_moves() -> None:
     s = position("second_edition", stacks={1: (sB, sG), 2: (sY, sP), 14: (WHITE, sR),
                                            15: (BLACK,)})
-    s, _ = roll(s, GREY, 2, shown=BLACK)
+    s, events = roll(s, GREY, 2, shown=BLACK)
     assert s.stacks[12] == (WHITE, sR)
     assert s.stacks[15] == (BLACK,) and 14 not in s.stacks
+    # the event says why white moved although the die shows black
+    assert of_type(events, UnitMoved) == [UnitMoved((WHITE, sR), 14, 12, False, "carrier")]
 
 
 def test_E6_grey_die_exception_2_upper_crazy_moves() -> None:
     s = position("second_edition", stacks={1: (sB, sG, sR, sY, sP), 16: (WHITE, BLACK)})
-    s, _ = roll(s, GREY, 1, shown=WHITE)
+    s, events = roll(s, GREY, 1, shown=WHITE)
     assert s.stacks[15] == (BLACK,) and s.stacks[16] == (WHITE,)
+    assert of_type(events, UnitMoved) == [UnitMoved((BLACK,), 16, 15, False, "on top")]
+
+
+def test_R5_5_the_die_colour_moving_its_own_camel_is_a_plain_die_move() -> None:
+    # Rule 1 picks black and the die shows black: nothing to explain.
+    s = position("second_edition", stacks={1: (sB, sG, sY, sP), 10: (BLACK, sR), 12: (WHITE,)})
+    _, events = roll(s, GREY, 1, shown=BLACK)
+    assert of_type(events, UnitMoved) == [UnitMoved((BLACK, sR), 10, 9, False, "die")]
 
 
 def test_R5_5_2_both_carry_but_stacked_directly_upper_moves() -> None:

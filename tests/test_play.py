@@ -18,8 +18,9 @@ def play(stdin: str, *args: str) -> subprocess.CompletedProcess:
 
 
 def test_a_whole_game_from_a_script() -> None:
-    # bad input first (re-prompted), then help, board and odds, then always the first move
-    script = "x\n0\n999\nh\nb\no\n" + "1\n" * 400
+    # bad input first (re-prompted), then help, board and odds, then always move 6: the
+    # pyramid tile, which keeps its number (action index 5 + 1) every turn
+    script = "x\n0\n999\nh\nb\no\n" + "6\n" * 400
     done = play(script, "--seed", "4", "--opponents", "greedy,random", "--seat", "1")
     assert done.returncode == 0, done.stderr
     out = done.stdout
@@ -32,6 +33,11 @@ def test_a_whole_game_from_a_script() -> None:
     assert "leg 1 scored" in out and "overall-winner pile" in out
     assert "Final scoreboard" in out and "winner" in out
     assert "Traceback" not in out + done.stderr
+    # every listing numbers the same move the same way
+    listings = out.split("Legal moves:")[1:]
+    assert len(listings) > 3
+    assert all("  6. take a pyramid tile and roll a die" in listing for listing in listings)
+    assert " a oasis" not in out and " a orange" not in out
 
 
 def test_quit_and_end_of_input_leave_cleanly() -> None:

@@ -144,13 +144,20 @@ def test_R9_supercup_field_validation(kwargs, message) -> None:
         sc(4, **kwargs)
 
 
-def test_R1_supercup_leg_bet_stacks_are_5_3_2_2_with_any_modules() -> None:
-    """R1 table (and R9.1, R9.3): supercup leg-bet stacks are 5, 3, 2, 2 - also when neither
-    module 1 nor module 3 (which bring the extra 2-tiles) is on (docs/rules-interpretations)."""
-    for modules in ({}, {"support_dice": False, "position_bets": False}):
-        rules = sc(4, **modules)
-        assert rules.leg_bet_values == (5, 3, 2, 2)
-        assert new_game(rules, seed=1).leg_stacks == ((5, 3, 2, 2),) * 5
+@pytest.mark.parametrize(("modules", "stack"), [
+    ({}, (5, 3, 2, 2)),
+    ({"position_bets": False}, (5, 3, 2, 2)),  # module 1 brings the extra 2-tiles
+    ({"support_dice": False}, (5, 3, 2, 2)),  # so does module 3
+    ({"support_dice": False, "position_bets": False}, (5, 3, 2)),  # neither: classic stacks
+    ({"support_dice": False, "position_bets": False, "photographer": False}, (5, 3, 2)),
+])
+def test_R1_supercup_leg_bet_stacks_follow_modules_1_and_3(modules, stack) -> None:
+    """R1 table, R9.1, R9.3: the extra 2-valued leg-bet tile per colour is a component of
+    module 1 and of module 3; with both off the stacks are the classic 5, 3, 2."""
+    rules = sc(4, **modules)
+    assert rules.leg_bet_values == stack
+    assert new_game(rules, seed=1).leg_stacks == (stack,) * 5
+    assert RuleSet.from_dict(rules.to_dict()) == rules
 
 
 # R9.1 Module 1: track, pyramid tiles, support dice ---------------------------------------------

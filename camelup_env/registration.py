@@ -1,0 +1,42 @@
+"""Gymnasium ids for the single-agent environment, so ``gymnasium.make("camelup/...")`` works.
+
+Every preset is registered for 2 to 6 players as ``camelup/<Preset><n>p-v0``:
+``Classic``, ``SecondEdition`` and ``Supercup`` (e.g. ``camelup/Classic2p-v0``,
+``camelup/SecondEdition4p-v0``, ``camelup/Supercup6p-v0``). Each id is
+:class:`~camelup_env.wrappers.SingleAgentEnv` with the learner in seat 0 and uniform-random
+opponents; keyword arguments of ``gymnasium.make`` go to ``SingleAgentEnv`` (``opponents``,
+``learner_seat``, ``reward_mode``, ``odds_features``...). Other player counts or rule variants:
+build ``SingleAgentEnv(rules=RuleSet(...))`` directly.
+
+The entry point is a string, so registering imports nothing heavy: the wrapper is imported when
+an environment is made. The ``-v0`` suffix versions the id's behaviour; it changes when an id's
+observations or rewards change meaning.
+"""
+
+from __future__ import annotations
+
+import gymnasium
+
+#: preset -> the CamelCase name used in its ids
+ID_NAMES = {"classic": "Classic", "second_edition": "SecondEdition", "supercup": "Supercup"}
+#: player counts with a registered id (every preset supports these, R1)
+PLAYER_COUNTS = range(2, 7)
+ENTRY_POINT = "camelup_env.wrappers:SingleAgentEnv"
+
+
+def env_id(preset: str, num_players: int) -> str:
+    """The registered id of a preset and player count, e.g. ``camelup/Classic2p-v0``."""
+    return f"camelup/{ID_NAMES[preset]}{num_players}p-v0"
+
+
+def register_envs() -> tuple[str, ...]:
+    """Register every id (idempotent: ids already registered are left alone); returns them."""
+    ids = []
+    for preset in ID_NAMES:
+        for n in PLAYER_COUNTS:
+            name = env_id(preset, n)
+            if name not in gymnasium.registry:
+                gymnasium.register(id=name, entry_point=ENTRY_POINT,
+                                   kwargs={"preset": preset, "num_players": n})
+            ids.append(name)
+    return tuple(ids)
