@@ -120,22 +120,6 @@ class PolicyAgent(Agent):
         noisy = logits + rng.gumbel(size=logits.shape)
         return np.where(masks, noisy, -np.inf).argmax(axis=1)
 
-    def act_batch(self, observations: np.ndarray, masks: np.ndarray,
-                  deterministic: bool | None = None) -> np.ndarray:
-        """Actions for many games at once (one forward pass; training's batched env uses it).
-
-        ``observations`` is ``(B, F)`` float32 built with this agent's observer settings,
-        ``masks`` ``(B, A)`` bool.
-        """
-        import torch
-
-        det = self.deterministic if deterministic is None else deterministic
-        policy = self.model.policy
-        with torch.no_grad():
-            obs = torch.as_tensor(observations, device=policy.device)
-            dist = policy.get_distribution(obs, action_masks=masks)
-            return dist.get_actions(deterministic=det).cpu().numpy()
-
 
 def load_agent(path: str | Path, device: str = "cpu", **kwargs: Any) -> PolicyAgent:
     """A :class:`PolicyAgent` from a camelup model file, read without running any of its code;
