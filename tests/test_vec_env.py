@@ -7,12 +7,12 @@ import pytest
 
 pytest.importorskip("stable_baselines3")
 
-from stable_baselines3.common.vec_env import DummyVecEnv  # noqa: E402
+from stable_baselines3.common.vec_env import DummyVecEnv
 
-import agents  # noqa: E402
-from camelup_env.rules import RuleSet  # noqa: E402
-from camelup_env.wrappers import RandomOpponent, SingleAgentEnv  # noqa: E402
-from training.vec_env import CamelUpVecEnv, fixed_opponents  # noqa: E402
+import agents
+from camelup_env.rules import RuleSet
+from camelup_env.wrappers import RandomOpponent, SingleAgentEnv
+from training.vec_env import CamelUpVecEnv, fixed_opponents
 
 
 def _opponents(names: list[str]) -> list:

@@ -74,8 +74,21 @@ def fixed_opponents(opponents: Sequence[Opponent | str]) -> OpponentSource:
 class _Game:
     """One game slot of the batch: the engine state and everything its episode needs."""
 
-    __slots__ = ("dice", "done", "length", "np_random", "observer", "opponents", "reward",
-                 "return_", "seat", "source", "started", "state", "turns")
+    __slots__ = (
+        "dice",
+        "done",
+        "length",
+        "np_random",
+        "observer",
+        "opponents",
+        "return_",
+        "reward",
+        "seat",
+        "source",
+        "started",
+        "state",
+        "turns",
+    )
 
     def __init__(self, source: OpponentSource, observer: Observer):
         self.source = source
