@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import csv
 import json
 import zipfile
 from dataclasses import replace
@@ -80,9 +81,9 @@ def test_resume_refuses_a_different_config_and_a_fresh_dir(trained, tmp_path) ->
     cfg, _ = trained
     with pytest.raises(ConfigError, match="learning_rate"):
         train(replace(cfg, learning_rate=0.1), resume=True)
-    with pytest.raises(FileNotFoundError, match="nothing to resume"):
+    with pytest.raises(ConfigError, match="nothing to resume"):
         train(tiny(tmp_path / "empty"), resume=True)
-    with pytest.raises(FileExistsError, match="already holds a run"):
+    with pytest.raises(ConfigError, match="already holds a run"):
         train(cfg)
 
 
@@ -165,3 +166,72 @@ def test_imitation_warm_start_fits_the_teacher(tmp_path) -> None:
     # Fitting a few games must go well past the prior: moves and masks are wired right.
     assert after["accuracy"] > max(majority + 0.2, 0.8) > before["accuracy"]
     assert after["value_mse"] < before["value_mse"]
+
+
+@pytest.mark.parametrize(("override", "message"), [
+    ({"opponent_mix": {"self": 0.5, "bogus": 0.5}}, "opponent_mix: .*bogus"),
+    ({"eval_opponents": ["bogus"]}, "eval_opponents: .*bogus"),
+    ({"eval_opponents": []}, "eval_opponents must name"),
+    ({"imitation_games": 5, "imitation_teacher": "nobody"}, "imitation_teacher"),
+    ({"reward_mode": "money"}, "reward_mode must be one of"),
+    ({"device": "tpu"}, "device must be"),
+    ({"net_arch": [64, 0]}, "net_arch"),
+    ({"eval_games": 3, "num_players": 4}, "eval_games must be at least"),
+    ({"n_envs": 0}, "n_envs must be positive"),
+])
+def test_every_config_value_is_checked_before_training(tmp_path, override, message) -> None:
+    with pytest.raises(ConfigError, match=message):
+        tiny(tmp_path / "run", **override)
+
+
+def test_train_command_reports_config_errors_in_one_line(tmp_path, capsys) -> None:
+    import argparse
+
+    from training.train_ppo import add_arguments, run
+
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    args = parser.parse_args(["--eval-opponents", "[bogus]", "--out-dir", str(tmp_path / "r")])
+    assert run(args) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("camelup train: ") and "eval_opponents: " in err and "\n" not in err
+    assert not (tmp_path / "r").exists()  # nothing was started
+
+
+def test_eval_rows_are_never_written_twice(trained, tmp_path) -> None:
+    import shutil
+
+    from training.train_ppo import BackgroundEvaluator
+
+    cfg, _ = trained
+    out = tmp_path / "copy"
+    shutil.copytree(cfg.out_dir, out)
+    rows = list(csv.DictReader((out / "eval.csv").read_text().splitlines()))
+    evaluator = BackgroundEvaluator(cfg, out, {"evals_pending": []})
+    evaluator._append([{**rows[0]}])  # a result that arrives again after a resume
+    again = list(csv.DictReader((out / "eval.csv").read_text().splitlines()))
+    assert again == rows
+    keys = [(r["timesteps"], r["opponent"]) for r in again]
+    assert len(keys) == len(set(keys))
+
+
+def test_ctrl_c_saves_a_checkpoint_and_resumes(tmp_path, monkeypatch, capsys) -> None:
+    from stable_baselines3.common.callbacks import BaseCallback
+
+    cfg = tiny(tmp_path / "run", total_timesteps=10_000)
+    original = BaseCallback.on_step
+
+    def interrupt(self):
+        if self.num_timesteps >= 128:
+            raise KeyboardInterrupt
+        return original(self)
+
+    monkeypatch.setattr(BaseCallback, "on_step", interrupt)
+    with pytest.raises(KeyboardInterrupt):
+        train(cfg, command="camelup train tiny.yaml")
+    assert "camelup train tiny.yaml --resume" in capsys.readouterr().err
+    progress = json.loads((tmp_path / "run" / "progress.json").read_text())
+    assert progress["timesteps"] >= 128
+    monkeypatch.setattr(BaseCallback, "on_step", original)
+    path = train(replace(cfg, total_timesteps=384), resume=True)
+    assert json.loads(zipfile.ZipFile(path).read("camelup.json"))["trained_steps"] >= 384

@@ -1,15 +1,20 @@
 """Train a Camel Up agent with self-play MaskablePPO (``camelup train CONFIG.yaml``).
 
-Read top to bottom: the configuration, the environments, the callback that snapshots, evaluates
-and checkpoints, and the main loop.
+Read top to bottom: the configuration (every field documented, every value checked before
+anything runs), the environment, the background evaluator, the callback that snapshots,
+evaluates and checkpoints, and the main loop.
 
-* The learner plays a random seat of :class:`~training.selfplay.SelfPlayEnv` each episode; the
-  other seats are drawn per episode from ``opponent_mix`` — frozen snapshots of the learner
-  (``"self"``, one added every ``snapshot_every`` steps) and scripted baselines.
-* Every ``eval_every`` steps the current policy plays ``eval_games`` seat-rotated games against
-  each of ``eval_opponents``; win rates with 95% CIs go to TensorBoard and ``eval.csv``.
+* The learner plays ``n_envs`` games at once in one process (:class:`training.vec_env.
+  CamelUpVecEnv`), a random seat in each; every episode's opponents are drawn from
+  ``opponent_mix``: frozen snapshots of the learner (``"self"``, one added every
+  ``snapshot_every`` steps, all games where one snapshot must move decided by one forward pass)
+  and scripted bots.
+* Every ``eval_every`` steps the current policy is saved and evaluated **in a background
+  process** (training goes on): ``eval_games`` paired, seat-rotated games against each of
+  ``eval_opponents``, win share with a 95% interval, appended to ``eval.csv`` (one row per
+  step and opponent, also after a resume) and drawn in ``learning_curve.png``.
 * Every ``checkpoint_every`` steps ``checkpoints/latest.zip`` and ``progress.json`` are written;
-  ``--resume`` continues from them after an interruption with the same snapshots and counters.
+  Ctrl-C writes them too and prints the ``--resume`` command.
 * The result is ``model.zip`` in ``out_dir``: a camelup model file (tensors and JSON only,
   :mod:`agents.policy_file`), loadable with ``agents.make("ppo:OUT_DIR/model.zip")``.
 """
@@ -19,13 +24,21 @@ from __future__ import annotations
 import argparse
 import csv
 import json
+import multiprocessing as mp
 import os
+import shlex
+import sys
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import Any
 
+from camelup_env.camelup_v0 import REWARD_MODES
 from camelup_env.rules import RuleSet
 from training.config import ConfigError, add_override_flags, load_config, overrides_from_args
+
+#: Version of the observation the trained policy reads (recorded in every model file).
+ENV_VERSION = "camelup_v0"
 
 
 # 1. Configuration --------------------------------------------------------------------------
@@ -33,107 +46,268 @@ from training.config import ConfigError, add_override_flags, load_config, overri
 class TrainConfig:
     """Every setting of a run; YAML files and ``--field-name`` flags set them."""
 
+    #: Name of the run (recorded in the model file).
     name: str = "ppo_selfplay"
+    #: Rule set: classic, second_edition or supercup.
     preset: str = "classic"
+    #: Players per game (the learner and num_players - 1 opponents).
     num_players: int = 4
+    #: Terminal reward: win (zero-sum), rank or coins (see camelup_v0).
     reward_mode: str = "win"
+    #: Exact leg odds, leg-bet values and race odds in the observation.
     odds_features: bool = True
+    #: Monte Carlo rollouts behind the race odds of the observation.
     race_samples: int = 200
+    #: Dense reward: this much per coin the learner gains or loses during the game.
     coin_shaping: float = 0.0
+    #: Learner decisions to train for.
     total_timesteps: int = 1_000_000
-    n_envs: int = 0  # 0 = one per CPU core
+    #: Games played side by side (one policy forward pass decides all of them).
+    n_envs: int = 64
+    #: Seed of the games, the opponent draws and the network.
     seed: int = 0
+    #: Torch device: auto (CUDA when present), cpu or cuda.
+    device: str = "auto"
+    #: Torch threads for the updates (0: one per core).
+    torch_threads: int = 0
+    #: Adam learning rate.
     learning_rate: float = 3e-4
-    n_steps: int = 1024  # per environment, per update
-    batch_size: int = 512
-    n_epochs: int = 10
+    #: Decisions per game per update (a rollout is n_steps * n_envs decisions).
+    n_steps: int = 64
+    #: Minibatch size of the updates.
+    batch_size: int = 1024
+    #: Passes over each rollout.
+    n_epochs: int = 4
+    #: Discount factor.
     gamma: float = 0.995
+    #: GAE lambda.
     gae_lambda: float = 0.95
+    #: PPO clip range.
     clip_range: float = 0.2
+    #: Entropy bonus.
     ent_coef: float = 0.01
+    #: Hidden layers of the policy and value networks.
     net_arch: list[int] = field(default_factory=lambda: [256, 256])
+    #: Opponent draw weights: "self" (a frozen snapshot) or any agent name.
     opponent_mix: dict[str, float] = field(
         default_factory=lambda: {"self": 0.5, "greedy": 0.3, "heuristic": 0.1, "random": 0.1})
+    #: Decisions between snapshots of the learner.
     snapshot_every: int = 50_000
+    #: Snapshots kept in the opponent pool (oldest dropped first).
     max_snapshots: int = 20
-    eval_every: int = 100_000
-    eval_games: int = 100
-    eval_opponents: list[str] = field(default_factory=lambda: ["random", "heuristic", "greedy"])
-    checkpoint_every: int = 25_000
+    #: Decisions between evaluations.
+    eval_every: int = 250_000
+    #: Games per evaluation and opponent (paired seeds, rotated seats; 500+ to compare
+    #: checkpoints).
+    eval_games: int = 500
+    #: Agents each evaluation plays against.
+    eval_opponents: list[str] = field(default_factory=lambda: ["greedy"])
+    #: Decisions between checkpoints.
+    checkpoint_every: int = 50_000
+    #: Output folder of the run.
     out_dir: str = "runs/ppo_selfplay"
-    #: Optional warm start (training.imitation): games of the teacher against itself to imitate
-    #: before PPO starts; 0 = off.
+    #: Imitation warm start: the teacher agent.
     imitation_teacher: str = "greedy"
+    #: Imitation warm start: teacher self-play games (0: no warm start).
     imitation_games: int = 0
+    #: Imitation warm start: passes over the demonstrations.
     imitation_epochs: int = 8
 
     def __post_init__(self) -> None:
-        self.rules()  # a bad preset / player count fails here, with the engine's message
-        positive = ("total_timesteps", "n_steps", "batch_size", "n_epochs", "snapshot_every",
-                    "eval_every", "eval_games", "checkpoint_every", "max_snapshots",
-                    "race_samples")
+        self.validate()
+
+    def validate(self) -> None:
+        """Every value checked up front: a bad config fails in a second, not after an hour."""
+        try:
+            self.rules()
+        except ValueError as exc:
+            raise ConfigError(str(exc)) from exc
+        positive = ("total_timesteps", "n_envs", "n_steps", "batch_size", "n_epochs",
+                    "snapshot_every", "eval_every", "eval_games", "checkpoint_every",
+                    "max_snapshots", "race_samples", "learning_rate")
         for name in positive:
             if getattr(self, name) <= 0:
-                raise ValueError(f"{name} must be positive, got {getattr(self, name)}")
-        if self.n_envs < 0:
-            raise ValueError(f"n_envs must be >= 0 (0 = one per core), got {self.n_envs}")
+                raise ConfigError(f"{name} must be positive, got {getattr(self, name)}")
+        if self.reward_mode not in REWARD_MODES:
+            raise ConfigError(f"reward_mode must be one of {', '.join(REWARD_MODES)}, got "
+                              f"{self.reward_mode!r}")
+        if self.device not in ("auto", "cpu", "cuda") and not self.device.startswith("cuda:"):
+            raise ConfigError(f"device must be auto, cpu or cuda[:N], got {self.device!r}")
+        if self.torch_threads < 0:
+            raise ConfigError(f"torch_threads must be >= 0, got {self.torch_threads}")
         if self.imitation_games < 0 or self.imitation_epochs < 0:
-            raise ValueError("imitation_games and imitation_epochs must be >= 0")
+            raise ConfigError("imitation_games and imitation_epochs must be >= 0")
         if not 0 < self.gamma <= 1 or not 0 <= self.gae_lambda <= 1:
-            raise ValueError("gamma must be in (0, 1] and gae_lambda in [0, 1]")
+            raise ConfigError("gamma must be in (0, 1] and gae_lambda in [0, 1]")
+        if self.clip_range <= 0 or self.ent_coef < 0 or self.coin_shaping < 0:
+            raise ConfigError("clip_range must be positive, ent_coef and coin_shaping >= 0")
+        if not self.net_arch or any(w <= 0 for w in self.net_arch):
+            raise ConfigError(f"net_arch must be positive layer widths, got {self.net_arch}")
+        if self.eval_games < self.num_players:
+            raise ConfigError(f"eval_games must be at least num_players ({self.num_players}) "
+                              "so every seat is played")
+        if (not self.opponent_mix or any(w < 0 for w in self.opponent_mix.values())
+                or sum(self.opponent_mix.values()) <= 0):
+            raise ConfigError(f"opponent_mix needs non-negative weights with a positive sum, "
+                              f"got {self.opponent_mix}")
+        self._check_agents("opponent_mix", [n for n in self.opponent_mix if n != "self"])
+        if not self.eval_opponents:
+            raise ConfigError("eval_opponents must name at least one agent")
+        self._check_agents("eval_opponents", self.eval_opponents)
+        if self.imitation_games:
+            self._check_agents("imitation_teacher", [self.imitation_teacher])
+        out = Path(self.out_dir)
+        if out.exists() and not out.is_dir():
+            raise ConfigError(f"out_dir {self.out_dir} exists and is not a folder")
+
+    @staticmethod
+    def _check_agents(field_name: str, specs: list[str]) -> None:
+        import agents
+
+        for spec in specs:
+            try:
+                agents.factory(spec) if ":" not in spec else agents.make(spec)
+            except (ValueError, ImportError, OSError) as exc:
+                raise ConfigError(f"{field_name}: {exc}") from exc
 
     def rules(self) -> RuleSet:
         return RuleSet(self.preset, num_players=self.num_players)
 
-    def env_count(self) -> int:
-        return self.n_envs or os.cpu_count() or 1
+    def observer_settings(self) -> dict[str, Any]:
+        """The learner's observation (keyword arguments of ``Observer``)."""
+        return {"odds_features": self.odds_features, "race_samples": self.race_samples}
 
 
-# 2. Environments ---------------------------------------------------------------------------
-def make_env(cfg: TrainConfig, rank: int, snapshots: list[str]):
-    """A thunk building worker ``rank``'s self-play env (SubprocVecEnv calls it in the worker)."""
+# 2. Environment ----------------------------------------------------------------------------
+def make_env(cfg: TrainConfig, pool):
+    """The batched self-play env: every episode draws its opponents from ``pool``."""
+    from stable_baselines3.common.vec_env import VecMonitor
 
-    def build():
-        import torch
-        from stable_baselines3.common.monitor import Monitor
+    from training.vec_env import CamelUpVecEnv
 
-        from training.selfplay import SelfPlayEnv
-
-        torch.set_num_threads(1)
-        env = SelfPlayEnv(
-            opponent_mix=cfg.opponent_mix, pool_seed=cfg.seed * 1000 + rank,
-            max_snapshots=cfg.max_snapshots, snapshots=snapshots, rules=cfg.rules(),
-            reward_mode=cfg.reward_mode, odds_features=cfg.odds_features,
-            race_samples=cfg.race_samples, coin_shaping=cfg.coin_shaping,
-        )
-        env.reset(seed=cfg.seed * 1000 + rank)
-        return Monitor(env)  # episode rewards and lengths for TensorBoard (rollout/ep_rew_mean)
-
-    return build
+    n_opponents = cfg.num_players - 1
+    venv = CamelUpVecEnv(cfg.n_envs, cfg.rules(), lambda: pool.draw(n_opponents),
+                         reward_mode=cfg.reward_mode, coin_shaping=cfg.coin_shaping,
+                         seed=cfg.seed, **cfg.observer_settings())
+    return VecMonitor(venv)  # episode rewards and lengths for TensorBoard (rollout/ep_rew_mean)
 
 
-def save_model(model, path: Path, cfg: TrainConfig) -> Path:
+def save_model(model, path: Path, cfg: TrainConfig, optimizer: bool = False) -> Path:
     """Save a camelup model file (tensors + JSON, see agents.policy_file) for ``ppo:``."""
     from agents.ppo import save_policy
 
-    return save_policy(model, path, cfg.rules(), env_version="camelup_v0",
-                       observer={"odds_features": cfg.odds_features,
-                                 "race_samples": cfg.race_samples},
+    return save_policy(model, path, cfg.rules(), env_version=ENV_VERSION,
+                       observer=cfg.observer_settings(), optimizer=optimizer,
                        trained_steps=int(model.num_timesteps), config=asdict(cfg))
 
 
-# 3. Snapshots, evaluation, checkpoints -----------------------------------------------------
-def make_callback(cfg: TrainConfig, out: Path, progress: dict):
-    from stable_baselines3.common.callbacks import BaseCallback
+# 3. Background evaluation ------------------------------------------------------------------
+def _evaluate_file(candidate: str, opponents: list[str], rules_doc: dict, games: int,
+                   seed: int, result_path: str) -> None:
+    """Child process: evaluate one saved policy, write its rows as JSON (atomically)."""
+    import torch
 
-    from training.curves import plot_learning_curve
     from training.evaluate import evaluate
 
-    class SelfPlayCallback(BaseCallback):
-        def __init__(self):
-            super().__init__()
-            self.bar = None
+    torch.set_num_threads(1)
+    if hasattr(os, "nice"):
+        os.nice(5)  # training keeps priority on a busy machine
+    rules = RuleSet.from_dict(rules_doc)
+    rows = [evaluate(f"ppo:{candidate}", opponent, rules, games, seed=seed, workers=1).as_row()
+            for opponent in opponents]
+    tmp = Path(result_path + ".tmp")
+    tmp.write_text(json.dumps(rows))
+    os.replace(tmp, result_path)
 
+
+class BackgroundEvaluator:
+    """Evaluates saved checkpoints one at a time in a child process while training goes on.
+
+    Pending evaluations live in ``progress["evals_pending"]`` (steps), so a resumed run
+    evaluates what an interrupted one had queued; rows land in ``eval.csv`` keyed by
+    (timesteps, opponent), so nothing is written twice.
+    """
+
+    def __init__(self, cfg: TrainConfig, out: Path, progress: dict):
+        self.cfg, self.out, self.progress = cfg, out, progress
+        progress.setdefault("evals_pending", [])
+        self.process: mp.Process | None = None
+        self.running: int | None = None
+        (out / "evals").mkdir(parents=True, exist_ok=True)
+
+    def candidate(self, steps: int) -> Path:
+        return self.out / "evals" / f"step_{steps}.zip"
+
+    def submit(self, model, steps: int) -> None:
+        save_model(model, self.candidate(steps), self.cfg)
+        self.progress["evals_pending"].append(steps)
+        self.poll()
+
+    def poll(self) -> list[dict]:
+        """Collect a finished evaluation and start the next; returns the new rows."""
+        rows: list[dict] = []
+        if self.process is not None and not self.process.is_alive():
+            result = self.out / "evals" / f"step_{self.running}.json"
+            if self.process.exitcode == 0 and result.exists():
+                rows = [{"timesteps": self.running, **r} for r in json.loads(result.read_text())]
+                self._append(rows)
+            else:
+                print(f"evaluation at {self.running} steps failed (exit code "
+                      f"{self.process.exitcode}); it is skipped", file=sys.stderr)
+            self.progress["evals_pending"].remove(self.running)
+            self.process = self.running = None
+        if self.process is None and self.progress["evals_pending"]:
+            self.running = self.progress["evals_pending"][0]
+            cfg = self.cfg
+            self.process = mp.get_context("spawn").Process(
+                target=_evaluate_file, daemon=True,
+                args=(str(self.candidate(self.running)), list(cfg.eval_opponents),
+                      cfg.rules().to_dict(), cfg.eval_games, 10_000 + self.running,
+                      str(self.out / "evals" / f"step_{self.running}.json")))
+            self.process.start()
+        return rows
+
+    def drain(self) -> list[dict]:
+        """Wait for every queued evaluation (end of training)."""
+        rows = []
+        while self.process is not None or self.progress["evals_pending"]:
+            if self.process is not None:
+                self.process.join()
+            rows += self.poll()
+        return rows
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.is_alive():
+            self.process.terminate()
+            self.process.join()
+
+    def _append(self, rows: list[dict]) -> None:
+        """Add rows to eval.csv, dropping any (timesteps, opponent) already there."""
+        path = self.out / "eval.csv"
+        old: list[dict] = []
+        if path.exists():
+            with open(path, newline="") as f:
+                old = list(csv.DictReader(f))
+        seen = {(str(r["timesteps"]), r["opponent"]) for r in old}
+        new = [r for r in rows if (str(r["timesteps"]), r["opponent"]) not in seen]
+        if not new:
+            return
+        tmp = path.with_suffix(".csv.tmp")
+        with open(tmp, "w", newline="") as f:
+            writer = csv.DictWriter(f, fieldnames=list(new[0]))
+            writer.writeheader()
+            writer.writerows(old + new)
+        os.replace(tmp, path)
+        from training.curves import plot_learning_curve
+
+        plot_learning_curve(self.out)
+
+
+# 4. Snapshots, evaluation and checkpoints during training ----------------------------------
+def make_callback(cfg: TrainConfig, out: Path, progress: dict, pool, evaluator):
+    from stable_baselines3.common.callbacks import BaseCallback
+
+    class SelfPlayCallback(BaseCallback):
         def _on_training_start(self) -> None:
             from rich.progress import (
                 BarColumn,
@@ -163,41 +337,30 @@ def make_callback(cfg: TrainConfig, out: Path, progress: dict):
                 path = save_model(self.model, out / "snapshots" / f"step_{self.num_timesteps}",
                                   cfg)
                 progress["snapshots"].append(str(path))
-                self.training_env.env_method("add_snapshot", str(path))
+                pool.add_snapshot(str(path))
             if self._due("last_eval", cfg.eval_every):
-                self.evaluate()
+                evaluator.submit(self.model, self.num_timesteps)
+            self.show(evaluator.poll())
             if self._due("last_checkpoint", cfg.checkpoint_every):
                 self.checkpoint()
             return True
 
-        def evaluate(self) -> None:
-            path = save_model(self.model, out / "checkpoints" / "eval_candidate", cfg)
-            rates = []
-            for opponent in cfg.eval_opponents:
-                r = evaluate(f"ppo:{path}", opponent, cfg.rules(), cfg.eval_games,
-                             seed=10_000 + self.num_timesteps, workers=1)
-                self.logger.record(f"eval/win_rate_vs_{opponent}", r.win_rate)
-                row = {"timesteps": self.num_timesteps, **r.as_row()}
-                new_file = not (out / "eval.csv").exists()
-                with open(out / "eval.csv", "a", newline="") as f:
-                    writer = csv.DictWriter(f, fieldnames=list(row))
-                    if new_file:
-                        writer.writeheader()
-                    writer.writerow(row)
-                rates.append(f"{opponent} {r.win_rate:.2f}")
-            progress["rates"] = "win: " + ", ".join(rates)
-            self.bar.update(self.task, rates=progress["rates"])
-            plot_learning_curve(out)
+        def show(self, rows: list[dict]) -> None:
+            for row in rows:
+                self.logger.record(f"eval/win_rate_vs_{row['opponent']}", row["win_rate"])
+            if rows:
+                progress["rates"] = f"at {rows[0]['timesteps']}: " + ", ".join(
+                    f"{r['opponent']} {r['win_rate']:.3f} [{r['ci_low']:.3f}, "
+                    f"{r['ci_high']:.3f}]" for r in rows)
+                self.bar.update(self.task, rates=progress["rates"])
 
         def checkpoint(self) -> None:
-            save_model(self.model, out / "checkpoints" / "latest", cfg)
+            save_model(self.model, out / "checkpoints" / "latest", cfg, optimizer=True)
             progress["timesteps"] = self.num_timesteps
             # One plain line per checkpoint, so a log file (no terminal) shows progress too.
             self.bar.console.log(f"{self.num_timesteps} steps, checkpoint saved; "
                                  f"{progress.get('rates', 'no evaluation yet')}")
-            tmp = out / "progress.json.tmp"
-            tmp.write_text(json.dumps(progress, indent=2))
-            os.replace(tmp, out / "progress.json")  # atomic: a kill never leaves half a file
+            write_progress(out, progress)
 
         def _on_training_end(self) -> None:
             self.bar.stop()
@@ -205,9 +368,15 @@ def make_callback(cfg: TrainConfig, out: Path, progress: dict):
     return SelfPlayCallback()
 
 
-# 4. Main loop ------------------------------------------------------------------------------
-#: Settings a ``--resume`` may change: train longer, or continue a run whose folder was moved.
-RESUME_MAY_CHANGE = frozenset({"total_timesteps", "out_dir"})
+def write_progress(out: Path, progress: dict) -> None:
+    tmp = out / "progress.json.tmp"
+    tmp.write_text(json.dumps(progress, indent=2))
+    os.replace(tmp, out / "progress.json")  # atomic: a kill never leaves half a file
+
+
+# 5. Main loop ------------------------------------------------------------------------------
+#: Settings a ``--resume`` may change: train longer, move the folder, or the machine.
+RESUME_MAY_CHANGE = frozenset({"total_timesteps", "out_dir", "device", "torch_threads"})
 
 
 def warm_start(model, cfg: TrainConfig) -> dict[str, float]:
@@ -216,8 +385,7 @@ def warm_start(model, cfg: TrainConfig) -> dict[str, float]:
     from training.imitation import collect_demonstrations, pretrain
 
     start = time.time()
-    observer = Observer(cfg.rules(), odds_features=cfg.odds_features,
-                        race_samples=cfg.race_samples)
+    observer = Observer(cfg.rules(), **cfg.observer_settings())
     data = collect_demonstrations(cfg.rules(), observer, cfg.imitation_teacher,
                                   cfg.imitation_games, cfg.seed, cfg.reward_mode,
                                   cfg.coin_shaping)
@@ -229,18 +397,23 @@ def warm_start(model, cfg: TrainConfig) -> dict[str, float]:
     return stats
 
 
-def train(cfg: TrainConfig, resume: bool = False) -> Path:
+def resolve_device(name: str) -> str:
     import torch
-    from sb3_contrib import MaskablePPO
-    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
 
-    torch.set_num_threads(1)
+    if name == "auto":
+        return "cuda" if torch.cuda.is_available() else "cpu"
+    if name.startswith("cuda") and not torch.cuda.is_available():
+        raise ConfigError(f"device {name}: no CUDA device is available")
+    return name
+
+
+def open_run(cfg: TrainConfig, resume: bool) -> dict:
+    """The run's progress record: new, or the interrupted run's (same config required)."""
     out = Path(cfg.out_dir)
     progress_file = out / "progress.json"
-    latest = out / "checkpoints" / "latest.zip"
     if resume:
-        if not progress_file.exists() or not latest.exists():
-            raise FileNotFoundError(f"nothing to resume in {out}: no checkpoint yet")
+        if not progress_file.exists() or not (out / "checkpoints" / "latest.zip").exists():
+            raise ConfigError(f"nothing to resume in {out}: no checkpoint yet")
         progress = json.loads(progress_file.read_text())
         # A resumed run may be longer, or its folder moved; anything else would mix two runs.
         changed = sorted(k for k, v in asdict(cfg).items()
@@ -249,40 +422,68 @@ def train(cfg: TrainConfig, resume: bool = False) -> Path:
             raise ConfigError(f"--resume with a different config (changed: {changed}); use the "
                               "config of the interrupted run or a new out_dir")
         progress["config"] = asdict(cfg)
-    else:
-        if progress_file.exists():
-            raise FileExistsError(f"{out} already holds a run; pass --resume or use a new "
-                                  "out_dir")
-        progress = {"config": asdict(cfg), "timesteps": 0, "snapshots": [],
-                    "last_snapshot": 0, "last_eval": 0, "last_checkpoint": 0}
+        return progress
+    if progress_file.exists():
+        raise ConfigError(f"{out} already holds a run; pass --resume or use a new out_dir")
+    return {"config": asdict(cfg), "timesteps": 0, "snapshots": [], "last_snapshot": 0,
+            "last_eval": 0, "last_checkpoint": 0, "evals_pending": []}
+
+
+def train(cfg: TrainConfig, resume: bool = False, command: str | None = None) -> Path:
+    import torch
+    from sb3_contrib import MaskablePPO
+
+    from training.selfplay import OpponentPool
+
+    device = resolve_device(cfg.device)
+    progress = open_run(cfg, resume)
+    torch.set_num_threads(cfg.torch_threads or os.cpu_count() or 1)
+    out = Path(cfg.out_dir)
     for sub in ("snapshots", "checkpoints"):
         (out / sub).mkdir(parents=True, exist_ok=True)
     (out / "config.json").write_text(json.dumps(asdict(cfg), indent=2))
 
-    n = cfg.env_count()
-    thunks = [make_env(cfg, rank, progress["snapshots"]) for rank in range(n)]
-    vec_env = SubprocVecEnv(thunks, start_method="forkserver") if n > 1 else DummyVecEnv(thunks)
+    pool = OpponentPool(cfg.opponent_mix, cfg.seed, cfg.max_snapshots)
+    for path in progress["snapshots"]:
+        pool.add_snapshot(path)
+    vec_env = make_env(cfg, pool)
     model = MaskablePPO(
         "MlpPolicy", vec_env, learning_rate=cfg.learning_rate, n_steps=cfg.n_steps,
         batch_size=cfg.batch_size, n_epochs=cfg.n_epochs, gamma=cfg.gamma,
         gae_lambda=cfg.gae_lambda, clip_range=cfg.clip_range, ent_coef=cfg.ent_coef,
-        policy_kwargs={"net_arch": list(cfg.net_arch)}, seed=cfg.seed, device="cpu",
+        policy_kwargs={"net_arch": list(cfg.net_arch)}, seed=cfg.seed, device=device,
         tensorboard_log=str(out / "tensorboard"), verbose=0,
     )
     if resume:
         from agents.ppo import load_into
 
-        load_into(model, latest)  # weights, optimizer, counters; never unpickles the file
+        load_into(model, out / "checkpoints" / "latest.zip")  # never unpickles the file
     elif cfg.imitation_games:
         progress["imitation"] = warm_start(model, cfg)
+    evaluator = BackgroundEvaluator(cfg, out, progress)
+    callback = make_callback(cfg, out, progress, pool, evaluator)
     remaining = cfg.total_timesteps - progress["timesteps"]
-    callback = make_callback(cfg, out, progress)
     start = time.time()
-    if remaining > 0:
-        model.learn(remaining, callback=callback, reset_num_timesteps=not resume,
-                    tb_log_name="ppo")
+    try:
+        if remaining > 0:
+            model.learn(remaining, callback=callback, reset_num_timesteps=not resume,
+                        tb_log_name="ppo")
+            callback.checkpoint()
+    except KeyboardInterrupt:
         callback.checkpoint()
-    vec_env.close()
+        evaluator.stop()
+        again = command or f"camelup train CONFIG --out-dir {shlex.quote(cfg.out_dir)}"
+        if "--resume" not in again:
+            again += " --resume"
+        print(f"\ninterrupted at {model.num_timesteps} steps; checkpoint saved. Resume with:\n"
+              f"  {again}", file=sys.stderr)
+        raise
+    finally:
+        vec_env.close()
+    if evaluator.process is not None or progress["evals_pending"]:
+        print("waiting for the last evaluation...", flush=True)
+    evaluator.drain()
+    write_progress(out, progress)
     final = save_model(model, out / "model", cfg)
     print(f"trained {model.num_timesteps} steps in {time.time() - start:.0f} s -> {final}")
     return final
@@ -296,6 +497,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    cfg = load_config(TrainConfig, args.config, overrides_from_args(args, TrainConfig))
-    train(cfg, resume=args.resume)
+    try:
+        cfg = load_config(TrainConfig, args.config, overrides_from_args(args, TrainConfig))
+        return _run(cfg, args)
+    except ConfigError as exc:
+        print(f"camelup train: {exc}", file=sys.stderr)
+        return 2
+
+
+def _run(cfg: TrainConfig, args: argparse.Namespace) -> int:
+    try:
+        train(cfg, resume=args.resume, command=getattr(args, "command_line", None))
+    except KeyboardInterrupt:
+        return 130
     return 0
