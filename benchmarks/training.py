@@ -1,0 +1,178 @@
+"""Self-play training speed: the batched env against the old per-game path, in one run.
+
+``python benchmarks/training.py [--config configs/train/ppo_selfplay.yaml] [--seconds 40]``
+
+Both paths train MaskablePPO with the config's hyperparameters and opponent mix; frozen
+snapshots are in the pool from the start (an untrained copy of the learner), so ``"self"``
+opponents are real policies, as in a long run:
+
+* **new**: :class:`training.vec_env.CamelUpVecEnv` (``n_envs`` games in this process, a frozen
+  policy's moves decided by one forward pass per round), what ``camelup train`` uses;
+* **old**: ``SelfPlayEnv`` (a ``SingleAgentEnv``) in SB3's ``SubprocVecEnv``, one process per
+  core, each opponent policy move a batch-1 ``predict``: what ``camelup train`` used before.
+
+Each is measured with odds features on and off, over whole rollouts plus their updates (the
+first rollout, which compiles the numba kernels and fills caches, is not counted). The table
+splits the time: env (engine, observations, rewards), opponents (their decisions), policy
+forward (the learner's actions during rollouts, and the rest of SB3's rollout loop) and
+updates (gradient steps). The last line is the ratio for the config as given.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+import time
+from dataclasses import replace
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import torch
+from sb3_contrib import MaskablePPO
+from stable_baselines3.common.callbacks import BaseCallback
+from stable_baselines3.common.vec_env import SubprocVecEnv, VecEnvWrapper
+
+from training.config import load_config
+from training.selfplay import OpponentPool, SelfPlayEnv
+from training.train_ppo import TrainConfig, make_env, save_model
+
+
+class StepTimer(VecEnvWrapper):
+    """Wall time inside ``step`` / ``reset`` of the wrapped VecEnv (env plus opponents)."""
+
+    def __init__(self, venv):
+        super().__init__(venv)
+        self.seconds = 0.0
+
+    def reset(self):
+        start = time.perf_counter()
+        obs = self.venv.reset()
+        self.seconds += time.perf_counter() - start
+        return obs
+
+    def step_wait(self):
+        start = time.perf_counter()
+        out = self.venv.step_wait()
+        self.seconds += time.perf_counter() - start
+        return out
+
+
+class RolloutTimer(BaseCallback):
+    """Wall time of each rollout; what is left of ``learn`` is the updates."""
+
+    def __init__(self):
+        super().__init__()
+        self.rollouts: list[float] = []
+        self._start = 0.0
+
+    def _on_rollout_start(self) -> None:
+        self._start = time.perf_counter()
+
+    def _on_rollout_end(self) -> None:
+        self.rollouts.append(time.perf_counter() - self._start)
+
+    def _on_step(self) -> bool:
+        return True
+
+
+def _old_env(cfg: TrainConfig, rank: int, snapshot: str):
+    def build():
+        torch.set_num_threads(1)
+        env = SelfPlayEnv(opponent_mix=cfg.opponent_mix, pool_seed=cfg.seed * 1000 + rank,
+                          max_snapshots=cfg.max_snapshots, snapshots=[snapshot],
+                          rules=cfg.rules(), reward_mode=cfg.reward_mode,
+                          coin_shaping=cfg.coin_shaping, **cfg.observer_settings())
+        env.reset(seed=cfg.seed * 1000 + rank)
+        return env
+
+    return build
+
+
+def measure(cfg: TrainConfig, path: str, snapshot: str, seconds: float) -> dict[str, float]:
+    """Train on one path until ``seconds`` have passed (whole rollouts); figures per second."""
+    torch.set_num_threads(os.cpu_count() or 1)
+    if path == "new":
+        pool = OpponentPool(cfg.opponent_mix, cfg.seed, cfg.max_snapshots)
+        pool.add_snapshot(snapshot)
+        venv = make_env(cfg, pool)
+        inner = venv.venv
+        n_envs, n_steps = cfg.n_envs, cfg.n_steps
+    else:
+        n_envs = os.cpu_count() or 1
+        inner = None
+        venv = SubprocVecEnv([_old_env(cfg, r, snapshot) for r in range(n_envs)],
+                             start_method="forkserver")
+        # The same rollout size as the new path, split over the worker processes.
+        n_steps = max(cfg.batch_size // n_envs, cfg.n_envs * cfg.n_steps // n_envs)
+    timed = StepTimer(venv)
+    model = MaskablePPO(
+        "MlpPolicy", timed, learning_rate=cfg.learning_rate, n_steps=n_steps,
+        batch_size=cfg.batch_size, n_epochs=cfg.n_epochs, gamma=cfg.gamma,
+        gae_lambda=cfg.gae_lambda, clip_range=cfg.clip_range, ent_coef=cfg.ent_coef,
+        policy_kwargs={"net_arch": list(cfg.net_arch)}, seed=cfg.seed, device="cpu")
+    rollout = n_envs * n_steps
+    model.learn(rollout)  # warm-up: numba compilation, caches, worker start
+    timer = RolloutTimer()
+    step_before = timed.seconds
+    opp_before = inner.timers["opponents"] if inner else 0.0
+    start = time.perf_counter()
+    done = 0
+    while done == 0 or time.perf_counter() - start < seconds:
+        model.learn(rollout, callback=timer, reset_num_timesteps=False)
+        done += rollout
+    total = time.perf_counter() - start
+    venv.close()
+    step = timed.seconds - step_before
+    opponents = (inner.timers["opponents"] - opp_before) if inner else float("nan")
+    rollouts = sum(timer.rollouts)
+    return {
+        "decisions": done, "seconds": total, "rate": done / total,
+        "env": step - (0.0 if inner is None else opponents), "opponents": opponents,
+        "forward": rollouts - step, "updates": total - rollouts,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--config", default="configs/train/ppo_selfplay.yaml")
+    parser.add_argument("--seconds", type=float, default=40.0,
+                        help="time per measurement (whole rollouts; the old path takes one)")
+    parser.add_argument("--old-seconds", type=float, default=20.0)
+    args = parser.parse_args()
+    base = load_config(TrainConfig, args.config, {})
+    print(f"config {args.config}: {base.preset}, {base.num_players} players, "
+          f"n_envs {base.n_envs}, n_steps {base.n_steps}, batch {base.batch_size}, "
+          f"epochs {base.n_epochs}, net {base.net_arch}, opponents {base.opponent_mix}; "
+          f"{os.cpu_count()} cores", flush=True)
+    rows = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for odds in (base.odds_features, not base.odds_features):
+            cfg = replace(base, odds_features=odds)
+            snap_model = MaskablePPO("MlpPolicy", make_env(replace(cfg, n_envs=1), OpponentPool(
+                {"random": 1.0}, 0, 1)), policy_kwargs={"net_arch": list(cfg.net_arch)},
+                n_steps=8, batch_size=8, device="cpu")
+            snapshot = str(save_model(snap_model, Path(tmp) / f"snap_{odds}", cfg))
+            for path, seconds in (("new", args.seconds), ("old", args.old_seconds)):
+                r = measure(cfg, path, snapshot, seconds)
+                rows[(odds, path)] = r
+                split = "  ".join(f"{k} {r[k] / r['seconds']:.0%}" for k in
+                                  ("env", "opponents", "forward", "updates")
+                                  if r[k] == r[k])
+                print(f"odds {'on ' if odds else 'off'}  {path}: {r['rate']:8.0f} learner "
+                      f"decisions/s ({r['decisions']} in {r['seconds']:.0f} s)  {split}",
+                      flush=True)
+    for odds in (True, False):
+        new, old = rows[(odds, "new")], rows[(odds, "old")]
+        print(f"odds {'on ' if odds else 'off'}: new/old = {new['rate'] / old['rate']:.1f}x")
+    new, old = rows[(base.odds_features, "new")], rows[(base.odds_features, "old")]
+    print(f"odds cost (new path): on/off time per decision = "
+          f"{rows[(False, 'new')]['rate'] / rows[(True, 'new')]['rate']:.2f}x")
+    print(f"training: {new['rate']:.0f} learner decisions/s (new) vs {old['rate']:.0f} (old) "
+          f"= {new['rate'] / old['rate']:.1f}x")
+
+
+if __name__ == "__main__":
+    main()
