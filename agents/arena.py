@@ -89,7 +89,8 @@ def public_view(state: GameState, seat: int) -> GameState:
 _OBSERVERS: dict[RuleSet, Callable[[GameState, int], np.ndarray]] = {}
 
 
-def _observer(rules: RuleSet) -> Callable[[GameState, int], np.ndarray]:
+def observer(rules: RuleSet) -> Callable[[GameState, int], np.ndarray]:
+    """``features(state, seat)``: the observation vector of a seat (one Observer per rules)."""
     obs = _OBSERVERS.get(rules)
     if obs is None:
         try:
@@ -114,10 +115,10 @@ def observe(state: GameState, seat: int, lazy: bool = True) -> dict[str, np.ndar
     mask = legal_action_mask(state)
     if seat != state.current:
         mask[:] = 0
-    observer = _observer(state.rules)
+    features = observer(state.rules)
     if lazy:
-        return LazyObservation(mask, lambda: observer(state, seat))
-    return {"observation": observer(state, seat), "action_mask": mask}
+        return LazyObservation(mask, lambda: features(state, seat))
+    return {"observation": features(state, seat), "action_mask": mask}
 
 
 # Timing ------------------------------------------------------------------------------------
@@ -143,7 +144,7 @@ def alarm_timer(seconds: float | None) -> Iterator[None]:
 
 
 # The game ----------------------------------------------------------------------------------
-def _check_action(action: object, mask: np.ndarray) -> str | None:
+def check_action(action: object, mask: np.ndarray) -> str | None:
     """None if ``action`` is a legal index, else why not."""
     if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
         return f"illegal action: returned {type(action).__name__} {action!r}, not an int index"
@@ -212,7 +213,7 @@ def play_game(
             forfeit = {"seat": seat, "reason": f"timeout: move took {elapsed:.2f} s "
                                                f"(limit {move_timeout:g} s)"}
             break
-        problem = _check_action(action, mask)
+        problem = check_action(action, mask)
         if problem is not None:
             if not catch:
                 raise ValueError(problem)

@@ -1,5 +1,9 @@
 """Configuration dataclasses loaded from YAML, with every field overridable on the command line.
 
+One mechanism for every configured command (training, tournaments): a frozen dataclass whose
+fields carry their documentation as ``metadata={"help": ...}`` (see :func:`setting`); that text
+is the ``--field-name`` flag's ``--help``, so the docs of a setting live in one place.
+
 ``load_config(TrainConfig, "configs/train/ppo_selfplay.yaml", overrides)`` reads the file, checks
 that every key is a field of the dataclass and that every value has the field's type, then applies
 ``overrides`` (already-parsed command-line values). A bad file gets a ``ConfigError`` naming the
@@ -111,14 +115,32 @@ def load_config(cls: type[T], path: str | Path | None, overrides: dict[str, Any]
     return from_mapping(cls, data, where)
 
 
+def setting(default: Any = dataclasses.MISSING, *, help: str,
+            default_factory: Any = dataclasses.MISSING) -> Any:
+    """A config field with its documentation, e.g. ``games: int = setting(100, help="...")``."""
+    return dataclasses.field(default=default, default_factory=default_factory,
+                             metadata={"help": help})
+
+
+def _yaml_value(text: str) -> Any:
+    try:
+        return yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        raise argparse.ArgumentTypeError(f"not a YAML value: {text!r}") from exc
+
+
 def add_override_flags(parser: argparse.ArgumentParser, cls: type) -> None:
-    """One ``--field-name VALUE`` flag per dataclass field; values are parsed as YAML scalars
-    (so ``--net-arch "[128, 128]"`` and ``--opponent-mix "{self: 1.0}"`` work)."""
+    """One ``--field-name VALUE`` flag per dataclass field, its help the field's ``help``
+    metadata; values are parsed as YAML scalars (so ``--net-arch "[128, 128]"`` and
+    ``--opponent-mix "{self: 1.0}"`` work)."""
     group = parser.add_argument_group("overrides (any config field)")
     for f in dataclasses.fields(cls):
+        text = f.metadata.get("help")
+        if text is not None and f.default is not dataclasses.MISSING:
+            text = f"{text} (default: {f.default!r})"
         group.add_argument(
-            "--" + f.name.replace("_", "-"), dest=f.name, type=yaml.safe_load, default=None,
-            metavar=f.name.upper(),
+            "--" + f.name.replace("_", "-"), dest=f.name, type=_yaml_value, default=None,
+            metavar=f.name.upper(), help=text.replace("%", "%%") if text else None,
         )
 
 
