@@ -11,6 +11,8 @@ moves camel *i*), then the grey die if the preset has crazy camels.
 
 from __future__ import annotations
 
+import json
+
 from dataclasses import dataclass, field, fields
 
 PRESETS = ("classic", "second_edition", "supercup")
@@ -248,7 +250,15 @@ class RuleSet:
         return ("oasis", "mirage") if self.tile_kind == "desert" else ("cheering", "booing")
 
     def to_dict(self) -> dict:
-        """The fields that differ from the preset, plus preset and num_players (JSON-safe)."""
+        """The fields that differ from the preset, plus preset and num_players (JSON-safe).
+        Built once per rule set (every state document of a tournament carries it); each call
+        returns a fresh copy."""
+        doc = self._derived.get("document")
+        if doc is None:
+            doc = self._derived["document"] = self._document()
+        return {k: list(v) if isinstance(v, list) else v for k, v in doc.items()}
+
+    def _document(self) -> dict:
         base = RuleSet(self.preset, self.num_players)
         out: dict = {"preset": self.preset, "num_players": self.num_players}
         for name in self.__dataclass_fields__:
@@ -261,6 +271,21 @@ class RuleSet:
 
     @classmethod
     def from_dict(cls, data: dict) -> RuleSet:
+        """The rule set of a :meth:`to_dict` document. Equal documents give the same (immutable)
+        object, so a bot rebuilding every state it is sent keeps one rule set and its caches."""
+        try:
+            key = json.dumps(data, sort_keys=True)
+        except (TypeError, ValueError):
+            key = None
+        known = _FROM_DICT.get(key) if key is not None else None
+        if known is None:
+            known = cls._from_document(data)
+            if key is not None and len(_FROM_DICT) < 256:
+                _FROM_DICT[key] = known
+        return known
+
+    @classmethod
+    def _from_document(cls, data: dict) -> RuleSet:
         if not isinstance(data, dict) or "preset" not in data:
             raise ValueError(f"a rule set document needs at least a 'preset', got {data!r}")
         known = set(cls.__dataclass_fields__) - _NOT_ARGUMENTS
@@ -271,5 +296,7 @@ class RuleSet:
         return cls(**kwargs)
 
 
+#: RuleSet.from_dict's rule sets by canonical document (bounded: a few rule sets per process).
+_FROM_DICT: dict[str, RuleSet] = {}
 #: Derived fields of a rule set: neither constructor arguments nor part of its document.
 _NOT_ARGUMENTS = frozenset(f.name for f in fields(RuleSet) if not f.init)

@@ -23,6 +23,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from camelup_env.rules import RuleSet
 from tournament import protocol
 from tournament.config import AgentEntry, Limits, command_of
 
@@ -76,15 +77,14 @@ class BotProcess:
         os.set_blocking(self.stdout, False)
 
     # Exchanges ---------------------------------------------------------------------------
-    def begin(self, game: int, seat: int, seed: int, rules: dict[str, Any],
-              actions: list[str]) -> None:
+    def begin(self, game: int, seat: int, seed: int, rules: RuleSet) -> None:
         """Start a game; the first start of the process is loading and warm-up."""
         first = not self.started
         limit = self.limits.load_timeout if first else (self.limits.move_timeout or
                                                         self.limits.load_timeout)
         why = (f"timeout: not ready within {limit:g} s (loading and warm-up)" if first
                else f"timeout: not ready for the game within {limit:g} s")
-        reply = self.ask(protocol.start_message(game, seat, seed, rules, actions), limit, why)
+        reply = self.ask(protocol.start_message(game, seat, seed, rules), limit, why)
         if reply.get("type") != "ready":
             raise BotFault(f"protocol: expected {{\"type\": \"ready\"}}, got "
                            f"{_short(reply)}")

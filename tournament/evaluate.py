@@ -4,10 +4,10 @@ In game ``g`` the candidate sits in seat ``g mod n`` and the baseline fills ever
 the ``n`` rotations of a group share one seed, so they see the same dice (paired seeds cut the
 variance that luck adds). A game's *win share* is ``1/k`` when the candidate is one of ``k``
 tied winners, else 0; its mean over games estimates the win rate (1/n is an equal player).
-The 95% interval is the normal approximation over per-game shares (n >= a few hundred games).
+The 95% interval is :func:`tournament.ratings.mean_ci` over per-game shares.
 
-Games run in worker processes; each worker loads the candidate once (a camelup model file or
-any ``agents.make`` spec).
+Games are played like a tournament's (the same referee, bot processes and game workers), so a
+bot that breaks a rule forfeits and an agent that cannot be built stops the evaluation at once.
 
 ``camelup evaluate ppo:results/models/classic2/model.zip --opponents random,heuristic,greedy
 --games 2000 --out results/models/classic2`` writes ``evaluation.csv`` and ``evaluation.md``.
@@ -17,18 +17,17 @@ from __future__ import annotations
 
 import argparse
 import csv
-import math
-import multiprocessing as mp
 import os
+import sys
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-import numpy as np
-
-import agents
-from agents.arena import play_game
 from camelup_env.rules import RuleSet
+from tournament.config import AgentEntry, TournamentConfig, TournamentError, check_spec
+from tournament.pool import MatchSetup, check_agents, run_games
+from tournament.ratings import mean_ci, win_share
+from tournament.schedule import GameSpec
 
 
 @dataclass(frozen=True)
@@ -49,60 +48,47 @@ class EvalResult:
         return asdict(self)
 
 
-def mean_ci(values: np.ndarray) -> tuple[float, float, float]:
-    """Mean and normal-approximation 95% interval."""
-    n = len(values)
-    mean = float(values.mean())
-    half = 1.96 * float(values.std(ddof=1)) / math.sqrt(n) if n > 1 else float("nan")
-    return mean, mean - half, mean + half
-
-
-_WORKER: dict = {}
-
-
-def _init(candidate: str, opponent: str) -> None:
-    import torch
-
-    torch.set_num_threads(1)
-    _WORKER["candidate"] = agents.make(candidate)
-    _WORKER["opponent"] = agents.make(opponent)
-
-
-def _play(job: tuple[dict, int, int]) -> tuple[float, float, float, bool]:
-    rules_doc, game, seed = job
-    rules = RuleSet.from_dict(rules_doc)
-    n = rules.num_players
-    seat = game % n
-    lineup = [_WORKER["opponent"]] * n
-    lineup[seat] = _WORKER["candidate"]
-    result = play_game(rules, lineup, seed=seed + game // n)
-    share = 1.0 / len(result.winners) if seat in result.winners else 0.0
-    others = [c for s, c in enumerate(result.scores) if s != seat]
-    forfeit = result.forfeit is not None and result.forfeit["seat"] == seat
-    return share, float(result.scores[seat]), float(np.mean(others)), forfeit
+def evaluation_games(games: int, players: int, seed: int) -> list[GameSpec]:
+    """Game ``g``: the candidate (agent 0) in seat ``g mod n``, seed ``seed + g // n``."""
+    return [GameSpec(game=g, round=g // players, lineup=0, rotation=g % players,
+                     seed=seed + g // players,
+                     seats=tuple(0 if s == g % players else 1 for s in range(players)))
+            for g in range(games)]
 
 
 def evaluate(candidate: str, opponent: str, rules: RuleSet, games: int, seed: int = 0,
-             workers: int | None = None) -> EvalResult:
-    """Play ``games`` seat-rotated games of ``candidate`` against ``opponent`` (agent specs)."""
+             workers: int | None = None, config: TournamentConfig | None = None) -> EvalResult:
+    """Play ``games`` seat-rotated games of ``candidate`` against ``opponent`` (agent specs);
+    the limits are those of ``config`` (default: the tournament defaults)."""
     if games < 2:
-        raise ValueError(f"evaluation needs at least 2 games, got {games}")
-    jobs = [(rules.to_dict(), g, seed) for g in range(games)]
-    workers = workers or os.cpu_count() or 1
-    if workers == 1:
-        _init(candidate, opponent)
-        rows = [_play(job) for job in jobs]
-    else:
-        ctx = mp.get_context("forkserver" if os.name == "posix" else "spawn")
-        with ctx.Pool(workers, initializer=_init, initargs=(candidate, opponent)) as pool:
-            rows = pool.map(_play, jobs, chunksize=max(1, games // (workers * 8)))
-    shares, coins, opp_coins, forfeits = (np.array(col) for col in zip(*rows, strict=True))
-    mean, low, high = mean_ci(shares)
+        raise TournamentError(f"evaluation needs at least 2 games, got {games}")
+    for spec in (candidate, opponent):
+        try:
+            check_spec(spec)
+        except ValueError as exc:
+            raise TournamentError(str(exc)) from None
+    config = config or TournamentConfig(agents=[candidate, opponent], players=2)
+    entries = (AgentEntry(candidate, candidate), AgentEntry(f"{opponent} (opponent)", opponent))
+    setup = MatchSetup(entries, rules.to_dict(), config.limits(), config.max_turns)
+    check_agents(setup)
+    rows: list[tuple[float, float, float, bool]] = []
+
+    def on_record(record: dict) -> None:
+        seat = record["rotation"]  # the candidate's seat (evaluation_games)
+        others = [c for s, c in enumerate(record["scores"]) if s != seat]
+        forfeit = record["forfeit"] is not None and record["forfeit"]["seat"] == seat
+        rows.append((win_share(record, seat), float(record["scores"][seat]),
+                     sum(others) / len(others), forfeit))
+
+    run_games(evaluation_games(games, rules.num_players, seed), setup,
+              workers or os.cpu_count() or 1, on_record)
+    shares, coins, opp_coins, forfeits = (list(col) for col in zip(*rows, strict=True))
+    mean, half = mean_ci(shares)
     return EvalResult(
         candidate=candidate, opponent=opponent, preset=rules.preset,
-        num_players=rules.num_players, games=games, win_rate=mean, ci_low=low, ci_high=high,
-        mean_coins=float(coins.mean()), mean_opponent_coins=float(opp_coins.mean()),
-        forfeits=int(forfeits.sum()),
+        num_players=rules.num_players, games=games, win_rate=mean, ci_low=mean - half,
+        ci_high=mean + half, mean_coins=sum(coins) / len(coins),
+        mean_opponent_coins=sum(opp_coins) / len(opp_coins), forfeits=sum(forfeits),
     )
 
 
@@ -119,29 +105,48 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", default=None, help="folder for evaluation.csv / .md")
 
 
-def run(args: argparse.Namespace) -> int:
+def _rules(args: argparse.Namespace) -> RuleSet:
     preset, players = args.preset, args.players
     if args.candidate.startswith("ppo:") and (preset is None or players is None):
         from agents.ppo import read_metadata
 
-        recorded = RuleSet.from_dict(read_metadata(args.candidate[4:])["rules"])
+        try:
+            recorded = RuleSet.from_dict(read_metadata(args.candidate[4:])["rules"])
+        except Exception as exc:  # a missing or foreign file: the user's to fix
+            raise TournamentError(f"cannot read the rules of {args.candidate!r}: "
+                                  f"{type(exc).__name__}: {exc}") from None
         preset = preset or recorded.preset
         players = players or recorded.num_players
-    rules = RuleSet(preset or "classic", num_players=players or 2)
+    try:
+        return RuleSet(preset or "classic", num_players=players or 2)
+    except ValueError as exc:
+        raise TournamentError(str(exc)) from None
+
+
+def run(args: argparse.Namespace) -> int:
     rows = []
-    for opponent in [o for o in args.opponents.split(",") if o]:
-        start = time.time()
-        result = evaluate(args.candidate, opponent, rules, args.games, args.seed, args.workers)
-        rows.append(result)
-        print(f"vs {opponent:<10} win share {result.win_rate:.3f} "
-              f"[{result.ci_low:.3f}, {result.ci_high:.3f}]  coins {result.mean_coins:.1f} vs "
-              f"{result.mean_opponent_coins:.1f}  ({result.games} games, "
-              f"{time.time() - start:.0f} s)", flush=True)
+    try:
+        if args.workers is not None and args.workers < 1:
+            raise TournamentError(f"--workers must be >= 1, got {args.workers}")
+        rules = _rules(args)
+        opponents = [o for o in args.opponents.split(",") if o]
+        if not opponents:
+            raise TournamentError("--opponents names no agent")
+        for opponent in opponents:
+            start = time.time()
+            result = evaluate(args.candidate, opponent, rules, args.games, args.seed,
+                              args.workers)
+            rows.append(result)
+            print(f"vs {opponent:<10} win share {result.win_rate:.3f} "
+                  f"[{result.ci_low:.3f}, {result.ci_high:.3f}]  coins {result.mean_coins:.1f} "
+                  f"vs {result.mean_opponent_coins:.1f}  ({result.games} games, "
+                  f"{result.forfeits} forfeits, {time.time() - start:.0f} s)", flush=True)
+    except TournamentError as exc:
+        print(f"camelup evaluate: error: {exc}", file=sys.stderr)
+        return 2
     if args.out:
         write_report(Path(args.out), rows, args.command_line)
     return 0
-
-
 def write_report(out: Path, rows: list[EvalResult], command: str) -> None:
     """``evaluation.csv`` and ``evaluation.md`` (with the command that made them)."""
     out.mkdir(parents=True, exist_ok=True)

@@ -13,6 +13,7 @@ built stops the run at once, named, instead of forfeiting game after game.
 from __future__ import annotations
 
 import contextlib
+import json
 import multiprocessing as mp
 import re
 import signal
@@ -51,23 +52,25 @@ def check_agents(setup: MatchSetup) -> None:
     """Start each agent as a bot, all at once, and wait until each is loaded and warmed up;
     :class:`TournamentError` naming the first that cannot be (module docstring)."""
     rules = RuleSet.from_dict(setup.rules)
-    from camelup_env.actions import action_table, describe
-
-    names = [describe(a, rules) for a in action_table(rules).actions]
 
     def start(index: int) -> str | None:
         bot = BotProcess(setup.entries[index], setup.limits, _log_path(setup, index, 0))
         try:
-            bot.begin(-1, 0, 0, setup.rules, names)
+            bot.begin(-1, 0, 0, rules)
         except BotFault as fault:
             return str(fault)
         finally:
             bot.close()
         return None
 
-    with ThreadPoolExecutor(len(setup.entries)) as threads:
-        problems = list(threads.map(start, range(len(setup.entries))))
-    for entry, problem in zip(setup.entries, problems, strict=True):
+    distinct: dict[str, int] = {}  # one start per spec and arguments
+    for index, entry in enumerate(setup.entries):
+        distinct.setdefault(json.dumps([entry.spec, entry.kwargs], sort_keys=True), index)
+    with ThreadPoolExecutor(len(distinct)) as threads:
+        problems = dict(zip(distinct.values(), threads.map(start, distinct.values()),
+                            strict=True))
+    for index, problem in sorted(problems.items()):
+        entry = setup.entries[index]
         if problem is not None:
             name = entry.label if entry.label == entry.spec else f"{entry.label} ({entry.spec})"
             raise TournamentError(f"agent {name!r} cannot be built: {problem}")

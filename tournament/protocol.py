@@ -3,10 +3,10 @@
 
 Referee -> bot, in this order:
 
-* ``{"type": "start", "protocol": 1, "game": G, "seat": S, "seed": N, "rules": {...}, "actions": [...]}`` at the
+* ``{"type": "start", "protocol": 1, "game": G, "seat": S, "seed": N, "rules": {...}, "colours": [...], "actions": [...]}`` at the
   start of every game the bot process plays (rules as ``RuleSet.to_dict``; ``seed`` for any
-  randomness of the bot; ``actions``: every action index described in words, e.g. ``"leg bet
-  on blue"``). The bot answers ``{"type": "ready"}``, adding ``"observation": true``
+  randomness of the bot; ``colours``: the camels' names by index; ``actions``: every action
+  index in words, e.g. ``"take the top blue leg-bet tile"``). The bot answers ``{"type": "ready"}``, adding ``"observation": true``
   if it wants the feature vector in each move. The first start of a process has the loading
   deadline, later ones the move deadline.
 * ``{"type": "move", "legal": [indices], "state": {...}}`` (and ``"observation": [floats]``
@@ -24,6 +24,9 @@ from __future__ import annotations
 
 import json
 from typing import Any
+
+from camelup_env.actions import action_table, describe
+from camelup_env.rules import RuleSet
 
 #: Version in every start message; a bot may refuse versions it does not know.
 PROTOCOL_VERSION = 1
@@ -49,10 +52,19 @@ def decode(line: bytes) -> dict[str, Any]:
     return message
 
 
-def start_message(game: int, seat: int, seed: int, rules: dict[str, Any],
-                  actions: list[str]) -> dict[str, Any]:
+def start_message(game: int, seat: int, seed: int, rules: RuleSet) -> dict[str, Any]:
     return {"type": "start", "protocol": PROTOCOL_VERSION, "game": game, "seat": seat,
-            "seed": seed, "rules": rules, "actions": actions}
+            "seed": seed, "rules": rules.to_dict(), "colours": list(rules.colours),
+            "actions": action_names(rules)}
+
+
+def action_names(rules: RuleSet) -> list[str]:
+    """Every action index of ``rules`` in words (built once per rule set)."""
+    names = rules._derived.get("action_names")
+    if names is None:
+        table = action_table(rules).actions
+        names = rules._derived["action_names"] = [describe(a, rules) for a in table]
+    return names  # type: ignore[return-value]
 
 
 def move_message(legal: list[int], state: dict[str, Any],

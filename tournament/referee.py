@@ -21,7 +21,6 @@ from dataclasses import dataclass
 import numpy as np
 
 from agents.arena import GameResult, check_action, game_rngs, observer, result_of
-from camelup_env.actions import action_table, describe
 from camelup_env.engine import apply_action, legal_action_mask, new_game
 from camelup_env.observation import public_view
 from camelup_env.rules import RuleSet
@@ -43,14 +42,12 @@ def play_match(rules: RuleSet, bots: Sequence[BotProcess], seed: int, bot_seeds:
     is killed here; the caller replaces it before its next game."""
     setup_rng, dice_rng = game_rngs(seed)
     state = new_game(rules, seed=setup_rng)
-    doc = rules.to_dict()
-    names = [describe(a, rules) for a in action_table(rules).actions]
     forfeit: dict | None = None
     thinking = [0.0] * rules.num_players
     actions: list[int] = []
     for seat, bot in enumerate(bots):
         try:
-            bot.begin(game, seat, bot_seeds[seat], doc, names)
+            bot.begin(game, seat, bot_seeds[seat], rules)
         except BotFault as fault:
             forfeit = {"seat": seat, "reason": str(fault)}
             break
