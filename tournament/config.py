@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from camelup_cli.config import ConfigError, load_config, setting
+from camelup_cli.config import ConfigError, load_config, read_mapping, setting
 from camelup_env.rules import RuleSet
 
 
@@ -132,12 +132,9 @@ def tournament_config(path: str | None, overrides: dict[str, Any]) -> Tournament
     overrides = {k: v for k, v in overrides.items() if v is not None}
     if isinstance(overrides.get("agents"), str):
         overrides["agents"] = [a for a in overrides["agents"].split(",") if a]
-    if path is not None and "name" not in overrides:
-        from camelup_cli.config import read_mapping
-
-        if "name" not in read_mapping(path):
-            overrides["name"] = Path(path).stem
     try:
+        if path is not None and "name" not in overrides and "name" not in read_mapping(path):
+            overrides["name"] = Path(path).stem
         return load_config(TournamentConfig, path, overrides)
     except TournamentError:
         raise
