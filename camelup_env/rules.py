@@ -12,7 +12,6 @@ moves camel *i*), then the grey die if the preset has crazy camels.
 from __future__ import annotations
 
 import json
-
 from dataclasses import dataclass, field, fields
 
 PRESETS = ("classic", "second_edition", "supercup")

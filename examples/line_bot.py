@@ -13,8 +13,7 @@ import sys
 
 def leader(state):
     """The camel on top of the stack furthest along the track (stacks are bottom -> top)."""
-    space, stack = max(state["stacks"], key=lambda entry: entry[0])
-    return stack[-1]
+    return max(state["stacks"], key=lambda entry: entry[0])[1][-1]
 
 
 def choose(message, names, colours):

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import agents
-from agents.arena import game_rngs, observer, play_game
+from agents.arena import observer, play_game
 from camelup_env.engine import apply_action, legal_actions, new_game
 from camelup_env.observation import public_view
 from camelup_env.rules import RuleSet
@@ -85,7 +85,6 @@ def test_the_standalone_example_bot_needs_no_camelup() -> None:
                                     if line.startswith(("import", "from")))
     rules = RuleSet("second_edition", num_players=2)
     start = protocol.start_message(0, 0, 1, rules)
-    _, dice = game_rngs(1)
     state = new_game(rules, seed=np.random.default_rng(1))
     move = protocol.move_message([0, 5], public_view(state, 0).to_dict())
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
@@ -163,7 +162,7 @@ def test_a_bot_that_answers_garbage_or_nothing_forfeits() -> None:
     silent = BotProcess(AgentEntry("mute", f"cmd:{sys.executable} -c \"import time; "
                                            f"time.sleep(60)\""), limits())
     try:
-        with pytest.raises(BotFault, match="timeout: not ready within 0.5 s"):
+        with pytest.raises(BotFault, match=r"timeout: not ready within 0\.5 s"):
             silent.ask(protocol.start_message(0, 0, 0, rules), 0.5,
                        "timeout: not ready within 0.5 s")
     finally:

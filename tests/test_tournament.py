@@ -91,7 +91,7 @@ def test_bad_configs_are_refused(tmp_path: Path) -> None:
         config(agents=["random", "heuristic", "greedy"], players=4)
     with pytest.raises(TournamentError, match="not found"):
         config(agents=["random", "cmd:/nonexistent/bot"])
-    with pytest.raises(TournamentError, match="move_timeout=.soon. is not a float"):
+    with pytest.raises(TournamentError, match=r"move_timeout=.soon. is not a float"):
         config(move_timeout="soon")
     path = tmp_path / "c.yaml"
     path.write_text("agents: [random, greedy]\nplayrs: 2\n")
@@ -160,7 +160,7 @@ def test_a_tampered_record_does_not_replay(tmp_path: Path) -> None:
     rules = rules_of(tmp_path)
     with pytest.raises(ReplayError, match="does not replay"):
         replay(rules, {**record, "coins": [c + 1 for c in record["coins"]]})
-    with pytest.raises(ReplayError, match="illegal|cannot be played"):
+    with pytest.raises(ReplayError, match=r"illegal|cannot be played"):
         replay(rules, {**record, "actions": [10**6, *record["actions"]]})
 
 

@@ -105,7 +105,7 @@ class BotProcess:
         """Send a message that needs no answer (``end``); a bot that cannot take it will fail
         its next exchange instead."""
         with contextlib.suppress(BotFault):
-            self._write(protocol.encode(message), time.monotonic() + 1.0, "timeout: stopped reading")
+            self._write(protocol.encode(message), time.monotonic() + 1.0, "timeout: no reading")
 
     def _write(self, data: bytes, deadline: float | None, late: str) -> None:
         view = memoryview(data)

@@ -1,4 +1,4 @@
-"""A bot process for an in-project agent: ``python -m tournament.host '{"spec": ..., "kwargs": ...}'``.
+"""A bot process for an in-project agent: ``python -m tournament.host '{"spec": "greedy"}'``.
 
 It speaks the same line protocol as a ``cmd:`` bot (:mod:`tournament.protocol`), so the referee
 has one way to talk to every bot. The agent is built at the first ``start`` (and warmed up

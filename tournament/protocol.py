@@ -3,11 +3,12 @@
 
 Referee -> bot, in this order:
 
-* ``{"type": "start", "protocol": 1, "game": G, "seat": S, "seed": N, "rules": {...}, "colours": [...], "actions": [...]}`` at the
-  start of every game the bot process plays (rules as ``RuleSet.to_dict``; ``seed`` for any
-  randomness of the bot; ``colours``: the camels' names by index; ``actions``: every action
-  index in words, e.g. ``"take the top blue leg-bet tile"``). The bot answers ``{"type": "ready"}``, adding ``"observation": true``
-  if it wants the feature vector in each move. The first start of a process has the loading
+* ``{"type": "start", "protocol": 1, "game": G, "seat": S, "seed": N, "rules": {...},
+  "colours": [...], "actions": [...]}`` at the start of every game the bot process plays
+  (rules as ``RuleSet.to_dict``; ``seed`` for any randomness of the bot; ``colours``: the
+  camels' names by index; ``actions``: every action index in words, e.g. ``"take the top blue
+  leg-bet tile"``). The bot answers ``{"type": "ready"}``, adding ``"observation": true`` if it
+  wants the feature vector in each move. The first start of a process has the loading
   deadline, later ones the move deadline.
 * ``{"type": "move", "legal": [indices], "state": {...}}`` (and ``"observation": [floats]``
   if asked) when it is the bot's turn: ``state`` is the public view of the game for this seat

@@ -152,16 +152,21 @@ function show(k) {
   img.src = game.frames[i]; cap.textContent = game.captions[i]; slider.value = i;
   where.textContent = "step " + i + " of " + (game.frames.length - 1);
 }
+const button = document.getElementById("play");
 function play() {
-  if (timer) { clearInterval(timer); timer = null; document.getElementById("play").textContent = "play"; return; }
-  document.getElementById("play").textContent = "pause";
-  timer = setInterval(() => { if (i >= game.frames.length - 1) play(); else show(i + 1); }, FRAME_MS);
+  if (timer) { clearInterval(timer); timer = null; button.textContent = "play"; return; }
+  button.textContent = "pause";
+  timer = setInterval(() => { if (i >= game.frames.length - 1) play(); else show(i + 1); },
+                      FRAME_MS);
 }
 document.getElementById("prev").onclick = () => show(i - 1);
 document.getElementById("next").onclick = () => show(i + 1);
-document.getElementById("play").onclick = play;
+button.onclick = play;
 slider.oninput = () => show(Number(slider.value));
-document.onkeydown = (e) => { if (e.key === "ArrowLeft") show(i - 1); if (e.key === "ArrowRight") show(i + 1); };
+document.onkeydown = (e) => {
+  if (e.key === "ArrowLeft") show(i - 1);
+  if (e.key === "ArrowRight") show(i + 1);
+};
 show(0);
 </script></body></html>
 """
