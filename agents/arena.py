@@ -1,4 +1,4 @@
-"""Play one game between agents, with fault isolation (used by ``camelup play`` and tournaments).
+"""Play one game between agents in this process (``camelup play``), with forfeits and a timer.
 
 :func:`play_game` deals and plays a game under a rule set. Each turn the seat on move receives a
 fresh observation dict and a fresh :func:`public_view` copy of the state, never the game state
@@ -14,9 +14,9 @@ that never roll) stops the same way without a forfeit (``truncated``).
 Time limit. :func:`alarm_timer` arms ``signal.setitimer(ITIMER_REAL)`` around the agent call;
 the SIGALRM handler raises :class:`MoveTimeout` inside the agent, which interrupts sleeping and
 busy Python code. A move that returns late anyway (a long call into C) is still a timeout, by
-the measured wall time. Code that swallows the exception or never returns to the interpreter is
-caught one level up: tournament workers report each move's deadline to the parent process, which
-kills a worker that overruns it and records the forfeit (see ``training.tournament``).
+the measured wall time. An agent in this process can still reach anything in it: tournaments,
+which play strangers' bots, run every bot in a process of its own instead (:mod:`tournament`),
+and share this module's scoring (:func:`result_of`, :func:`check_action`, :func:`game_rngs`).
 """
 
 from __future__ import annotations
