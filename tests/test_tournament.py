@@ -149,6 +149,17 @@ def test_a_tournament_with_a_cmd_bot_and_a_crasher_replays_every_game(tmp_path: 
         assert list(replay(rules, r)[-1].state.coins) == r["coins"]
     summary = (tmp_path / "summary.md").read_text()
     assert "Forfeits" in summary and (tmp_path / "summary.png").stat().st_size > 1000
+    # ... and is written as an animated picture and a page that needs nothing else
+    from camelup_cli.main import main
+
+    gif, page = tmp_path / "g.gif", tmp_path / "g.html"
+    assert main(["replay", str(tmp_path), "--game", "1", "--gif", str(gif), "--html",
+                 str(page), "--quiet"]) == 0
+    assert gif.read_bytes()[:6] == b"GIF89a"
+    text = page.read_text()
+    game1 = next(r for r in records if r["game"] == 1)
+    assert text.count("data:image/png;base64,") == game1["turns"] + 1
+    assert 'src="http' not in text and "<link" not in text and "<script src" not in text
 
 
 def test_a_tampered_record_does_not_replay(tmp_path: Path) -> None:
