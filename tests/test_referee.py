@@ -147,11 +147,14 @@ def test_hostile_bots_forfeit_with_the_right_reason(tmp_path: Path) -> None:
         assert not stat.exists() or stat.read_text().rsplit(")", 1)[1].split()[0] == "Z"
 
 
-def test_a_bot_that_answers_garbage_or_nothing_forfeits() -> None:
+def test_a_bot_that_answers_garbage_or_nothing_forfeits(tmp_path: Path) -> None:
     rules = RuleSet("classic", num_players=2)
-    script = ("import sys\nfor line in sys.stdin:\n"
-              "    print('{\"type\": \"ready\"}' if 'start' in line else 'hello', flush=True)\n")
-    bot = BotProcess(AgentEntry("talker", f"cmd:{sys.executable} -c \"{script}\""), limits())
+    talker = tmp_path / "talker.py"
+    talker.write_text("import json, sys\nfor line in sys.stdin:\n"
+                      "    ready = json.loads(line)['type'] == 'start'\n"
+                      "    reply = json.dumps({'type': 'ready'}) if ready else 'hello'\n"
+                      "    print(reply, flush=True)\n")
+    bot = BotProcess(AgentEntry("talker", f"cmd:{sys.executable} {talker}"), limits())
     try:
         bot.begin(0, 0, 0, rules)
         state = new_game(rules, seed=np.random.default_rng(0))
