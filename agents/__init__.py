@@ -7,6 +7,7 @@ action index``. Make one by name with :func:`make`; ``camelup agents`` lists the
 from agents.base import (
     Agent,
     UnknownAgentError,
+    check,
     describe_agents,
     factory,
     legal_indices,
@@ -19,6 +20,7 @@ from agents.base import (
 __all__ = [
     "Agent",
     "UnknownAgentError",
+    "check",
     "describe_agents",
     "factory",
     "legal_indices",

@@ -1,4 +1,4 @@
-"""Play one game between agents, with fault isolation (used by ``camelup play`` and tournaments).
+"""Play one game between agents in this process (``camelup play``), with forfeits and a timer.
 
 :func:`play_game` deals and plays a game under a rule set. Each turn the seat on move receives a
 fresh observation dict and a fresh :func:`public_view` copy of the state, never the game state
@@ -14,9 +14,9 @@ that never roll) stops the same way without a forfeit (``truncated``).
 Time limit. :func:`alarm_timer` arms ``signal.setitimer(ITIMER_REAL)`` around the agent call;
 the SIGALRM handler raises :class:`MoveTimeout` inside the agent, which interrupts sleeping and
 busy Python code. A move that returns late anyway (a long call into C) is still a timeout, by
-the measured wall time. Code that swallows the exception or never returns to the interpreter is
-caught one level up: tournament workers report each move's deadline to the parent process, which
-kills a worker that overruns it and records the forfeit (see ``training.tournament``).
+the measured wall time. An agent in this process can still reach anything in it: tournaments,
+which play strangers' bots, run every bot in a process of its own instead (:mod:`tournament`),
+and share this module's scoring (:func:`result_of`, :func:`check_action`, :func:`game_rngs`).
 """
 
 from __future__ import annotations
@@ -89,7 +89,8 @@ def public_view(state: GameState, seat: int) -> GameState:
 _OBSERVERS: dict[RuleSet, Callable[[GameState, int], np.ndarray]] = {}
 
 
-def _observer(rules: RuleSet) -> Callable[[GameState, int], np.ndarray]:
+def observer(rules: RuleSet) -> Callable[[GameState, int], np.ndarray]:
+    """``features(state, seat)``: the observation vector of a seat (one Observer per rules)."""
     obs = _OBSERVERS.get(rules)
     if obs is None:
         try:
@@ -114,10 +115,10 @@ def observe(state: GameState, seat: int, lazy: bool = True) -> dict[str, np.ndar
     mask = legal_action_mask(state)
     if seat != state.current:
         mask[:] = 0
-    observer = _observer(state.rules)
+    features = observer(state.rules)
     if lazy:
-        return LazyObservation(mask, lambda: observer(state, seat))
-    return {"observation": observer(state, seat), "action_mask": mask}
+        return LazyObservation(mask, lambda: features(state, seat))
+    return {"observation": features(state, seat), "action_mask": mask}
 
 
 # Timing ------------------------------------------------------------------------------------
@@ -143,7 +144,7 @@ def alarm_timer(seconds: float | None) -> Iterator[None]:
 
 
 # The game ----------------------------------------------------------------------------------
-def _check_action(action: object, mask: np.ndarray) -> str | None:
+def check_action(action: object, mask: np.ndarray) -> str | None:
     """None if ``action`` is a legal index, else why not."""
     if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
         return f"illegal action: returned {type(action).__name__} {action!r}, not an int index"
@@ -212,7 +213,7 @@ def play_game(
             forfeit = {"seat": seat, "reason": f"timeout: move took {elapsed:.2f} s "
                                                f"(limit {move_timeout:g} s)"}
             break
-        problem = _check_action(action, mask)
+        problem = check_action(action, mask)
         if problem is not None:
             if not catch:
                 raise ValueError(problem)

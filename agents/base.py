@@ -130,6 +130,16 @@ def _unknown_message(spec: str) -> str:
     return f"unknown agent {spec!r}; known agents: {known} (or a prefix spec: {prefixes})"
 
 
+def check(spec: str) -> None:
+    """Raise :class:`UnknownAgentError` unless ``spec`` names a registered agent (imported, not
+    built) or a registered prefix."""
+    prefix, sep, _ = spec.partition(":") if isinstance(spec, str) else ("", "", "")
+    if not spec or (sep and prefix not in _PREFIXES):
+        raise UnknownAgentError(_unknown_message(str(spec)))
+    if not sep:
+        factory(spec)
+
+
 def make(spec: str, **kwargs: Any) -> Agent:
     """An agent from its registry name or ``prefix:rest`` spec, with keyword arguments."""
     if not isinstance(spec, str) or not spec:

@@ -1,21 +1,56 @@
-"""Tournament throughput: greedy-vs-greedy 4-player classic games per second.
+"""Tournament throughput with every bot in its own process, against in-process play.
 
-    python benchmarks/tournament.py [--games 1000] [--workers N]
+    python benchmarks/tournament.py [--games 1000] [--workers 2] [--agent greedy]
 
-Plays the games through the real tournament runner (worker processes, forfeit watchdog,
-fsynced games.jsonl) into a temporary folder and prints games per second. The target of
-issue #5 is 1,000 games in under 2 minutes on 2 cores.
+Side by side in one run, on the same schedule (4-player classic, seat-rotated, paired seeds):
+
+* *in-process*: ``workers`` processes play the games with the agents in the same process as the
+  game (:func:`agents.arena.play_game`) - no isolation, the speed to match;
+* *isolated*: the real tournament (:func:`tournament.run.run_tournament`): the referee, one
+  sandboxed bot process per seat speaking the line protocol, fsynced ``games.jsonl``.
+
+Prints both times and their ratio (issue #14: at most 1.5), and checks that both played the
+same games (the same final coins: the referee is the in-process game, moved).
 """
 
 from __future__ import annotations
 
 import argparse
+import multiprocessing as mp
 import os
+import sys
 import tempfile
 import time
 from pathlib import Path
 
-from training.tournament import load_config, run_tournament
+# Run as a script, this file's own folder comes first on sys.path and its name would hide the
+# tournament package: look in the project root instead.
+sys.path[0] = str(Path(__file__).resolve().parents[1])
+
+from tournament.config import tournament_config  # noqa: E402
+from tournament.records import read_games  # noqa: E402
+from tournament.run import run_tournament  # noqa: E402
+from tournament.schedule import GameSpec, schedule  # noqa: E402
+
+_AGENTS: dict = {}
+
+
+def _in_process(job: tuple[str, dict, GameSpec]) -> tuple[int, list[int]]:
+    import agents
+    from agents.arena import play_game
+    from camelup_env.rules import RuleSet
+
+    spec_name, rules_doc, spec = job
+    lineup = []
+    for seat, index in enumerate(spec.seats):
+        key = (index, seat)
+        if key not in _AGENTS:
+            _AGENTS[key] = agents.make(spec_name)
+        agent = _AGENTS[key]
+        agent.reset(spec.seed * 64 + index)
+        lineup.append(agent)
+    result = play_game(RuleSet.from_dict(rules_doc), lineup, spec.seed)
+    return spec.game, result.coins
 
 
 def main() -> None:
@@ -24,17 +59,28 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--agent", default="greedy")
     args = parser.parse_args()
-    config = load_config(None, {"name": "bench", "agents": [args.agent] * 4, "players": 4,
-                                "games": args.games, "preset": "classic"})
+    config = tournament_config(None, {
+        "name": "bench", "agents": [args.agent] * 4, "players": 4, "games": args.games,
+        "preset": "classic", "workers": args.workers})
+    games = schedule(config)
+    rules_doc = config.ruleset().to_dict()
+
+    start = time.perf_counter()
+    with mp.get_context("spawn").Pool(args.workers) as pool:
+        baseline = dict(pool.map(_in_process, [(args.agent, rules_doc, g) for g in games],
+                                 chunksize=8))
+    in_process = time.perf_counter() - start
+
     with tempfile.TemporaryDirectory() as tmp:
         start = time.perf_counter()
-        summary = run_tournament(config, Path(tmp), workers=args.workers, progress=False)
-        elapsed = time.perf_counter() - start
-    games = summary["games"]
-    print(f"{games} games of 4 x {args.agent}, classic, {args.workers} workers: "
-          f"{elapsed:.1f} s, {games / elapsed:.2f} games/s "
-          f"({'meets' if elapsed * 1000 / games < 120 else 'misses'} the 1,000 games in "
-          f"2 minutes target)")
+        run_tournament(config, Path(tmp), progress=False)
+        isolated = time.perf_counter() - start
+        coins = {r["game"]: r["coins"] for r in read_games(Path(tmp) / "games.jsonl")}
+    same = "same games" if coins == baseline else "DIFFERENT GAMES"
+    n = len(games)
+    print(f"{n} games of 4 x {args.agent}, classic, {args.workers} workers: in-process "
+          f"{in_process:.1f} s ({n / in_process:.2f} games/s), isolated {isolated:.1f} s "
+          f"({n / isolated:.2f} games/s), ratio {isolated / in_process:.2f} ({same})")
 
 
 if __name__ == "__main__":

@@ -11,6 +11,7 @@ moves camel *i*), then the grey die if the preset has crazy camels.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field, fields
 
 PRESETS = ("classic", "second_edition", "supercup")
@@ -259,7 +260,15 @@ class RuleSet:
         return ("oasis", "mirage") if self.tile_kind == "desert" else ("cheering", "booing")
 
     def to_dict(self) -> dict:
-        """The fields that differ from the preset, plus preset and num_players (JSON-safe)."""
+        """The fields that differ from the preset, plus preset and num_players (JSON-safe).
+        Built once per rule set (every state document of a tournament carries it); each call
+        returns a fresh copy."""
+        doc = self._derived.get("document")
+        if doc is None:
+            doc = self._derived["document"] = self._document()
+        return {k: list(v) if isinstance(v, list) else v for k, v in doc.items()}
+
+    def _document(self) -> dict:
         base = RuleSet(self.preset, self.num_players)
         out: dict = {"preset": self.preset, "num_players": self.num_players}
         for name in self.__dataclass_fields__:
@@ -274,7 +283,22 @@ class RuleSet:
     def from_dict(cls, data: dict) -> RuleSet:
         """The rule set of a :meth:`to_dict` document, which may come from a stranger: every
         value's JSON type is checked against the field's annotation before the constructor
-        validates the rules, so a bad document is a ``ValueError`` naming the field."""
+        validates the rules, so a bad document is a ``ValueError`` naming the field. Equal
+        documents give the same (immutable) object, so a bot rebuilding every state it is sent
+        keeps one rule set and its caches."""
+        try:
+            key = json.dumps(data, sort_keys=True)
+        except (TypeError, ValueError):
+            key = None
+        known = _FROM_DICT.get(key) if key is not None else None
+        if known is None:
+            known = cls._from_document(data)
+            if key is not None and len(_FROM_DICT) < 256:
+                _FROM_DICT[key] = known
+        return known
+
+    @classmethod
+    def _from_document(cls, data: dict) -> RuleSet:
         if not isinstance(data, dict) or "preset" not in data:
             raise ValueError(f"a rule set document needs at least a 'preset', got "
                              f"{str(data)[:80]}")
@@ -286,6 +310,8 @@ class RuleSet:
         return cls(**kwargs)
 
 
+#: RuleSet.from_dict's rule sets by canonical document (bounded: a few rule sets per process).
+_FROM_DICT: dict[str, RuleSet] = {}
 #: Derived fields of a rule set: neither constructor arguments nor part of its document.
 _NOT_ARGUMENTS = frozenset(f.name for f in fields(RuleSet) if not f.init)
 #: JSON type of each document field, read off its annotation ("int | None" -> "int").

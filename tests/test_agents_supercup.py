@@ -23,7 +23,9 @@ from camelup_env.actions import (
 from camelup_env.events import PhotoPayout
 from camelup_env.odds import expected_photo_coins
 from camelup_env.state import GameState
-from training.tournament import load_config, read_games, run_tournament
+from tournament.config import tournament_config
+from tournament.records import read_games
+from tournament.run import run_tournament
 
 BASELINES = ["random", "heuristic", "greedy", "lookahead"]
 MODULES = ("support_dice", "photographer", "position_bets", "partnerships")
@@ -240,10 +242,11 @@ def test_partnership_values_count_position_bets(players: int) -> None:
 
 
 def test_a_tiny_supercup_tournament_runs(tmp_path: Path) -> None:
-    cfg = load_config(None, {"agents": ["random", "heuristic", "greedy"], "preset": "supercup",
-                             "players": 6, "games": 6, "seating": "rotations", "name": "sc",
-                             "rules": {"extra_action": True}, "move_timeout": 10.0})
-    run_tournament(cfg, tmp_path, workers=1, progress=False)
+    cfg = tournament_config(None, {
+        "agents": ["random", "heuristic", "greedy"], "preset": "supercup", "players": 6,
+        "games": 6, "seating": "rotations", "name": "sc", "rules": {"extra_action": True},
+        "move_timeout": 10.0, "workers": 1})
+    run_tournament(cfg, tmp_path, progress=False)
     records = read_games(tmp_path / "games.jsonl")
     assert len(records) == 6
     assert all(r["forfeit"] is None and not r["truncated"] for r in records)

@@ -9,8 +9,8 @@ import sys
 import numpy as np
 import pytest
 
+from camelup_cli.main import main
 from camelup_env import parse_position
-from camelup_env.cli import main
 from camelup_env.odds import leg_rank_probabilities, race_probabilities
 
 TRACK = "1:orange;2:yellow,blue;3:green,white"
@@ -57,13 +57,13 @@ def test_bad_position_exit_2_with_message(capsys, extra, token):
 
 def test_subprocess_entry_point():
     bad = subprocess.run(
-        [sys.executable, "-m", "camelup_env.cli", "odds", "--track", "1:orange;2:yellow,blue",
+        [sys.executable, "-m", "camelup_cli", "odds", "--track", "1:orange;2:yellow,blue",
          "--json"], capture_output=True, text=True, timeout=120,
     )
     assert bad.returncode == 2
     assert "missing camel" in bad.stderr and "Traceback" not in bad.stderr
     good = subprocess.run(
-        [sys.executable, "-m", "camelup_env.cli", "odds", "--preset", "second_edition",
+        [sys.executable, "-m", "camelup_cli", "odds", "--preset", "second_edition",
          "--track", "1:blue;2:green;3:red;4:yellow,purple;14:white;15:black",
          "--dice-left", "grey,blue,red", "--race-samples", "200", "--json"],
         capture_output=True, text=True, timeout=120,

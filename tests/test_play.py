@@ -11,7 +11,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def play(stdin: str, *args: str) -> subprocess.CompletedProcess:
-    cmd = [sys.executable, "-m", "camelup_env.cli", "play", "--no-color", *args]
+    cmd = [sys.executable, "-m", "camelup_cli", "play", "--no-color", *args]
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     return subprocess.run(cmd, input=stdin, capture_output=True, text=True, env=env, cwd=ROOT,
                           timeout=120)

@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 from engine_positions import CLASSIC, brute_force, position, random_positions, skip_extra
 
+from camelup_cli.main import main
 from camelup_env import (
     GameState,
     RuleSet,
@@ -23,7 +24,6 @@ from camelup_env import (
     new_game,
     parse_position,
 )
-from camelup_env.cli import main
 from camelup_env.engine import leg_start_pyramid
 from camelup_env.events import LegScored
 from camelup_env.odds import (

@@ -1,4 +1,5 @@
-"""The tournament runner (issue #5): exact schedule, fault isolation, statistics, resume."""
+"""The tournament runner (issues #5, #14): exact schedule, statistics, records, resume, locks,
+replay of every game, and the command line."""
 
 from __future__ import annotations
 
@@ -14,24 +15,22 @@ from pathlib import Path
 
 import pytest
 
-from training.tournament import (
-    TournamentError,
-    load_config,
-    read_games,
-    round_size,
-    run_tournament,
-    schedule,
-    summarise,
-)
+from tournament.config import TournamentError, tournament_config
+from tournament.ratings import summarise
+from tournament.records import OutputLock, read_games
+from tournament.replay import replay, rules_of
+from tournament.run import run_tournament
+from tournament.schedule import round_size, schedule
 
 ROOT = Path(__file__).resolve().parents[1]
+LINE_BOT = f"cmd:{sys.executable} {ROOT / 'examples' / 'line_bot.py'}"
 
 
 def config(**kw):
     base = {"agents": ["random", "heuristic"], "players": 2, "games": 8, "move_timeout": 5.0,
-            "name": "t"}
+            "load_timeout": 60.0, "name": "t", "workers": 2}
     base.update(kw)
-    return load_config(None, base)
+    return tournament_config(None, base)
 
 
 @pytest.mark.parametrize("seating", ["orders", "rotations"])
@@ -90,10 +89,14 @@ def test_bad_configs_are_refused(tmp_path: Path) -> None:
         config(seating="shuffled")
     with pytest.raises(TournamentError, match="multiple"):
         config(agents=["random", "heuristic", "greedy"], players=4)
+    with pytest.raises(TournamentError, match="not found"):
+        config(agents=["random", "cmd:/nonexistent/bot"])
+    with pytest.raises(TournamentError, match=r"move_timeout=.soon. is not a float"):
+        config(move_timeout="soon")
     path = tmp_path / "c.yaml"
     path.write_text("agents: [random, greedy]\nplayrs: 2\n")
-    with pytest.raises(TournamentError, match="unknown key"):
-        load_config(str(path), {})
+    with pytest.raises(TournamentError, match="unknown setting"):
+        tournament_config(str(path), {})
 
 
 @pytest.mark.parametrize(("text", "message"), [
@@ -107,7 +110,7 @@ def test_unreadable_config_files_are_refused_naming_the_file(tmp_path: Path, tex
     if text is not None:
         path.write_text(text)
     with pytest.raises(TournamentError, match=message) as info:
-        load_config(str(path), {})
+        tournament_config(str(path), {})
     assert "t.yaml" in str(info.value)
 
 
@@ -127,37 +130,76 @@ def test_summary_statistics_by_hand() -> None:
     assert s["h2h"]["c"]["a"] == 0.5
 
 
-def test_faulty_agents_forfeit_and_the_tournament_goes_on(tmp_path: Path) -> None:
-    bots = ["RaisingBot", "IllegalBot", "SleepyBot", "StubbornBot", "CrashingBot", "CheatingBot"]
-    cfg = config(agents=["random", *[f"py:agents.faulty:{b}" for b in bots]], players=2,
-                 games=1, move_timeout=0.5)
-    cfg["games"] = len(schedule(cfg))
-    start = time.time()
-    run_tournament(cfg, tmp_path, workers=2, progress=False)
+def test_a_tournament_with_a_cmd_bot_and_a_crasher_replays_every_game(tmp_path: Path) -> None:
+    """A real tournament: a standalone program speaking the line protocol, a bot that kills its
+    own process; every game is recorded, the crasher forfeits each of its games, and every game
+    replays from its seed and moves to the recorded coins."""
+    cfg = config(agents=["random", LINE_BOT, "py:agents.faulty:CrashingBot"], games=6)
+    run_tournament(cfg, tmp_path, progress=False)
     records = read_games(tmp_path / "games.jsonl")
-    assert len(records) == len(schedule(cfg)) == 42
-    reasons = {}
+    assert len(records) == 6
     for r in records:
-        labels = set(r["agents"])
-        if labels & {f"py:agents.faulty:{b}" for b in bots} and "random" in labels:
-            assert r["forfeit"] is not None, r
-        if r["forfeit"]:
-            bot = r["forfeit"]["agent"].split(":")[-1]
-            reasons.setdefault(bot, r["forfeit"]["reason"])
-            seat = r["forfeit"]["seat"]
-            assert r["scores"][seat] == 0 and r["ranks"][seat] == len(r["agents"])
-            assert r["agents"][seat] not in r["winners"]
-    assert reasons["RaisingBot"].startswith("raised RuntimeError: bot exploded")
-    assert reasons["IllegalBot"].startswith("illegal action")
-    assert reasons["CheatingBot"].startswith("illegal action")  # its mask edit had no effect
-    assert reasons["SleepyBot"].startswith("timeout")
-    assert "worker killed" in reasons["StubbornBot"]
-    assert reasons["CrashingBot"].startswith("crashed")
-    # The sleeping and stubborn bots would hold a move for an hour: the tournament did not
-    # wait for them (a generous bound, for loaded CI machines).
-    assert time.time() - start < 600
+        crasher = "py:agents.faulty:CrashingBot" in r["agents"]
+        assert (r["forfeit"] is not None) == crasher, r
+        if crasher:
+            assert r["forfeit"]["agent"] == "py:agents.faulty:CrashingBot"
+            assert r["forfeit"]["reason"] == "crashed: bot process ended (exit code 3)"
+    rules = rules_of(tmp_path)
+    for r in records:
+        assert list(replay(rules, r)[-1].state.coins) == r["coins"]
     summary = (tmp_path / "summary.md").read_text()
     assert "Forfeits" in summary and (tmp_path / "summary.png").stat().st_size > 1000
+    # ... and is written as an animated picture and a page that needs nothing else
+    from camelup_cli.main import main
+
+    gif, page = tmp_path / "g.gif", tmp_path / "g.html"
+    assert main(["replay", str(tmp_path), "--game", "1", "--gif", str(gif), "--html",
+                 str(page), "--quiet"]) == 0
+    assert gif.read_bytes()[:6] == b"GIF89a"
+    text = page.read_text()
+    game1 = next(r for r in records if r["game"] == 1)
+    assert text.count("data:image/png;base64,") == game1["turns"] + 1
+    assert 'src="http' not in text and "<link" not in text and "<script src" not in text
+
+
+def test_a_tampered_record_does_not_replay(tmp_path: Path) -> None:
+    from tournament.replay import ReplayError
+
+    cfg = config(games=2)
+    run_tournament(cfg, tmp_path, progress=False)
+    record = read_games(tmp_path / "games.jsonl")[0]
+    rules = rules_of(tmp_path)
+    with pytest.raises(ReplayError, match="does not replay"):
+        replay(rules, {**record, "coins": [c + 1 for c in record["coins"]]})
+    with pytest.raises(ReplayError, match=r"illegal|cannot be played"):
+        replay(rules, {**record, "actions": [10**6, *record["actions"]]})
+
+
+def test_one_writer_per_folder_and_readers_drop_duplicates(tmp_path: Path) -> None:
+    cfg = config(games=2)
+    with OutputLock(tmp_path), pytest.raises(TournamentError, match="in use by another run"):
+        run_tournament(cfg, tmp_path, progress=False)
+    run_tournament(cfg, tmp_path, progress=False)  # the lock went with its holder
+    games = tmp_path / "games.jsonl"
+    lines = games.read_text().splitlines()
+    games.write_text("\n".join([*lines, lines[0], lines[1]]) + "\n")
+    assert sorted(r["game"] for r in read_games(games)) == [0, 1]
+
+
+def test_an_agent_that_cannot_be_built_stops_the_run_before_any_game(tmp_path: Path) -> None:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    for spec, why in [("ppo:/nonexistent.zip", "nonexistent.zip"),
+                      ("py:no_such_module:Bot", "ModuleNotFoundError")]:
+        out = tmp_path / spec.split(":")[0]
+        done = subprocess.run(
+            [sys.executable, "-m", "camelup_cli", "tournament", "--agents", f"random,{spec}",
+             "--players", "2", "--games", "2", "--out", str(out), "--no-progress"],
+            env=env, cwd=ROOT, capture_output=True, text=True, timeout=300)
+        assert done.returncode == 2, done.stderr
+        lines = done.stderr.strip().splitlines()
+        assert len(lines) == 1 and f"agent '{spec}' cannot be built" in lines[0]
+        assert why in lines[0]
+        assert not (out / "games.jsonl").exists() or not (out / "games.jsonl").read_text()
 
 
 def _strip(records: list[dict]) -> list[dict]:
@@ -167,7 +209,7 @@ def _strip(records: list[dict]) -> list[dict]:
 
 
 def _command(out: Path) -> list[str]:
-    return [sys.executable, "-m", "camelup_env.cli", "tournament", "--agents",
+    return [sys.executable, "-m", "camelup_cli", "tournament", "--agents",
             "random,heuristic,py:agents.random_agent:RandomAgent", "--players", "2", "--games",
             "120", "--workers", "2",
             "--out", str(out), "--no-progress"]
@@ -206,10 +248,10 @@ def test_kill_and_resume_gives_the_uninterrupted_results(tmp_path: Path) -> None
 
 
 def test_results_from_before_seating_resume_as_rotations(tmp_path: Path) -> None:
-    from training.tournament import identity, prepare_out
+    from tournament.records import prepare_out
 
     cfg = config(agents=["random", "heuristic", "greedy"], players=3, seating="rotations")
-    old = identity(cfg)
+    old = cfg.identity()
     del old["seating"]
     (tmp_path / "config.json").write_text(json.dumps(old))
     prepare_out(tmp_path, cfg)  # accepted
@@ -219,10 +261,10 @@ def test_results_from_before_seating_resume_as_rotations(tmp_path: Path) -> None
 
 def test_resume_skips_finished_games(tmp_path: Path) -> None:
     cfg = config(games=8)
-    run_tournament(cfg, tmp_path, workers=1, progress=False)
+    run_tournament(cfg, tmp_path, progress=False)
     lines = (tmp_path / "games.jsonl").read_text().splitlines()
     (tmp_path / "games.jsonl").write_text("\n".join(lines[:5]) + "\n")
-    run_tournament(cfg, tmp_path, workers=1, progress=False)
+    run_tournament(cfg, tmp_path, progress=False)
     again = read_games(tmp_path / "games.jsonl")
-    assert [r["game"] for r in again] == [0, 1, 2, 3, 4, 5, 6, 7]
+    assert sorted(r["game"] for r in again) == [0, 1, 2, 3, 4, 5, 6, 7]
     assert _strip(again) == _strip([json.loads(x) for x in lines])

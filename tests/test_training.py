@@ -130,7 +130,7 @@ def test_config_errors_name_the_problem(tmp_path) -> None:
 
 
 def test_evaluate_command_writes_a_seat_rotated_report(trained, tmp_path, capsys) -> None:
-    from camelup_env.cli import main
+    from camelup_cli.main import main
 
     _, model_path = trained
     assert main(["evaluate", f"ppo:{model_path}", "--opponents", "random", "--games", "6",

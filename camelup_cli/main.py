@@ -1,0 +1,76 @@
+"""The ``camelup`` command: one entry point, one module per subcommand.
+
+Each subcommand lives in its own module, imported only when it runs (so ``camelup odds`` never
+pays for torch). A subcommand module provides ``add_arguments(parser)`` and ``run(args) -> int``;
+the first line of its docstring is its help text.
+
+User errors are one line on stderr and exit code 2 in every subcommand: argparse's own errors
+(an unknown flag, a bad value) are reported by :class:`Parser` without the usage block, and a
+:class:`camelup_cli.config.ConfigError` (a bad config file or override) that a subcommand lets
+through is caught here.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import shlex
+import sys
+from typing import NoReturn
+
+from camelup_cli.config import ConfigError
+
+#: subcommand -> module implementing it
+SUBCOMMANDS: dict[str, str] = {
+    "demo": "camelup_env.demo",
+    "odds": "camelup_env.odds_cli",
+    "train": "training.train_ppo",
+    "evaluate": "tournament.evaluate",
+    "agents": "agents.cli",
+    "play": "agents.play",
+    "tournament": "tournament.cli",
+    "replay": "tournament.replay",
+}
+
+
+class Parser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line: ``camelup tournament: error: ...``."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+def _help(module_name: str) -> str:
+    # Help text without importing heavy modules would need a second table; the docstring's first
+    # line is cheap enough to read from the module itself. argparse %-formats help text, so a
+    # literal "%" (as in "95% CI") is doubled.
+    doc = importlib.import_module(module_name).__doc__ or ""
+    first = doc.strip().splitlines()[0] if doc.strip() else ""
+    return first.replace("%", "%%")
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(argv if argv is not None else sys.argv[1:])
+    parser = Parser(prog="camelup", description="Camel Up for RL research.")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    chosen = argv[0] if argv and argv[0] in SUBCOMMANDS else None
+    for name, module_name in SUBCOMMANDS.items():
+        if name == chosen:
+            module = importlib.import_module(module_name)
+            help_text = _help(module_name)
+            module.add_arguments(sub.add_parser(name, help=help_text, description=help_text))
+        else:  # only listed: its arguments are parsed when it is the one chosen
+            sub.add_parser(name, help=None if chosen else _help(module_name))
+    args = parser.parse_args(argv)
+    # The exact command, for reports that must say how they were made.
+    args.command_line = "camelup " + shlex.join(argv)
+    module = importlib.import_module(SUBCOMMANDS[args.command])
+    try:
+        return int(module.run(args) or 0)
+    except ConfigError as exc:
+        print(f"camelup {args.command}: error: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,204 @@
+"""Tournament settings: a typed config (YAML file, then ``--field`` overrides) and its checks.
+
+The settings are a frozen dataclass read by :func:`camelup_cli.config.load_config`, so a typo or a
+wrong type is refused naming the file and key; each field's ``help`` is its ``--help`` text.
+Problems that need more than one field (players against agents, the rule set) are checked here,
+before any game is played.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import shlex
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from camelup_cli.config import ConfigError, load_config, read_mapping, setting
+from camelup_env.rules import RuleSet
+
+
+class TournamentError(ConfigError):
+    """A configuration, agent or results problem, with a one-line message for the user."""
+
+
+#: fields that must match to resume a results folder (workers, out and the limits may change)
+IDENTITY_KEYS = ("agents", "preset", "players", "games", "seed", "move_timeout", "max_turns",
+                 "rules", "seating")
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What one bot process may use (see :mod:`tournament.sandbox` and :mod:`tournament.bots`)."""
+
+    load_timeout: float
+    move_timeout: float | None
+    game_timeout: float | None
+    memory_mb: int
+    cpu_seconds: float
+    output_kb: int
+    max_processes: int
+
+
+@dataclass(frozen=True)
+class TournamentConfig:
+    name: str = setting("default", help="tournament name; results go to "
+                        "results/tournaments/NAME/ unless --out is given")
+    agents: list[str | dict[str, Any]] = setting(
+        default_factory=lambda: ["random", "heuristic", "greedy", "lookahead"],
+        help="agent specs (a name from `camelup agents`, py:module:Class, ppo:model.zip or "
+             "cmd:PROGRAM ARGS), comma-separated on the command line; in YAML an entry may be "
+             "{spec, label, kwargs}")
+    preset: str = setting("classic", help="rule preset: classic, second_edition or supercup")
+    players: int = setting(4, help="players per game")
+    games: int = setting(100, help="games in all, rounded up to whole rounds")
+    seed: int = setting(0, help="base seed of the paired game seeds")
+    seating: str = setting("orders", help="orders: every cyclic order of a line-up in every "
+                           "rotation; rotations: one order, every rotation")
+    rules: dict[str, Any] = setting(default_factory=dict,
+                                    help="extra RuleSet fields, e.g. {track_length: 20}")
+    max_turns: int = setting(2000, help="a game still running after this many turns is stopped "
+                             "(no forfeit)")
+    move_timeout: float | None = setting(10.0, help="seconds a bot may think about one move "
+                                         "(0 = no limit)")
+    game_timeout: float | None = setting(600.0, help="seconds a bot may think in one game, all "
+                                         "moves together (0 = no limit)")
+    load_timeout: float = setting(300.0, help="seconds a bot process may take to load and warm up "
+                                  "before its first game")
+    memory_mb: int = setting(4096, help="address-space limit of each bot process, MiB")
+    cpu_seconds: float = setting(3600.0, help="CPU-time limit of each bot process, seconds (the "
+                                 "process is replaced before it runs short)")
+    output_kb: int = setting(1024, help="largest message a bot may send, and the size its stderr "
+                             "log may reach, KiB")
+    max_processes: int = setting(32, help="processes and threads a bot may add (enforced for "
+                                 "non-root users)")
+    workers: int | None = setting(None, help="game workers, each with its own bot processes "
+                                  "(default: CPU count)")
+    out: str | None = setting(None, help="results folder (default results/tournaments/NAME)")
+
+    def __post_init__(self) -> None:
+        entries = agent_entries(self.agents)
+        k, p = len(entries), self.players
+        if p < 2:
+            raise ValueError(f"players must be >= 2, got {p}")
+        if p > k and p % k:
+            raise ValueError(f"{p} players with {k} agents: the line-up repeats the agents, so "
+                             "players must be a multiple of the number of agents")
+        if self.games < 1:
+            raise ValueError(f"games must be >= 1, got {self.games}")
+        if self.seating not in ("orders", "rotations"):
+            raise ValueError(f"seating must be 'orders' or 'rotations', got {self.seating!r}")
+        for key in ("move_timeout", "game_timeout", "load_timeout"):
+            value = getattr(self, key)
+            if value is not None and value < 0:
+                raise ValueError(f"{key} must be seconds >= 0 (0 = no limit), got {value}")
+        for key in ("memory_mb", "cpu_seconds", "output_kb", "max_processes", "max_turns"):
+            if getattr(self, key) <= 0:
+                raise ValueError(f"{key} must be > 0, got {getattr(self, key)}")
+        if self.workers is not None and self.workers < 1:
+            raise ValueError(f"workers must be >= 1, got {self.workers}")
+        try:
+            self.ruleset()
+        except ValueError as exc:
+            raise ValueError(f"bad rules: {exc}") from exc
+        for entry in entries:
+            check_spec(entry.spec)
+
+    def ruleset(self) -> RuleSet:
+        return RuleSet.from_dict({"preset": self.preset, "num_players": self.players,
+                                  **self.rules})
+
+    def entries(self) -> list[AgentEntry]:
+        return agent_entries(self.agents)
+
+    def limits(self) -> Limits:
+        return Limits(load_timeout=self.load_timeout, move_timeout=self.move_timeout or None,
+                      game_timeout=self.game_timeout or None, memory_mb=self.memory_mb,
+                      cpu_seconds=self.cpu_seconds, output_kb=self.output_kb,
+                      max_processes=self.max_processes)
+
+    def identity(self) -> dict[str, Any]:
+        """The settings a resumed run must share with the saved one (JSON-safe)."""
+        doc = {key: getattr(self, key) for key in IDENTITY_KEYS}
+        doc["agents"] = [dataclasses.asdict(e) for e in self.entries()]
+        return json.loads(json.dumps(doc))
+
+
+def tournament_config(path: str | None, overrides: dict[str, Any]) -> TournamentConfig:
+    """Defaults, then the YAML file, then the overrides (None = not given); the name defaults to
+    the file's stem. ``agents`` may be a comma-separated string (the command-line form)."""
+    overrides = {k: v for k, v in overrides.items() if v is not None}
+    if isinstance(overrides.get("agents"), str):
+        overrides["agents"] = [a for a in overrides["agents"].split(",") if a]
+    try:
+        if path is not None and "name" not in overrides and "name" not in read_mapping(path):
+            overrides["name"] = Path(path).stem
+        return load_config(TournamentConfig, path, overrides)
+    except TournamentError:
+        raise
+    except ConfigError as exc:
+        raise TournamentError(str(exc)) from exc
+
+
+@dataclass(frozen=True)
+class AgentEntry:
+    label: str
+    spec: str
+    kwargs: dict = dataclasses.field(default_factory=dict)
+
+
+def agent_entries(items: list) -> list[AgentEntry]:
+    """Agents from config items: a spec string, or ``{spec|name, label?, kwargs?}``; a label
+    that repeats gets ``#2``, ``#3``..."""
+    entries: list[AgentEntry] = []
+    seen: dict[str, int] = {}
+    for item in items:
+        if isinstance(item, str):
+            spec, label, kwargs = item, item, {}
+        elif isinstance(item, dict):
+            spec = item.get("spec") or item.get("name")
+            if not isinstance(spec, str) or not spec:
+                raise ValueError(f"agent entry {item!r} needs a 'spec' (or 'name')")
+            label = str(item.get("label") or spec)
+            kwargs = dict(item.get("kwargs") or {})
+        else:
+            raise ValueError(f"agent entries are strings or mappings, got {item!r}")
+        seen[label] = seen.get(label, 0) + 1
+        if seen[label] > 1:
+            label = f"{label}#{seen[label]}"
+        entries.append(AgentEntry(label, spec, kwargs))
+    if not entries:
+        raise ValueError("a tournament needs at least one agent")
+    return entries
+
+
+def command_of(spec: str) -> list[str] | None:
+    """The program and arguments of a ``cmd:`` spec, else None."""
+    if not spec.startswith("cmd:"):
+        return None
+    try:
+        argv = shlex.split(spec[4:])
+    except ValueError as exc:
+        raise ValueError(f"agent {spec!r}: {exc}") from exc
+    if not argv:
+        raise ValueError(f"agent {spec!r}: cmd: needs a program, e.g. cmd:./mybot --fast")
+    return argv
+
+
+def check_spec(spec: str) -> None:
+    """Refuse a spec that cannot name an agent: an unknown name or prefix, a missing program.
+    (Whether the agent can actually be built is checked by starting it, before the first game.)
+    """
+    import agents as registry
+
+    argv = command_of(spec)
+    if argv is not None:
+        if shutil.which(argv[0]) is None:
+            raise ValueError(f"agent {spec!r}: program {argv[0]!r} not found or not executable")
+        return
+    try:
+        registry.check(spec)
+    except registry.UnknownAgentError as exc:
+        raise ValueError(f"{exc} (or cmd:PROGRAM ARGS)") from exc

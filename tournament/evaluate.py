@@ -1,0 +1,175 @@
+"""Evaluate a policy against a baseline: seat-rotated, paired games, win share with a 95% CI.
+
+In game ``g`` the candidate sits in seat ``g mod n`` and the baseline fills every other seat;
+the ``n`` rotations of a group share one seed, so they see the same dice (paired seeds cut the
+variance that luck adds). A game's *win share* is ``1/k`` when the candidate is one of ``k``
+tied winners, else 0; its mean over games estimates the win rate (1/n is an equal player).
+The 95% interval is :func:`tournament.ratings.mean_ci` over per-game shares.
+
+Games are played like a tournament's (the same referee, bot processes and game workers), so a
+bot that breaks a rule forfeits and an agent that cannot be built stops the evaluation at once.
+
+``camelup evaluate ppo:results/models/classic2/model.zip --opponents random,heuristic,greedy
+--games 2000 --out results/models/classic2`` writes ``evaluation.csv`` and ``evaluation.md``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import os
+import sys
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from camelup_env.rules import RuleSet
+from tournament.config import AgentEntry, TournamentConfig, TournamentError, check_spec
+from tournament.pool import MatchSetup, check_agents, run_games
+from tournament.ratings import mean_ci, win_share
+from tournament.schedule import GameSpec
+
+
+@dataclass(frozen=True)
+class EvalResult:
+    candidate: str
+    opponent: str
+    preset: str
+    num_players: int
+    games: int
+    win_rate: float
+    ci_low: float
+    ci_high: float
+    mean_coins: float
+    mean_opponent_coins: float
+    forfeits: int
+
+    def as_row(self) -> dict:
+        return asdict(self)
+
+
+def evaluation_games(games: int, players: int, seed: int) -> list[GameSpec]:
+    """Game ``g``: the candidate (agent 0) in seat ``g mod n``, seed ``seed + g // n``."""
+    return [GameSpec(game=g, round=g // players, lineup=0, rotation=g % players,
+                     seed=seed + g // players,
+                     seats=tuple(0 if s == g % players else 1 for s in range(players)))
+            for g in range(games)]
+
+
+def evaluate(candidate: str, opponent: str, rules: RuleSet, games: int, seed: int = 0,
+             workers: int | None = None, config: TournamentConfig | None = None) -> EvalResult:
+    """Play ``games`` seat-rotated games of ``candidate`` against ``opponent`` (agent specs);
+    the limits are those of ``config`` (default: the tournament defaults)."""
+    if games < 2:
+        raise TournamentError(f"evaluation needs at least 2 games, got {games}")
+    for spec in (candidate, opponent):
+        try:
+            check_spec(spec)
+        except ValueError as exc:
+            raise TournamentError(str(exc)) from None
+    config = config or TournamentConfig(agents=[candidate, opponent], players=2)
+    entries = (AgentEntry(candidate, candidate), AgentEntry(f"{opponent} (opponent)", opponent))
+    setup = MatchSetup(entries, rules.to_dict(), config.limits(), config.max_turns)
+    check_agents(setup)
+    rows: list[tuple[float, float, float, bool]] = []
+
+    def on_record(record: dict) -> None:
+        seat = record["rotation"]  # the candidate's seat (evaluation_games)
+        others = [c for s, c in enumerate(record["scores"]) if s != seat]
+        forfeit = record["forfeit"] is not None and record["forfeit"]["seat"] == seat
+        rows.append((win_share(record, seat), float(record["scores"][seat]),
+                     sum(others) / len(others), forfeit))
+
+    run_games(evaluation_games(games, rules.num_players, seed), setup,
+              workers or os.cpu_count() or 1, on_record)
+    shares, coins, opp_coins, forfeits = (list(col) for col in zip(*rows, strict=True))
+    mean, half = mean_ci(shares)
+    return EvalResult(
+        candidate=candidate, opponent=opponent, preset=rules.preset,
+        num_players=rules.num_players, games=games, win_rate=mean, ci_low=mean - half,
+        ci_high=mean + half, mean_coins=sum(coins) / len(coins),
+        mean_opponent_coins=sum(opp_coins) / len(opp_coins), forfeits=sum(forfeits),
+    )
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("candidate", help="agent spec, e.g. ppo:results/models/classic2/model.zip")
+    parser.add_argument("--opponents", default="random,heuristic,greedy",
+                        help="comma-separated agent specs (each fills every other seat)")
+    parser.add_argument("--preset", default=None, help="default: the model's own preset")
+    parser.add_argument("--players", type=int, default=None,
+                        help="default: the model's own player count")
+    parser.add_argument("--games", type=int, default=2000, help="games per opponent")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--workers", type=int, default=None, help="default: one per core")
+    parser.add_argument("--out", default=None, help="folder for evaluation.csv / .md")
+
+
+def _rules(args: argparse.Namespace) -> RuleSet:
+    preset, players = args.preset, args.players
+    if args.candidate.startswith("ppo:") and (preset is None or players is None):
+        from agents.ppo import read_metadata
+
+        try:
+            recorded = RuleSet.from_dict(read_metadata(args.candidate[4:])["rules"])
+        except Exception as exc:  # a missing or foreign file: the user's to fix
+            raise TournamentError(f"cannot read the rules of {args.candidate!r}: "
+                                  f"{type(exc).__name__}: {exc}") from None
+        preset = preset or recorded.preset
+        players = players or recorded.num_players
+    try:
+        return RuleSet(preset or "classic", num_players=players or 2)
+    except ValueError as exc:
+        raise TournamentError(str(exc)) from None
+
+
+def run(args: argparse.Namespace) -> int:
+    rows = []
+    try:
+        if args.workers is not None and args.workers < 1:
+            raise TournamentError(f"--workers must be >= 1, got {args.workers}")
+        rules = _rules(args)
+        opponents = [o for o in args.opponents.split(",") if o]
+        if not opponents:
+            raise TournamentError("--opponents names no agent")
+        for opponent in opponents:
+            start = time.time()
+            result = evaluate(args.candidate, opponent, rules, args.games, args.seed,
+                              args.workers)
+            rows.append(result)
+            print(f"vs {opponent:<10} win share {result.win_rate:.3f} "
+                  f"[{result.ci_low:.3f}, {result.ci_high:.3f}]  coins {result.mean_coins:.1f} "
+                  f"vs {result.mean_opponent_coins:.1f}  ({result.games} games, "
+                  f"{result.forfeits} forfeits, {time.time() - start:.0f} s)", flush=True)
+    except TournamentError as exc:
+        print(f"camelup evaluate: error: {exc}", file=sys.stderr)
+        return 2
+    if args.out:
+        write_report(Path(args.out), rows, args.command_line)
+    return 0
+def write_report(out: Path, rows: list[EvalResult], command: str) -> None:
+    """``evaluation.csv`` and ``evaluation.md`` (with the command that made them)."""
+    out.mkdir(parents=True, exist_ok=True)
+    with open(out / "evaluation.csv", "w", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=list(rows[0].as_row()))
+        writer.writeheader()
+        writer.writerows(r.as_row() for r in rows)
+    r0 = rows[0]
+    lines = [
+        f"# Evaluation of `{r0.candidate}`",
+        "",
+        f"{r0.preset}, {r0.num_players} players; the candidate takes each seat equally often "
+        "and the opponent fills every other seat; paired seeds across rotations. Win share: "
+        f"1/k for a k-way tied win; an equal player scores {1 / r0.num_players:.3f}.",
+        "",
+        "| opponent | games | win share | 95% CI | mean coins (candidate) "
+        "| mean coins (opponents) | forfeits |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    lines += [
+        f"| {r.opponent} | {r.games} | {r.win_rate:.3f} | [{r.ci_low:.3f}, {r.ci_high:.3f}] "
+        f"| {r.mean_coins:.1f} | {r.mean_opponent_coins:.1f} | {r.forfeits} |"
+        for r in rows
+    ]
+    lines += ["", f"Command: `{command}`", ""]
+    (out / "evaluation.md").write_text("\n".join(lines))

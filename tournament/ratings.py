@@ -1,0 +1,95 @@
+"""Statistics of a set of games: win shares, coins, ranks, openskill ratings, head to head.
+
+One home for the interval formula (:func:`mean_ci`), used by tournaments and evaluation alike.
+Ratings are openskill Plackett-Luce over the games in id order (so a resumed run rates exactly
+as an uninterrupted one); win rates count a shared victory as ``1/k``.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections import defaultdict
+from collections.abc import Sequence
+from typing import Any
+
+
+def mean_ci(values: Sequence[float]) -> tuple[float, float]:
+    """Mean and the half-width of its 95% normal-approximation interval (nan if undefined)."""
+    n = len(values)
+    if n == 0:
+        return float("nan"), float("nan")
+    mean = sum(values) / n
+    if n < 2:
+        return mean, float("nan")
+    var = sum((v - mean) ** 2 for v in values) / (n - 1)
+    return mean, 1.96 * math.sqrt(var / n)
+
+
+def win_share(record: dict, seat: int) -> float:
+    """1/k if ``seat`` is one of the game's k winners, else 0."""
+    winners = record["winner_seats"]
+    return 1.0 / len(winners) if seat in winners else 0.0
+
+
+def summarise(records: list[dict], labels: list[str]) -> dict[str, Any]:
+    """Per-agent statistics, openskill ratings and the head-to-head matrix."""
+    from openskill.models import PlackettLuce
+
+    records = sorted(records, key=lambda r: r["game"])
+    model = PlackettLuce()
+    ratings = {label: model.rating(name=label) for label in labels}
+    shares: dict[str, list[float]] = defaultdict(list)
+    scores: dict[str, list[float]] = defaultdict(list)
+    ranks: dict[str, list[float]] = defaultdict(list)
+    forfeits: dict[str, int] = defaultdict(int)
+    ahead: dict[tuple[str, str], float] = defaultdict(float)
+    met: dict[tuple[str, str], int] = defaultdict(int)
+    seat_shares: dict[int, list[float]] = defaultdict(list)
+    for rec in records:
+        agents, rk = rec["agents"], rec["ranks"]
+        for seat, label in enumerate(agents):
+            share = win_share(rec, seat)
+            shares[label].append(share)
+            seat_shares[seat].append(share)
+            scores[label].append(rec["scores"][seat])
+            ranks[label].append(rk[seat])
+        if rec["forfeit"]:
+            forfeits[rec["forfeit"]["agent"] or agents[rec["forfeit"]["seat"]]] += 1
+        for i, j in itertools.permutations(range(len(agents)), 2):
+            a, b = agents[i], agents[j]
+            if a == b:
+                continue
+            met[a, b] += 1
+            ahead[a, b] += 1.0 if rk[i] < rk[j] else 0.5 if rk[i] == rk[j] else 0.0
+        teams = [[ratings[label]] for label in agents]
+        rated = model.rate(teams, ranks=list(rk))
+        updates: dict[str, list] = defaultdict(list)
+        for label, team in zip(agents, rated, strict=True):
+            updates[label].append(team[0])
+        for label, new in updates.items():
+            mu = sum(r.mu for r in new) / len(new)
+            sigma = sum(r.sigma for r in new) / len(new)
+            ratings[label] = model.rating(mu=mu, sigma=sigma, name=label)
+    rows = []
+    for label in labels:
+        win, win_ci = mean_ci(shares[label])
+        coins, coins_ci = mean_ci(scores[label])
+        rank, _ = mean_ci(ranks[label])
+        r = ratings[label]
+        rows.append({
+            "agent": label, "games": len(shares[label]), "win_rate": win, "win_ci": win_ci,
+            "mean_coins": coins, "coins_ci": coins_ci, "mean_rank": rank,
+            "ordinal": r.ordinal(), "mu": r.mu, "sigma": r.sigma,
+            "forfeits": forfeits[label],
+        })
+    rows.sort(key=lambda row: -row["ordinal"])
+    h2h = {a: {b: (ahead[a, b] / met[a, b] if met[a, b] else None) for b in labels}
+           for a in labels}
+    seats = {seat: mean_ci(v) for seat, v in sorted(seat_shares.items())}
+    forfeit_list = [(r["game"], r["forfeit"]["agent"], r["forfeit"]["reason"])
+                    for r in records if r["forfeit"]]
+    return {"rows": rows, "h2h": h2h, "h2h_games": {f"{a} vs {b}": n for (a, b), n in
+                                                   met.items()},
+            "seats": seats, "games": len(records), "forfeits": forfeit_list,
+            "truncated": sum(1 for r in records if r.get("truncated"))}

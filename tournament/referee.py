@@ -1,0 +1,94 @@
+"""The referee: the only real game. Bots get copies as data and answer action indices.
+
+:func:`play_match` deals game ``seed`` (:func:`agents.arena.game_rngs`: the same setup and dice
+as an in-process game of that seed), starts each seat's bot, and on each turn sends the seat on
+move its legal actions and its public view, checks the answer, and applies it. It records every
+action, so the game can be replayed exactly (:mod:`tournament.replay`).
+
+Forfeits (the rules of :mod:`agents.arena`): a bot that faults (:class:`tournament.bots.
+BotFault`: a missed deadline, a crash, a limit, a protocol error) or answers an illegal action
+forfeits the game: it ranks last with 0 coins, the others keep the coins they had and are ranked
+by them. The deadline of a move is the move limit or what is left of the bot's thinking time for
+the game, whichever is shorter.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from agents.arena import GameResult, check_action, game_rngs, observer, result_of
+from camelup_env.engine import apply_action, legal_action_mask, new_game
+from camelup_env.observation import public_view
+from camelup_env.rules import RuleSet
+from tournament import protocol
+from tournament.bots import BotFault, BotProcess
+
+
+@dataclass
+class Match:
+    """A played game: its result and every action index, in order."""
+
+    result: GameResult
+    actions: list[int]
+
+
+def play_match(rules: RuleSet, bots: Sequence[BotProcess], seed: int, bot_seeds: Sequence[int],
+               game: int = 0, max_turns: int = 2000) -> Match:
+    """Play game ``seed`` with one bot per seat (module docstring). A faulting bot's process
+    is killed here; the caller replaces it before its next game."""
+    setup_rng, dice_rng = game_rngs(seed)
+    state = new_game(rules, seed=setup_rng)
+    forfeit: dict | None = None
+    thinking = [0.0] * rules.num_players
+    actions: list[int] = []
+    for seat, bot in enumerate(bots):
+        try:
+            bot.begin(game, seat, bot_seeds[seat], rules)
+        except BotFault as fault:
+            forfeit = {"seat": seat, "reason": str(fault)}
+            break
+    features = observer(rules)
+    limits = bots[0].limits
+    while forfeit is None and not state.game_over and len(actions) < max_turns:
+        seat = state.current
+        mask = legal_action_mask(state)
+        legal = np.flatnonzero(mask).tolist()
+        bot = bots[seat]
+        obs = features(state, seat).tolist() if bot.wants_observation else None
+        message = protocol.move_message(legal, public_view(state, seat).to_dict(), obs)
+        limit = limits.move_timeout
+        late = f"timeout: no move within {limit:g} s" if limit is not None else ""
+        if limits.game_timeout is not None:
+            left = limits.game_timeout - thinking[seat]
+            if limit is None or left < limit:
+                limit = max(left, 0.0)
+                late = f"timeout: thinking time for the game over {limits.game_timeout:g} s"
+        start = time.perf_counter()
+        try:
+            reply = bot.ask(message, limit, late)
+        except BotFault as fault:
+            forfeit = {"seat": seat, "reason": str(fault)}
+            break
+        thinking[seat] += time.perf_counter() - start
+        if "action" not in reply:
+            forfeit = {"seat": seat, "reason": "protocol: expected {\"action\": INDEX}, got "
+                                               f"keys {sorted(reply)[:5]}"}
+            break
+        problem = check_action(reply["action"], mask)
+        if problem is not None:
+            forfeit = {"seat": seat, "reason": problem}
+            break
+        state, _ = apply_action(state, reply["action"], dice_rng)
+        actions.append(reply["action"])
+    result = result_of(state, len(actions), forfeit, thinking)
+    if forfeit is not None:
+        bots[forfeit["seat"]].kill()
+    end = protocol.end_message(result.coins, result.ranks, forfeit)
+    for bot in bots:
+        if bot.process.poll() is None:
+            bot.tell(end)
+    return Match(result, actions)

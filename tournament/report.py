@@ -1,0 +1,89 @@
+"""Tournament summaries: ``summary.csv`` (one row per agent), ``summary.md`` (the tables a person
+reads, with the command that made them) and ``summary.png`` (win rates and coins with their 95%
+intervals)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from tournament.config import TournamentConfig
+
+
+def _pct(x: float, ci: float) -> str:
+    return f"{100 * x:.1f}% ± {100 * ci:.1f}"
+
+
+def write_summary(out: Path, config: TournamentConfig, summary: dict[str, Any],
+                  command: str | None = None) -> None:
+    rows = summary["rows"]
+    labels = [row["agent"] for row in rows]
+    with open(out / "summary.csv", "w") as fh:
+        cols = ["agent", "games", "win_rate", "win_ci", "mean_coins", "coins_ci", "mean_rank",
+                "ordinal", "mu", "sigma", "forfeits"]
+        fh.write(",".join(cols) + "\n")
+        for row in rows:
+            fh.write(",".join(f"{row[c]:.4f}" if isinstance(row[c], float) else str(row[c])
+                              for c in cols) + "\n")
+    n = config.players
+    lines = [f"# Tournament `{config.name}`", ""]
+    if command:
+        lines += [f"Command: `{command}`", ""]
+    lines += [
+        f"{summary['games']} games · preset `{config.preset}` · {n} players per game · "
+        f"seed {config.seed} · move time limit {config.move_timeout} s · "
+        f"forfeits {len(summary['forfeits'])} · stopped at the turn cap {summary['truncated']}",
+        "",
+        "Win rate counts a shared victory as 1/k; ± is the 95% interval (normal approximation). "
+        "Ordinal = mu - 3 sigma (openskill Plackett-Luce). "
+        f"An equal player wins {100 / n:.1f}% of its games.",
+        "",
+        "| agent | games | win rate | mean coins | mean rank | ordinal | mu | sigma | forfeits |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for r in rows:
+        lines.append(
+            f"| {r['agent']} | {r['games']} | {_pct(r['win_rate'], r['win_ci'])} | "
+            f"{r['mean_coins']:.2f} ± {r['coins_ci']:.2f} | {r['mean_rank']:.2f} | "
+            f"{r['ordinal']:.2f} | {r['mu']:.2f} | {r['sigma']:.2f} | {r['forfeits']} |")
+    lines += ["", "Head to head: the share of games in which the row agent finished ahead of "
+                  "the column agent when both played (ties count 1/2).", "",
+              "| | " + " | ".join(labels) + " |", "|---|" + "---:|" * len(labels)]
+    for a in labels:
+        cells = ["—" if a == b or summary["h2h"][a][b] is None
+                 else f"{100 * summary['h2h'][a][b]:.1f}%" for b in labels]
+        lines.append(f"| {a} | " + " | ".join(cells) + " |")
+    lines += ["", "Win rate by seat (all agents; seat 0 starts): " + ", ".join(
+        f"seat {s}: {_pct(m, ci)}" for s, (m, ci) in summary["seats"].items())]
+    if summary["forfeits"]:
+        lines += ["", "Forfeits (game, agent, reason):", ""]
+        lines += [f"- game {g}: {a}: {why}" for g, a, why in summary["forfeits"][:50]]
+        if len(summary["forfeits"]) > 50:
+            lines.append(f"- ... and {len(summary['forfeits']) - 50} more")
+    (out / "summary.md").write_text("\n".join(lines) + "\n")
+    _chart(out / "summary.png", config, rows)
+
+
+def _chart(path: Path, config: TournamentConfig, rows: list[dict]) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    labels = [r["agent"] for r in rows]
+    fig, axes = plt.subplots(1, 2, figsize=(10, 3.8))
+    axes[0].bar(labels, [100 * r["win_rate"] for r in rows],
+                yerr=[100 * r["win_ci"] for r in rows], capsize=4, color="#c8913a")
+    axes[0].axhline(100 / config.players, color="grey", ls="--", lw=1)
+    axes[0].set_ylabel("win rate (%), 95% CI")
+    axes[1].bar(labels, [r["mean_coins"] for r in rows], yerr=[r["coins_ci"] for r in rows],
+                capsize=4, color="#4a7fb5")
+    axes[1].set_ylabel("mean final coins, 95% CI")
+    for ax in axes:
+        ax.tick_params(axis="x", rotation=20)
+    fig.suptitle(f"{config.name}: {config.preset}, {config.players} players, "
+                 f"{sum(r['games'] for r in rows) // config.players} games")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+

@@ -1,0 +1,85 @@
+"""Run (or resume) a tournament into a results folder: lock, check agents, play, summarise.
+
+Games are played by the referee (:mod:`tournament.referee`) on the game workers of
+:mod:`tournament.pool`, each bot in its own sandboxed process; each record is appended to
+``games.jsonl`` as its game ends, so a run stopped any way (Ctrl-C, ``kill -9``) resumes with
+the same command: finished games are kept, the rest are played, and the summary is the one an
+uninterrupted run writes.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from tournament.config import TournamentConfig
+from tournament.pool import MatchSetup, check_agents, run_games
+from tournament.ratings import summarise
+from tournament.records import GameLog, OutputLock, prepare_out
+from tournament.report import write_summary
+from tournament.schedule import schedule
+
+
+def results_folder(config: TournamentConfig) -> Path:
+    return Path(config.out) if config.out else Path("results/tournaments") / config.name
+
+
+def match_setup(config: TournamentConfig, out: Path | None) -> MatchSetup:
+    log_dir = None
+    if out is not None:
+        log_dir = out / "bots"
+        log_dir.mkdir(parents=True, exist_ok=True)
+    return MatchSetup(tuple(config.entries()), config.ruleset().to_dict(), config.limits(),
+                      config.max_turns, str(log_dir) if log_dir else None)
+
+
+def run_tournament(config: TournamentConfig, out: Path | None = None, progress: bool = True,
+                   command: str | None = None) -> dict[str, Any]:
+    """Play (or resume) the tournament into ``out`` (default :func:`results_folder`) and write
+    the summaries; :class:`~tournament.config.TournamentError` for a problem of the user's."""
+    out = out or results_folder(config)
+    with OutputLock(out):
+        done = prepare_out(out, config)
+        games = schedule(config)
+        done_ids = {r["game"] for r in done}
+        todo = [g for g in games if g.game not in done_ids]
+        setup = match_setup(config, out)
+        if todo:
+            check_agents(setup)
+        records = list(done)
+        log = GameLog(out / "games.jsonl")
+        bar = _progress_bar(config.name, len(games), len(done)) if progress and todo else None
+        try:
+            def on_record(record: dict) -> None:
+                log.append(record)
+                records.append(record)
+                if bar is not None:
+                    bar.advance(bar.task_ids[0])
+
+            run_games(todo, setup, config.workers or os.cpu_count() or 1, on_record)
+        finally:
+            if bar is not None:
+                bar.stop()
+            log.close()
+        summary = summarise(records, [e.label for e in config.entries()])
+        write_summary(out, config, summary, command)
+    return summary
+
+
+def _progress_bar(name: str, total: int, done: int):
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    bar = Progress(TextColumn(f"[bold]{name}"), BarColumn(), MofNCompleteColumn(),
+                   TextColumn("games"), TimeElapsedColumn(), TextColumn("eta"),
+                   TimeRemainingColumn(), transient=False)
+    bar.add_task("games", total=total, completed=done)
+    bar.start()
+    return bar
