@@ -35,7 +35,7 @@ from sb3_contrib import MaskablePPO
 from stable_baselines3.common.callbacks import BaseCallback
 from stable_baselines3.common.vec_env import SubprocVecEnv, VecEnvWrapper
 
-from training.config import load_config
+from camelup_cli.config import load_config
 from training.selfplay import OpponentPool, SelfPlayEnv
 from training.train_ppo import TrainConfig, make_env, save_model
 

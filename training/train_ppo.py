@@ -29,13 +29,19 @@ import os
 import shlex
 import sys
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from camelup_cli.config import (
+    ConfigError,
+    add_override_flags,
+    load_config,
+    overrides_from_args,
+    setting,
+)
 from camelup_env.camelup_v0 import REWARD_MODES
 from camelup_env.rules import RuleSet
-from training.config import ConfigError, add_override_flags, load_config, overrides_from_args
 
 #: Version of the observation the trained policy reads (recorded in every model file).
 ENV_VERSION = "camelup_v0"
@@ -46,72 +52,55 @@ ENV_VERSION = "camelup_v0"
 class TrainConfig:
     """Every setting of a run; YAML files and ``--field-name`` flags set them."""
 
-    #: Name of the run (recorded in the model file).
-    name: str = "ppo_selfplay"
-    #: Rule set: classic, second_edition or supercup.
-    preset: str = "classic"
-    #: Players per game (the learner and num_players - 1 opponents).
-    num_players: int = 4
-    #: Terminal reward: win (zero-sum), rank or coins (see camelup_v0).
-    reward_mode: str = "win"
-    #: Exact leg odds, leg-bet values and race odds in the observation.
-    odds_features: bool = True
-    #: Monte Carlo rollouts behind the race odds of the observation.
-    race_samples: int = 200
-    #: Dense reward: this much per coin the learner gains or loses during the game.
-    coin_shaping: float = 0.0
-    #: Learner decisions to train for.
-    total_timesteps: int = 1_000_000
-    #: Games played side by side (one policy forward pass decides all of them).
-    n_envs: int = 64
-    #: Seed of the games, the opponent draws and the network.
-    seed: int = 0
-    #: Torch device: auto (CUDA when present), cpu or cuda.
-    device: str = "auto"
-    #: Torch threads for the updates (0: one per core).
-    torch_threads: int = 0
-    #: Adam learning rate.
-    learning_rate: float = 3e-4
-    #: Decisions per game per update (a rollout is n_steps * n_envs decisions).
-    n_steps: int = 64
-    #: Minibatch size of the updates.
-    batch_size: int = 1024
-    #: Passes over each rollout.
-    n_epochs: int = 4
-    #: Discount factor.
-    gamma: float = 0.995
-    #: GAE lambda.
-    gae_lambda: float = 0.95
-    #: PPO clip range.
-    clip_range: float = 0.2
-    #: Entropy bonus.
-    ent_coef: float = 0.01
-    #: Hidden layers of the policy and value networks.
-    net_arch: list[int] = field(default_factory=lambda: [256, 256])
-    #: Opponent draw weights: "self" (a frozen snapshot) or any agent name.
-    opponent_mix: dict[str, float] = field(
-        default_factory=lambda: {"self": 0.5, "greedy": 0.3, "heuristic": 0.1, "random": 0.1})
-    #: Decisions between snapshots of the learner.
-    snapshot_every: int = 50_000
-    #: Snapshots kept in the opponent pool (oldest dropped first).
-    max_snapshots: int = 20
-    #: Decisions between evaluations.
-    eval_every: int = 250_000
-    #: Games per evaluation and opponent (paired seeds, rotated seats; 500+ to compare
-    #: checkpoints).
-    eval_games: int = 500
-    #: Agents each evaluation plays against.
-    eval_opponents: list[str] = field(default_factory=lambda: ["greedy"])
-    #: Decisions between checkpoints.
-    checkpoint_every: int = 50_000
-    #: Output folder of the run.
-    out_dir: str = "runs/ppo_selfplay"
-    #: Imitation warm start: the teacher agent.
-    imitation_teacher: str = "greedy"
-    #: Imitation warm start: teacher self-play games (0: no warm start).
-    imitation_games: int = 0
-    #: Imitation warm start: passes over the demonstrations.
-    imitation_epochs: int = 8
+    name: str = setting("ppo_selfplay", help="Name of the run (recorded in the model file).")
+    preset: str = setting("classic", help="Rule set: classic, second_edition or supercup.")
+    num_players: int = setting(4,
+        help="Players per game (the learner and num_players - 1 opponents).")
+    reward_mode: str = setting("win",
+        help="Terminal reward: win (zero-sum), rank or coins (see camelup_v0).")
+    odds_features: bool = setting(True,
+        help="Exact leg odds, leg-bet values and race odds in the observation.")
+    race_samples: int = setting(200,
+        help="Monte Carlo rollouts behind the race odds of the observation.")
+    coin_shaping: float = setting(0.0,
+        help="Dense reward: this much per coin the learner gains or loses during the game.")
+    total_timesteps: int = setting(1_000_000, help="Learner decisions to train for.")
+    n_envs: int = setting(64,
+        help="Games played side by side (one policy forward pass decides all of them).")
+    seed: int = setting(0, help="Seed of the games, the opponent draws and the network.")
+    device: str = setting("auto", help="Torch device: auto (CUDA when present), cpu or cuda.")
+    torch_threads: int = setting(0, help="Torch threads for the updates (0: one per core).")
+    learning_rate: float = setting(3e-4, help="Adam learning rate.")
+    n_steps: int = setting(64,
+        help="Decisions per game per update (a rollout is n_steps * n_envs decisions).")
+    batch_size: int = setting(1024, help="Minibatch size of the updates.")
+    n_epochs: int = setting(4, help="Passes over each rollout.")
+    gamma: float = setting(0.995, help="Discount factor.")
+    gae_lambda: float = setting(0.95, help="GAE lambda.")
+    clip_range: float = setting(0.2, help="PPO clip range.")
+    ent_coef: float = setting(0.01, help="Entropy bonus.")
+    net_arch: list[int] = setting(
+        default_factory=lambda: [256, 256],
+        help="Hidden layers of the policy and value networks.")
+    opponent_mix: dict[str, float] = setting(
+        default_factory=lambda: {"self": 0.5, "greedy": 0.3, "heuristic": 0.1, "random": 0.1},
+        help="Opponent draw weights: 'self' (a frozen snapshot) or any agent name.")
+    snapshot_every: int = setting(50_000, help="Decisions between snapshots of the learner.")
+    max_snapshots: int = setting(20,
+        help="Snapshots kept in the opponent pool (oldest dropped first).")
+    eval_every: int = setting(250_000, help="Decisions between evaluations.")
+    eval_games: int = setting(500,
+        help="Games per evaluation and opponent (paired seeds, rotated seats; 500+ to compare "
+             "checkpoints).")
+    eval_opponents: list[str] = setting(
+        default_factory=lambda: ["greedy"],
+        help="Agents each evaluation plays against.")
+    checkpoint_every: int = setting(50_000, help="Decisions between checkpoints.")
+    out_dir: str = setting("runs/ppo_selfplay", help="Output folder of the run.")
+    imitation_teacher: str = setting("greedy", help="Imitation warm start: the teacher agent.")
+    imitation_games: int = setting(0,
+        help="Imitation warm start: teacher self-play games (0: no warm start).")
+    imitation_epochs: int = setting(8, help="Imitation warm start: passes over the demonstrations.")
 
     def __post_init__(self) -> None:
         self.validate()
@@ -207,7 +196,7 @@ def _evaluate_file(candidate: str, opponents: list[str], rules_doc: dict, games:
     """Child process: evaluate one saved policy, write its rows as JSON (atomically)."""
     import torch
 
-    from training.evaluate import evaluate
+    from tournament.evaluate import evaluate
 
     torch.set_num_threads(1)
     if hasattr(os, "nice"):
