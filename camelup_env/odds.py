@@ -98,10 +98,13 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
+from camelup_env.payouts import top_leg_bet_evs
 from camelup_env.rules import RuleSet
 from camelup_env.state import GameState
 
 __all__ = [
+    "RACE_SAMPLES",
+    "PositionOdds",
     "RaceOdds",
     "clear_cache",
     "expected_landings",
@@ -109,14 +112,17 @@ __all__ = [
     "leg_bet_evs",
     "leg_rank_probabilities",
     "placement_evs",
+    "position_odds",
     "race_probabilities",
 ]
 
 _CACHE_SIZE = 4096
+_NO_PICKS = np.empty(0)  # the leg kernel's ``pick_at`` when no sample of the leg end is wanted
 _leg_cache: OrderedDict = OrderedDict()
 _place_cache: OrderedDict = OrderedDict()
 _race_cache: OrderedDict = OrderedDict()
 _photo_cache: OrderedDict = OrderedDict()
+_position_cache: OrderedDict = OrderedDict()
 _tables: dict = {}
 
 
@@ -126,6 +132,7 @@ def clear_cache() -> None:
     _place_cache.clear()
     _race_cache.clear()
     _photo_cache.clear()
+    _position_cache.clear()
 
 
 def _cache_get(cache: OrderedDict, key):
@@ -312,6 +319,20 @@ def _roll(key, r, w, camel, value, n_racing, n_camels, track_length, tile_side):
 
 
 @njit(cache=True, inline="always")
+def _add_ends(key, r, n_racing, weight, ended):
+    """R7.2 on a finished board: ended[first camel, 0] and ended[last camel, 1] += weight."""
+    first = 0
+    last = 0
+    for c in range(1, n_racing):
+        if key[r, c] > key[r, first]:
+            first = c
+        if key[r, c] < key[r, last]:
+            last = c
+    ended[first, 0] += weight
+    ended[last, 1] += weight
+
+
+@njit(cache=True, inline="always")
 def _add_ranking(key, r, n_racing, weight, out):
     """R0.4 (and R5.6: backward-crossed camels have the lowest keys): out[camel, rank] += w."""
     for c in range(n_racing):
@@ -362,10 +383,18 @@ def _hash_slot(c1, c2, cap_mask):
 
 
 @njit(cache=True)
-def _leg_kernel(key0, mask0, left, fc, fv, fw, nf, n_racing, track_length, tile_side, camera):
+def _leg_kernel(key0, mask0, left, fc, fv, fw, nf, n_racing, track_length, tile_side, camera,
+                pick_at):
     """The rest of the leg, exactly: (rank probabilities ``[camel, rank]``, expected die-move
     arrivals per space ``0..L+1`` before any tile effect (on a tile space: the coins the tile
-    pays, R5.3), expected coins of a camera on space ``camera``).
+    pays, R5.3), expected coins of a camera on space ``camera``, the probability ``[camel, 0]``
+    that the race ends inside this leg (R5.4, R5.6) with the camel first and ``[camel, 1]``
+    with it last, and the systematic sample of the leg's end described next).
+
+    ``pick_at`` (sorted, in [0, 1)) samples the leg's outcomes: each outcome (a board where the
+    leg or the race ended) covers the next ``weight`` of [0, 1) in enumeration order, and row
+    ``t`` of ``picks`` is the board whose interval holds ``pick_at[t]``; ``pick_open[t]`` is 1
+    when the race goes on from it (a leg-end board), 0 when it ended. Only with ``camera = 0``.
 
     The camera (R9.2; ``camera = 0``: none) pays the size of the first unit that ends a die
     move on its space, then leaves: a photographed board is scored and leaves the enumeration,
@@ -380,12 +409,22 @@ def _leg_kernel(key0, mask0, left, fc, fv, fw, nf, n_racing, track_length, tile_
     out = np.zeros((n_racing, n_racing))
     arrivals = np.zeros(track_length + 2)
     photo = 0.0
+    ended = np.zeros((n_racing, 2))
+    n_pick = pick_at.shape[0]
+    picks = np.empty((n_pick, n_camels), np.int64)
+    pick_open = np.zeros(n_pick, np.int64)
+    t = 0  # the next pick
+    cum = 0.0  # outcome weight enumerated so far
     key = np.empty((2, n_camels), np.int64)  # row 0: the board being expanded, row 1: a child
     for c in range(n_camels):
         key[0, c] = key0[c]
     if left <= 0 or mask0 == 0:
         _add_ranking(key, 0, n_racing, 1.0, out)
-        return out, arrivals, photo
+        for t in range(n_pick):
+            for c in range(n_camels):
+                picks[t, c] = key0[c]
+            pick_open[t] = 1
+        return out, arrivals, photo, ended, picks, pick_open
     cur1 = np.empty(1, np.int64)
     cur2 = np.empty(1, np.int64)
     curw = np.ones(1)
@@ -427,15 +466,24 @@ def _leg_kernel(key0, mask0, left, fc, fv, fw, nf, n_racing, track_length, tile_
                 child_mask = mask & ~(1 << d)
                 for j in range(nf[d]):
                     w = wk * fw[d, j]
-                    dst, arrival, size = _roll(key, 0, 1, fc[d, j], fv[d, j], n_racing,
+                    dst, arrival, unit = _roll(key, 0, 1, fc[d, j], fv[d, j], n_racing,
                                                n_camels, track_length, tile_side)
                     if 1 <= arrival <= track_length:
                         arrivals[arrival] += w
                     if camera > 0 and dst == camera:
-                        photo += w * size
+                        photo += w * unit
                         continue
                     if last or dst > track_length or dst < 1:  # R6.1 leg over; R5.4/R5.6 race
                         _add_ranking(key, 1, n_racing, w, out)
+                        race_over = dst > track_length or dst < 1
+                        if race_over:
+                            _add_ends(key, 1, n_racing, w, ended)
+                        cum += w
+                        while t < n_pick and pick_at[t] < cum:
+                            for c in range(n_camels):
+                                picks[t, c] = key[1, c]
+                            pick_open[t] = 1 - race_over
+                            t += 1
                         continue
                     e1, e2 = _encode(key, 1, child_mask, n_camels)
                     slot = _hash_slot(e1, e2, cap_mask)
@@ -464,7 +512,7 @@ def _leg_kernel(key0, mask0, left, fc, fv, fw, nf, n_racing, track_length, tile_
                 i += 1
         if n_cur == 0:
             break
-    return out, arrivals, photo
+    return out, arrivals, photo, ended, picks, pick_open
 
 
 @njit(cache=True)
@@ -475,8 +523,8 @@ def _placement_kernel(key, mask, left, fc, fv, fw, nf, n_racing, track_length, t
     result = np.zeros(n)
     for i in range(n):
         tile_side[spaces[i]] = sides[i]
-        _, arrivals, _ = _leg_kernel(key, mask, left, fc, fv, fw, nf, n_racing, track_length,
-                                     tile_side, 0)
+        arrivals = _leg_kernel(key, mask, left, fc, fv, fw, nf, n_racing, track_length,
+                               tile_side, 0, np.empty(0))[1]
         tile_side[spaces[i]] = 0
         result[i] = arrivals[spaces[i]]
     return result
@@ -493,30 +541,42 @@ def _check_limits(rules: RuleSet) -> None:
         raise ValueError("the odds kernels support up to 10 camels, 23 dice and 64 spaces")
 
 
+def _leg_key(state: GameState, board: list, side: list) -> tuple:
+    return (state.rules, tuple(board), tuple(side), state.pyramid, state.pyramid_tiles_left,
+            state.game_over)
+
+
+def _leg_entry(state: GameState, board: list, side: list, over: bool
+               ) -> tuple[np.ndarray, np.ndarray]:
+    """(rank probabilities, expected arrivals per space) of one enumeration, cached (LRU) by
+    position: the board, the tile side per space, the dice left and the reveals left."""
+    key = _leg_key(state, board, side)
+    found = _cache_get(_leg_cache, key)
+    if found is None:
+        rules = state.rules
+        if state.game_over or over:
+            found = (_final_ranking(board, rules.n_racing), np.zeros(rules.track_length + 2))
+        else:
+            t = _tables_of(rules)
+            found = _leg_kernel(
+                np.array(board, np.int64), _mask_of(state.pyramid),
+                min(state.pyramid_tiles_left, len(state.pyramid)), t.face_camel, t.face_value,
+                t.face_weight, t.n_faces, rules.n_racing, rules.track_length,
+                np.array(side, np.int64), 0, _NO_PICKS)[:2]
+        for a in found:
+            a.setflags(write=False)
+        _cache_put(_leg_cache, key, found)
+    return found
+
+
 def leg_rank_probabilities(state: GameState) -> np.ndarray:
     """Exact ``P(camel ends the current leg at rank r)`` as a float64 ``[camel, rank]`` array.
 
     Rank 0 is the leading camel (R0.4). Every row and every column sums to 1. A finished race
     (or a leg with no reveals left) gives the current ranking with probability 1.
     """
-    rules = state.rules
     board, side, over = _position(state)
-    pyramid = tuple(state.pyramid)
-    key = (rules, tuple(board), tuple(side), pyramid, state.pyramid_tiles_left, state.game_over)
-    found = _cache_get(_leg_cache, key)
-    if found is None:
-        if state.game_over or over:
-            found = _final_ranking(board, rules.n_racing)
-        else:
-            t = _tables_of(rules)
-            found, _, _ = _leg_kernel(
-                np.array(board, np.int64), _mask_of(pyramid),
-                min(state.pyramid_tiles_left, len(pyramid)), t.face_camel, t.face_value,
-                t.face_weight, t.n_faces, rules.n_racing, rules.track_length,
-                np.array(side, np.int64), 0)
-        found.setflags(write=False)
-        _cache_put(_leg_cache, key, found)
-    return found.copy()
+    return _leg_entry(state, board, side, over)[0].copy()
 
 
 def leg_bet_evs(state: GameState) -> np.ndarray:
@@ -524,13 +584,7 @@ def leg_bet_evs(state: GameState) -> np.ndarray:
 
     ``value * P(first) + 1 * P(second) - 1 * P(any other rank)``; NaN where the stack is empty.
     """
-    probs = leg_rank_probabilities(state)
-    out = np.full(state.rules.n_racing, np.nan)
-    for camel, stack in enumerate(state.leg_stacks):
-        if stack:
-            p1, p2 = probs[camel, 0], probs[camel, 1]
-            out[camel] = stack[0] * p1 + p2 - (1.0 - p1 - p2)
-    return out
+    return top_leg_bet_evs(leg_rank_probabilities(state), state.leg_stacks)
 
 
 def placement_evs(state: GameState, seat: int) -> dict[tuple[int, int], float]:
@@ -578,8 +632,8 @@ def placement_evs(state: GameState, seat: int) -> dict[tuple[int, int], float]:
 
 
 def _leg_enumeration(state: GameState, side: list[int], camera: int = 0):
-    """The leg kernel's three results (see :func:`_leg_kernel`) for ``state`` with the tile
-    sides ``side`` (per space 0..L+1), or None when no reveal is left or the race is over."""
+    """The leg kernel's results (see :func:`_leg_kernel`) for ``state`` with the tile sides
+    ``side`` (per space 0..L+1), or None when no reveal is left or the race is over."""
     rules = state.rules
     board, _, over = _position(state)
     left = min(state.pyramid_tiles_left, len(state.pyramid))
@@ -588,7 +642,7 @@ def _leg_enumeration(state: GameState, side: list[int], camera: int = 0):
     t = _tables_of(rules)
     return _leg_kernel(np.array(board, np.int64), _pyramid_mask(state), left, t.face_camel,
                        t.face_value, t.face_weight, t.n_faces, rules.n_racing,
-                       rules.track_length, np.array(side, np.int64), camera)
+                       rules.track_length, np.array(side, np.int64), camera, _NO_PICKS)
 
 
 def expected_landings(state: GameState, ignore_tiles_of: int | None = None) -> np.ndarray:
@@ -600,12 +654,13 @@ def expected_landings(state: GameState, ignore_tiles_of: int | None = None) -> n
     ``s`` the leg is the same with or without it, so as a tile value this is exact up to the
     first landing and approximate after it (the tile then displaces units by one space); both
     sides of the tile get the same value. :func:`placement_evs` is exact but enumerates once
-    per placement.
+    per placement. Cached with the leg odds of the same position (one enumeration gives both).
     """
-    rules = state.rules
-    others = {sp: t for sp, t in state.tiles.items() if t[0] != ignore_tiles_of}
-    found = _leg_enumeration(state, _tile_sides(others, rules.track_length))
-    return np.zeros(rules.track_length + 2) if found is None else found[1]
+    board, side, over = _position(state)
+    if ignore_tiles_of is not None and any(t[0] == ignore_tiles_of for t in state.tiles.values()):
+        others = {sp: t for sp, t in state.tiles.items() if t[0] != ignore_tiles_of}
+        side = _tile_sides(others, state.rules.track_length)
+    return _leg_entry(state, board, side, over)[1].copy()
 
 
 def expected_photo_coins(state: GameState, spaces=None) -> dict[int, float]:
@@ -675,13 +730,18 @@ def _race_kernel(key0, mask0, left0, tile_side0, rc, rv, rn, n_racing, track_len
                  legs_tiles, n_samples, seed, max_legs, start_mask, first_support):
     """Roll out ``n_samples`` races; count who wins (rank first) and who is last (R0.5, R5.6).
 
+    ``key0`` holds one start board per row; sample ``i`` starts from row ``i % rows``, with the
+    dice ``mask0``, ``left0`` reveals and the tiles ``tile_side0`` (``left0 = 0``: at the start
+    of a new leg).
+
     A new leg's pyramid is ``start_mask`` plus, when ``first_support >= 0`` (Supercup support
     dice), the support die ``first_support + last camel`` (R9.1.1). One uniform draw ``x`` per
     reveal picks the die (``int(x * k)``-th of the ``k`` dice left, in ascending order) and the
     face (from the fractional part); the dice left are kept as a sorted array.
     """
     np.random.seed(seed)
-    n_camels = key0.shape[0]
+    n_camels = key0.shape[1]
+    n_starts = key0.shape[0]
     n_dice = rn.shape[0]
     n_spaces = tile_side0.shape[0]
     wins = np.zeros(n_racing, np.int64)
@@ -692,9 +752,10 @@ def _race_kernel(key0, mask0, left0, tile_side0, rc, rv, rn, n_racing, track_len
     dice0, k0 = _dice_of(mask0, n_dice)
     start, k_start = _dice_of(start_mask, n_dice)
     unfinished = 0
-    for _ in range(n_samples):
+    for sample in range(n_samples):
+        row = sample % n_starts
         for c in range(n_camels):
-            key[0, c] = key0[c]
+            key[0, c] = key0[row, c]
         for s in range(n_spaces):
             tile_side[s] = tile_side0[s]
         k = k0
@@ -786,7 +847,7 @@ def race_probabilities(state: GameState, n_samples: int = 1000, seed: int = 0) -
     else:
         t = _tables_of(rules)
         wins, lasts, unfinished = _race_kernel(
-            np.array(board, np.int64), _mask_of(pyramid),
+            np.array([board], np.int64), _mask_of(pyramid),
             min(state.pyramid_tiles_left, len(pyramid)), np.array(side, np.int64), t.raw_camel,
             t.raw_value, t.raw_n, n, rules.track_length, rules.pyramid_tiles, int(n_samples),
             int(seed) & 0xFFFFFFFF, 10_000, t.start_mask, t.first_support,
@@ -795,9 +856,88 @@ def race_probabilities(state: GameState, n_samples: int = 1000, seed: int = 0) -
         if samples <= 0:
             raise RuntimeError("no rollout finished the race within 10,000 legs")
         rates = np.stack((wins, lasts)) / samples
+    odds = _race_odds(rates, samples)
+    _cache_put(_race_cache, key, odds)
+    return odds
+
+
+def _race_odds(rates: np.ndarray, samples: int) -> RaceOdds:
+    """RaceOdds from ``[winner, loser]`` rates, with the SE bound ``sqrt(p (1 - p) / n)``."""
     se = np.sqrt(rates * (1.0 - rates) / samples)
     rates.setflags(write=False)  # the rows below are read-only views
     se.setflags(write=False)
-    odds = RaceOdds(rates[0], rates[1], se[0], se[1], samples)
-    _cache_put(_race_cache, key, odds)
-    return odds
+    return RaceOdds(rates[0], rates[1], se[0], se[1], samples)
+
+
+# One position's odds, shared -----------------------------------------------------------------
+#: Default samples of :func:`position_odds`' race estimate (see "Shared position odds").
+RACE_SAMPLES = 64
+#: The rollouts' seed: the same for every position (common random numbers).
+RACE_SEED = 12345
+
+
+@dataclass(frozen=True)
+class PositionOdds:
+    """Everything :func:`position_odds` computes for one public position (arrays read-only)."""
+
+    leg: np.ndarray  # (R, R) exact P(camel ends this leg at rank r), as leg_rank_probabilities
+    landings: np.ndarray  # (L + 2,) expected arrivals per space, as expected_landings
+    race: RaceOdds  # P(overall winner / loser), the estimate described in the module docstring
+
+
+def _pick_points(n: int) -> np.ndarray:
+    found = _tables.get(("picks", n))
+    if found is None:
+        found = _tables[("picks", n)] = (np.arange(n) + 0.5) / n
+    return found
+
+
+def position_odds(state: GameState, race_samples: int = RACE_SAMPLES) -> PositionOdds:
+    """The leg odds, the expected landings and the race odds of ``state``'s public position,
+    from **one** leg enumeration plus at most ``race_samples`` rollouts, cached (LRU) by
+    position across steps, seats, agents and games.
+
+    The position is the board, the tile sides, the dice left and the reveals left: what every
+    odds number depends on, and nothing a seat may not see (R10), so an observer and a greedy
+    opponent of the same game share each computation. The race estimate (module docstring,
+    "Shared position odds") is exact where the race ends inside the current leg and its error
+    elsewhere is bounded as documented there. Deterministic: the rollouts always use
+    ``RACE_SEED``.
+    """
+    if race_samples < 1:
+        raise ValueError(f"race_samples must be >= 1, got {race_samples}")
+    rules = state.rules
+    board, side, over = _position(state)
+    leg_key = _leg_key(state, board, side)
+    key = (leg_key, race_samples)
+    found = _cache_get(_position_cache, key)
+    if found is not None:
+        return found
+    n = rules.n_racing
+    if state.game_over or over:
+        probs, landings = _leg_entry(state, board, side, over)
+        rates = np.stack((probs[:, 0], probs[:, n - 1]))
+    else:
+        t = _tables_of(rules)
+        probs, landings, _, ended, picks, pick_open = _leg_kernel(
+            np.array(board, np.int64), _mask_of(state.pyramid),
+            min(state.pyramid_tiles_left, len(state.pyramid)), t.face_camel, t.face_value,
+            t.face_weight, t.n_faces, n, rules.track_length, np.array(side, np.int64), 0,
+            _pick_points(race_samples))
+        probs.setflags(write=False)
+        landings.setflags(write=False)
+        _cache_put(_leg_cache, leg_key, (probs, landings))
+        rates = ended.T.copy()
+        starts = picks[pick_open == 1]
+        if len(starts):
+            wins, lasts, unfinished = _race_kernel(
+                starts, 0, 0, np.zeros(len(side), np.int64), t.raw_camel, t.raw_value, t.raw_n,
+                n, rules.track_length, rules.pyramid_tiles, len(starts), RACE_SEED, 10_000,
+                t.start_mask, t.first_support)
+            if unfinished:
+                raise RuntimeError("a rollout did not finish the race within 10,000 legs")
+            rates += np.stack((wins, lasts)) / race_samples
+        np.clip(rates, 0.0, 1.0, out=rates)  # float sums may stray by an ulp
+    found = PositionOdds(probs, landings, _race_odds(rates, race_samples))
+    _cache_put(_position_cache, key, found)
+    return found
