@@ -7,9 +7,10 @@ lowest action index** (values within 1e-12 of the best count as tied).
 
 Options that change what greedy plays (not the values themselves):
 
-* ``race_samples``: samples of the race estimate (:func:`camelup_env.odds.position_odds`; the
-  default is the observation's, so a greedy opponent and a learner's observation share each
-  position's odds);
+* ``race_samples``: samples of the race estimate (:func:`camelup_env.odds.position_odds`,
+  default 1,000). A greedy opponent and a learner's observation of the same game share each
+  position's enumeration and rollouts whatever their sample counts (the smaller estimate reads
+  the first rollouts of the larger);
 * ``tile_odds``: ``"auto"`` / ``"exact"`` / ``"approx"`` tile-placement values (see
   :mod:`camelup_env.action_values`);
 * ``place_tiles=False``: never place a tile (tile actions get -1e9, and are not valued);
@@ -34,7 +35,7 @@ from camelup_env.state import GameState
 class GreedyAgent(Agent):
     description = "max immediate expected coins: exact leg odds, tile EVs, estimated race odds"
 
-    def __init__(self, race_samples: int = odds.RACE_SAMPLES, place_tiles: bool = True,
+    def __init__(self, race_samples: int = 1000, place_tiles: bool = True,
                  tile_odds: str = "auto", photographer: bool = True) -> None:
         if tile_odds not in TILE_ODDS:
             raise ValueError(f"tile_odds must be 'auto', 'exact' or 'approx', got {tile_odds!r}")

@@ -728,7 +728,8 @@ def _dice_of(mask, n_dice):
 @njit(cache=True)
 def _race_kernel(key0, mask0, left0, tile_side0, rc, rv, rn, n_racing, track_length,
                  legs_tiles, n_samples, seed, max_legs, start_mask, first_support):
-    """Roll out ``n_samples`` races; count who wins (rank first) and who is last (R0.5, R5.6).
+    """Roll out ``n_samples`` races; count who wins (rank first) and who is last (R0.5, R5.6),
+    in all and per sample (``first_of``, ``last_of``).
 
     ``key0`` holds one start board per row; sample ``i`` starts from row ``i % rows``, with the
     dice ``mask0``, ``left0`` reveals and the tiles ``tile_side0`` (``left0 = 0``: at the start
@@ -746,6 +747,8 @@ def _race_kernel(key0, mask0, left0, tile_side0, rc, rv, rn, n_racing, track_len
     n_spaces = tile_side0.shape[0]
     wins = np.zeros(n_racing, np.int64)
     lasts = np.zeros(n_racing, np.int64)
+    first_of = np.full(n_samples, -1, np.int64)  # per sample: the winner (-1: unfinished)
+    last_of = np.full(n_samples, -1, np.int64)
     key = np.empty((1, n_camels), np.int64)
     tile_side = np.empty(n_spaces, np.int64)
     dice = np.empty(n_dice, np.int64)  # the dice left, ascending
@@ -811,9 +814,11 @@ def _race_kernel(key0, mask0, left0, tile_side0, rc, rv, rn, n_racing, track_len
                 ahead += key[0, e] > key[0, c]
             if ahead == 0:
                 wins[c] += 1
+                first_of[sample] = c
             if ahead == n_racing - 1:
                 lasts[c] += 1
-    return wins, lasts, unfinished
+                last_of[sample] = c
+    return wins, lasts, unfinished, first_of, last_of
 
 
 def race_probabilities(state: GameState, n_samples: int = 1000, seed: int = 0) -> RaceOdds:
@@ -846,7 +851,7 @@ def race_probabilities(state: GameState, n_samples: int = 1000, seed: int = 0) -
         samples = n_samples
     else:
         t = _tables_of(rules)
-        wins, lasts, unfinished = _race_kernel(
+        wins, lasts, unfinished, _, _ = _race_kernel(
             np.array([board], np.int64), _mask_of(pyramid),
             min(state.pyramid_tiles_left, len(pyramid)), np.array(side, np.int64), t.raw_camel,
             t.raw_value, t.raw_n, n, rules.track_length, rules.pyramid_tiles, int(n_samples),
@@ -870,10 +875,12 @@ def _race_odds(rates: np.ndarray, samples: int) -> RaceOdds:
 
 
 # One position's odds, shared -----------------------------------------------------------------
-#: Default samples of :func:`position_odds`' race estimate (see "Shared position odds").
+#: Default samples of :func:`position_odds`' race estimate (the observation's default).
 RACE_SAMPLES = 64
 #: The rollouts' seed: the same for every position (common random numbers).
 RACE_SEED = 12345
+#: Leg-end samples drawn by every enumeration of :func:`position_odds` (more when asked for).
+_PICKS = 1024
 
 
 @dataclass(frozen=True)
@@ -882,62 +889,116 @@ class PositionOdds:
 
     leg: np.ndarray  # (R, R) exact P(camel ends this leg at rank r), as leg_rank_probabilities
     landings: np.ndarray  # (L + 2,) expected arrivals per space, as expected_landings
-    race: RaceOdds  # P(overall winner / loser), the estimate described in the module docstring
+    race: RaceOdds  # P(overall winner / loser), the estimate of "Shared position odds"
 
 
-def _pick_points(n: int) -> np.ndarray:
+@dataclass
+class _Enumerated:
+    """One position's enumeration, and the rollouts done from its leg-end sample so far."""
+
+    leg: np.ndarray
+    landings: np.ndarray
+    ended: np.ndarray  # (R, 2) P(the race ends inside this leg with the camel first / last)
+    picks: np.ndarray  # (P, C) the leg outcome at pick point i (see _pick_points), in i order
+    open: np.ndarray  # (P,) 1 where the race goes on from picks[i]
+    first_of: np.ndarray  # per rollout from the open picks, in pick order: the winner
+    last_of: np.ndarray
+    by_samples: dict  # race_samples -> PositionOdds
+
+
+def _pick_points(n: int) -> tuple[np.ndarray, np.ndarray]:
+    """Pick points ``x_0 .. x_{n-1}`` in [0, 1): the base-2 van der Corput sequence (shifted by
+    2^-24 off the interval ends), so the first ``N`` points put one point in each of the ``N``
+    equal intervals whenever ``N`` is a power of two, and every prefix is well spread. Returned
+    sorted, with the sequence index of each sorted point."""
     found = _tables.get(("picks", n))
     if found is None:
-        found = _tables[("picks", n)] = (np.arange(n) + 0.5) / n
+        x = np.zeros(n)
+        for i in range(n):
+            f, k, v = 0.5, i, 0.0
+            while k:
+                v += f * (k & 1)
+                k >>= 1
+                f /= 2
+            x[i] = v + 2.0 ** -24
+        order = np.argsort(x, kind="stable")
+        found = _tables[("picks", n)] = (x[order], order)
     return found
+
+
+def _enumerate(state: GameState, board: list, side: list, n_picks: int) -> _Enumerated:
+    rules = state.rules
+    t = _tables_of(rules)
+    at, order = _pick_points(n_picks)
+    probs, landings, _, ended, picks, pick_open = _leg_kernel(
+        np.array(board, np.int64), _mask_of(state.pyramid),
+        min(state.pyramid_tiles_left, len(state.pyramid)), t.face_camel, t.face_value,
+        t.face_weight, t.n_faces, rules.n_racing, rules.track_length, np.array(side, np.int64),
+        0, at)
+    probs.setflags(write=False)
+    landings.setflags(write=False)
+    in_order = np.empty_like(picks)
+    in_order[order] = picks
+    is_open = np.empty_like(pick_open)
+    is_open[order] = pick_open
+    none = np.empty(0, np.int64)
+    return _Enumerated(probs, landings, ended, in_order, is_open, none, none, {})
 
 
 def position_odds(state: GameState, race_samples: int = RACE_SAMPLES) -> PositionOdds:
     """The leg odds, the expected landings and the race odds of ``state``'s public position,
-    from **one** leg enumeration plus at most ``race_samples`` rollouts, cached (LRU) by
-    position across steps, seats, agents and games.
+    from **one** leg enumeration plus rollouts, cached (LRU) by position across steps, seats,
+    agents and games.
 
     The position is the board, the tile sides, the dice left and the reveals left: what every
     odds number depends on, and nothing a seat may not see (R10), so an observer and a greedy
-    opponent of the same game share each computation. The race estimate (module docstring,
-    "Shared position odds") is exact where the race ends inside the current leg and its error
-    elsewhere is bounded as documented there. Deterministic: the rollouts always use
-    ``RACE_SEED``.
+    opponent of the same game share each computation, whatever ``race_samples`` each uses:
+    the estimate with ``N`` samples reads the first rollouts of the one with more (module
+    docstring, "Shared position odds"). The race estimate is exact where the race ends inside
+    the current leg; its error elsewhere is bounded as documented there. Deterministic: it
+    depends on the position and ``race_samples`` only, not on what was computed before.
     """
     if race_samples < 1:
         raise ValueError(f"race_samples must be >= 1, got {race_samples}")
     rules = state.rules
     board, side, over = _position(state)
     leg_key = _leg_key(state, board, side)
-    key = (leg_key, race_samples)
-    found = _cache_get(_position_cache, key)
-    if found is not None:
-        return found
-    n = rules.n_racing
     if state.game_over or over:
         probs, landings = _leg_entry(state, board, side, over)
-        rates = np.stack((probs[:, 0], probs[:, n - 1]))
-    else:
-        t = _tables_of(rules)
-        probs, landings, _, ended, picks, pick_open = _leg_kernel(
-            np.array(board, np.int64), _mask_of(state.pyramid),
-            min(state.pyramid_tiles_left, len(state.pyramid)), t.face_camel, t.face_value,
-            t.face_weight, t.n_faces, n, rules.track_length, np.array(side, np.int64), 0,
-            _pick_points(race_samples))
-        probs.setflags(write=False)
-        landings.setflags(write=False)
-        _cache_put(_leg_cache, leg_key, (probs, landings))
-        rates = ended.T.copy()
-        starts = picks[pick_open == 1]
-        if len(starts):
-            wins, lasts, unfinished = _race_kernel(
-                starts, 0, 0, np.zeros(len(side), np.int64), t.raw_camel, t.raw_value, t.raw_n,
-                n, rules.track_length, rules.pyramid_tiles, len(starts), RACE_SEED, 10_000,
-                t.start_mask, t.first_support)
-            if unfinished:
-                raise RuntimeError("a rollout did not finish the race within 10,000 legs")
-            rates += np.stack((wins, lasts)) / race_samples
-        np.clip(rates, 0.0, 1.0, out=rates)  # float sums may stray by an ulp
-    found = PositionOdds(probs, landings, _race_odds(rates, race_samples))
-    _cache_put(_position_cache, key, found)
+        n = rules.n_racing
+        return PositionOdds(probs, landings,
+                            _race_odds(np.stack((probs[:, 0], probs[:, n - 1])), race_samples))
+    entry = _cache_get(_position_cache, leg_key)
+    if entry is None or len(entry.open) < race_samples:
+        n_picks = _PICKS
+        while n_picks < race_samples:
+            n_picks *= 2
+        entry = _enumerate(state, board, side, n_picks)
+        _cache_put(_position_cache, leg_key, entry)
+        _cache_put(_leg_cache, leg_key, (entry.leg, entry.landings))
+    found = entry.by_samples.get(race_samples)
+    if found is None:
+        found = PositionOdds(entry.leg, entry.landings, _race_estimate(state, entry, race_samples))
+        entry.by_samples[race_samples] = found
     return found
+
+
+def _race_estimate(state: GameState, entry: _Enumerated, n: int) -> RaceOdds:
+    """``ended`` plus ``1 / n`` per rollout from the open picks among the first ``n``."""
+    rules = state.rules
+    n_open = int(entry.open[:n].sum())
+    if len(entry.first_of) < n_open:  # roll out (again, from the first: the same draws)
+        t = _tables_of(rules)
+        starts = entry.picks[np.flatnonzero(entry.open)[:n_open]]
+        _, _, unfinished, entry.first_of, entry.last_of = _race_kernel(
+            starts, 0, 0, np.zeros(rules.track_length + 2, np.int64), t.raw_camel, t.raw_value,
+            t.raw_n, rules.n_racing, rules.track_length, rules.pyramid_tiles, n_open, RACE_SEED,
+            10_000, t.start_mask, t.first_support)
+        if unfinished:
+            raise RuntimeError("a rollout did not finish the race within 10,000 legs")
+    R = rules.n_racing
+    rates = entry.ended.T.copy()
+    rates[0] += np.bincount(entry.first_of[:n_open], minlength=R) / n
+    rates[1] += np.bincount(entry.last_of[:n_open], minlength=R) / n
+    np.clip(rates, 0.0, 1.0, out=rates)  # float sums may stray by an ulp
+    return _race_odds(rates, n)
