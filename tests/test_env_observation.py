@@ -200,3 +200,25 @@ def test_incremental_observer_equals_the_reference_encoding(rules: RuleSet, odds
         for seat in range(rules.num_players):
             fast = ob.observe(state, seat)
             assert np.array_equal(fast, ref.observe(state, seat)), (seat, state)
+
+
+@pytest.mark.parametrize("odds", [False, True])
+def test_action_values_off_is_the_camelup_v0_observation_bit_for_bit(odds: bool) -> None:
+    """Models trained on camelup_v0 are loaded with ``action_values=False``: the vector must be
+    the one they were trained on, to the bit (digests written by the v0 Observer, see
+    ``observation_v0_states``), odds slices and their race estimate included."""
+    import hashlib
+    import json
+    from pathlib import Path
+
+    from observation_v0_states import STATE_RECIPES, states_of
+
+    recorded = json.loads((Path(__file__).parent / "observation_v0.json").read_text())
+    for name, (preset, players, seed, count) in STATE_RECIPES.items():
+        rules = RuleSet(preset, num_players=players)
+        ob = Observer(rules, odds_features=odds, action_values=False)
+        assert ob.metadata == {"odds_features": odds, "race_samples": 200,
+                               "action_values": False}
+        digests = [hashlib.sha256(ob.observe(state, seat).tobytes()).hexdigest()[:16]
+                   for state in states_of(rules, seed, count) for seat in range(players)]
+        assert digests == recorded[f"{name}/odds={odds}"], name
