@@ -1,4 +1,4 @@
-"""The camelup_v0 observation: named slices, contents, and no leak of hidden cards (R10)."""
+"""The camelup_v1 observation: named slices, contents, and no leak of hidden cards (R10)."""
 
 from __future__ import annotations
 
