@@ -43,7 +43,6 @@ from camelup_env.events import FinalBetsScored, LegScored, PhotoPayout, TilePayo
 from camelup_env.observation import public_view
 from camelup_env.state import GameState
 
-
 ALL = (LegScored, TilePayout, PhotoPayout, FinalBetsScored)
 
 
