@@ -21,9 +21,12 @@ Each action's value (scoring formulas from :mod:`camelup_env.payouts`):
   (:func:`camelup_env.odds.placement_evs`, exact) minus those of the seat's tile where it lies
   now (computed in the same call, with the tile lifted). The effect of the tile on the seat's own
   leg bets is ignored. ``placement_evs`` costs one leg enumeration per spot, so with
-  ``tile_odds="auto"`` and 5 or more reveals left (4 with more than 5 dice) the value is
-  :func:`camelup_env.odds.expected_landings` instead: one enumeration, exact up to the first
-  landing (mean error about 0.01 coin);
+  ``tile_odds="approx"``, and with ``"auto"`` when 5 or more reveals are left (4 with more than
+  5 dice), the value is the expected arrivals on the new space minus those on the tile's
+  current space, both from :func:`camelup_env.odds.expected_landings` of the position as it
+  stands (the leg odds' own enumeration, no extra cost): exact for the tile where it lies, and
+  for the new space exact up to the first landing on it or on the old space (mean error about
+  0.01 coin);
 * **race bet** on camel ``c`` on a pile (R4.4, R7.2): :func:`~camelup_env.payouts.race_card_ev`
   with ``p`` = P(c wins / is last) from the position's race estimate
   (:func:`camelup_env.odds.position_odds` with ``race_samples``);
@@ -157,8 +160,8 @@ def exact_tiles(state: GameState, tile_odds: str) -> bool:
 def _placement_gains(s: GameState, me: int, table: ActionTable, tile_odds: str
                      ) -> dict[int, float]:
     current = s.tile_of(me)
-    if not exact_tiles(s, tile_odds):
-        landings = odds.expected_landings(s, ignore_tiles_of=me)
+    if not exact_tiles(s, tile_odds):  # the position's own enumeration: no extra cost
+        landings = odds.expected_landings(s)
         base = landings[current[0]] if current is not None else 0.0
         first, last = table.tile_offset, table.race_offset
         return {i: float(landings[table.actions[i].space] - base) for i in range(first, last)}

@@ -118,6 +118,7 @@ __all__ = [
 
 _CACHE_SIZE = 4096
 _NO_PICKS = np.empty(0)  # the leg kernel's ``pick_at`` when no sample of the leg end is wanted
+_NO_ROWS = np.empty(0, np.int64)
 _leg_cache: OrderedDict = OrderedDict()
 _place_cache: OrderedDict = OrderedDict()
 _race_cache: OrderedDict = OrderedDict()
@@ -384,7 +385,7 @@ def _hash_slot(c1, c2, cap_mask):
 
 @njit(cache=True)
 def _leg_kernel(key0, mask0, left, fc, fv, fw, nf, n_racing, track_length, tile_side, camera,
-                pick_at):
+                pick_at, pick_row):
     """The rest of the leg, exactly: (rank probabilities ``[camel, rank]``, expected die-move
     arrivals per space ``0..L+1`` before any tile effect (on a tile space: the coins the tile
     pays, R5.3), expected coins of a camera on space ``camera``, the probability ``[camel, 0]``
@@ -393,8 +394,9 @@ def _leg_kernel(key0, mask0, left, fc, fv, fw, nf, n_racing, track_length, tile_
 
     ``pick_at`` (sorted, in [0, 1)) samples the leg's outcomes: each outcome (a board where the
     leg or the race ended) covers the next ``weight`` of [0, 1) in enumeration order, and row
-    ``t`` of ``picks`` is the board whose interval holds ``pick_at[t]``; ``pick_open[t]`` is 1
-    when the race goes on from it (a leg-end board), 0 when it ended. Only with ``camera = 0``.
+    ``pick_row[t]`` of ``picks`` is the board whose interval holds ``pick_at[t]``;
+    ``pick_open`` of that row is 1 when the race goes on from it (a leg-end board), 0 when it
+    ended. Only with ``camera = 0``.
 
     The camera (R9.2; ``camera = 0``: none) pays the size of the first unit that ends a die
     move on its space, then leaves: a photographed board is scored and leaves the enumeration,
@@ -480,9 +482,10 @@ def _leg_kernel(key0, mask0, left, fc, fv, fw, nf, n_racing, track_length, tile_
                             _add_ends(key, 1, n_racing, w, ended)
                         cum += w
                         while t < n_pick and pick_at[t] < cum:
+                            row = pick_row[t]
                             for c in range(n_camels):
-                                picks[t, c] = key[1, c]
-                            pick_open[t] = 1 - race_over
+                                picks[row, c] = key[1, c]
+                            pick_open[row] = 1 - race_over
                             t += 1
                         continue
                     e1, e2 = _encode(key, 1, child_mask, n_camels)
@@ -524,7 +527,7 @@ def _placement_kernel(key, mask, left, fc, fv, fw, nf, n_racing, track_length, t
     for i in range(n):
         tile_side[spaces[i]] = sides[i]
         arrivals = _leg_kernel(key, mask, left, fc, fv, fw, nf, n_racing, track_length,
-                               tile_side, 0, np.empty(0))[1]
+                               tile_side, 0, np.empty(0), np.empty(0, np.int64))[1]
         tile_side[spaces[i]] = 0
         result[i] = arrivals[spaces[i]]
     return result
@@ -562,7 +565,7 @@ def _leg_entry(state: GameState, board: list, side: list, over: bool
                 np.array(board, np.int64), _mask_of(state.pyramid),
                 min(state.pyramid_tiles_left, len(state.pyramid)), t.face_camel, t.face_value,
                 t.face_weight, t.n_faces, rules.n_racing, rules.track_length,
-                np.array(side, np.int64), 0, _NO_PICKS)[:2]
+                np.array(side, np.int64), 0, _NO_PICKS, _NO_ROWS)[:2]
         for a in found:
             a.setflags(write=False)
         _cache_put(_leg_cache, key, found)
@@ -642,7 +645,8 @@ def _leg_enumeration(state: GameState, side: list[int], camera: int = 0):
     t = _tables_of(rules)
     return _leg_kernel(np.array(board, np.int64), _pyramid_mask(state), left, t.face_camel,
                        t.face_value, t.face_weight, t.n_faces, rules.n_racing,
-                       rules.track_length, np.array(side, np.int64), camera, _NO_PICKS)
+                       rules.track_length, np.array(side, np.int64), camera, _NO_PICKS,
+                       _NO_ROWS)
 
 
 def expected_landings(state: GameState, ignore_tiles_of: int | None = None) -> np.ndarray:
@@ -934,15 +938,10 @@ def _enumerate(state: GameState, board: list, side: list, n_picks: int) -> _Enum
         np.array(board, np.int64), _mask_of(state.pyramid),
         min(state.pyramid_tiles_left, len(state.pyramid)), t.face_camel, t.face_value,
         t.face_weight, t.n_faces, rules.n_racing, rules.track_length, np.array(side, np.int64),
-        0, at)
+        0, at, order)
     probs.setflags(write=False)
     landings.setflags(write=False)
-    in_order = np.empty_like(picks)
-    in_order[order] = picks
-    is_open = np.empty_like(pick_open)
-    is_open[order] = pick_open
-    none = np.empty(0, np.int64)
-    return _Enumerated(probs, landings, ended, in_order, is_open, none, none, {})
+    return _Enumerated(probs, landings, ended, picks, pick_open, _NO_ROWS, _NO_ROWS, {})
 
 
 def position_odds(state: GameState, race_samples: int = RACE_SAMPLES) -> PositionOdds:

@@ -137,7 +137,8 @@ class ReferenceObserver:
             out[a:b] = self._odds(state)
         if "action_values" in self.layout:
             a, b = self.layout["action_values"]
-            values = action_values(state, seat, race_samples=self.race_samples)
+            values = action_values(state, seat, race_samples=self.race_samples,
+                                   tile_odds="approx")
             out[a:b] = np.clip(values / 10.0, -1.0, 1.0)
         return out
 
