@@ -21,7 +21,14 @@ Public API (used by the environment and the agents; keep names and signatures):
   coins this leg of the Supercup camera (R9.2) pointed at each space.
 * :func:`race_probabilities` ``(state, n_samples, seed) -> RaceOdds``: P(overall winner) and
   P(overall loser) per racing camel by Monte Carlo rollouts of dice to the end of the race, with
-  standard errors ``sqrt(p (1 - p) / n)``.
+  standard errors ``sqrt(p (1 - p) / n)`` (plain Monte Carlo: the high-sample reference, and the
+  ``camelup_v0`` observation's estimate).
+* :func:`position_odds` ``(state, race_samples=RACE_SAMPLES) -> PositionOdds``: the leg odds,
+  the expected landings and a cheaper race estimate of one public position, from one
+  enumeration, cached and shared by the observation and the greedy agent (next sections).
+
+The expected-payout formulas of the betting tiles (R6.2, R9.3, R7.2) live in
+:mod:`camelup_env.payouts`; the values of whole actions in :mod:`camelup_env.action_values`.
 
 How the exact odds are computed
 -------------------------------
@@ -88,6 +95,40 @@ call (about 1.4x faster than before the kernels were tuned, same results for eve
 
 The default 1,000 samples (SE <= 0.016, 1-2 ms) is cheap enough for every decision of a greedy
 agent; later in the race rollouts are shorter and faster.
+
+Shared position odds
+--------------------
+:func:`position_odds` is what the observation (``camelup_v1``) and the greedy agent use. Per
+public position (board, tile sides, dice left, reveals left: nothing hidden, R10) it runs the
+leg enumeration **once**, which gives the exact leg odds and the expected landings, plus a
+race estimate with ``N = race_samples`` samples (:data:`RACE_SAMPLES` = 64 for the
+observation, 1,000 for greedy):
+
+* the enumeration also adds up, exactly, the probability that the race ends *inside* the
+  current leg with each camel first / last (R5.4, R5.6): that part of the estimate has no
+  error, so a race that must end this leg (say, a camel on the last space and its die still in
+  the pyramid with every die to be revealed) gets exact odds from any ``N``;
+* the rest comes from systematic sampling of the leg's outcomes: the ``i``-th pick point
+  ``x_i`` (base-2 van der Corput sequence: the first ``N`` points stratify [0, 1) when ``N``
+  is a power of two) selects the outcome whose cumulative weight interval holds it; each
+  selected leg-end board (race not over) is rolled out once from a fresh leg (R6.1, R6.4,
+  R9.1.1), each adding ``1 / N`` to its winner and loser. Rollouts use one fixed seed
+  (``RACE_SEED``, common random numbers), so the estimate is a deterministic function of the
+  position and ``N``;
+* the picks and rollouts are nested: the estimate with ``N`` reads the first rollouts of one
+  with more samples, so an observation (64) and a greedy bot (1,000) of the same game share
+  one enumeration and one rollout run per position (the larger run, when the larger request
+  comes first; otherwise the small run is repeated inside the large one).
+
+Error bound (tested in ``tests/test_position_odds.py`` against plain Monte Carlo with 20,000
+rollouts, on random positions of all three presets): every entry is unbiased up to the
+systematic sampling of the first leg, its root-mean-square error over positions is at most
+``0.5 / sqrt(N)`` (the worst-case binomial SE), and no entry is off by more than ``2 / sqrt(N)``.
+``RaceOdds.*_se`` report ``sqrt(p (1 - p) / N)``, an upper bound of the sampling part. Away
+from the end of the race the stratified first leg buys little: the estimate is then about as
+accurate as plain Monte Carlo with the same ``N``; what is cheaper is fewer samples, the exact
+in-leg part near the end, and one computation shared by the observation and greedy. Cost: one enumeration plus at most ``N`` rollouts. Measured errors and costs, with their
+commands, are in ``docs/observation.md``.
 """
 
 from __future__ import annotations
