@@ -9,6 +9,10 @@ The rules engine is a set of pure functions over plain-data states::
     state = new_game(RuleSet("classic", num_players=4), seed=0)
     while not state.game_over:
         state, events = apply_action(state, rng.choice(legal_actions(state)), rng)
+
+The PettingZoo environment is :mod:`camelup_env.camelup_v1` (its ``ENV_VERSION`` names the
+version a trained model records); the per-action expected values shared by the greedy agent
+and the observation are :func:`camelup_env.action_values.action_values`.
 """
 
 from camelup_env.actions import (
