@@ -127,8 +127,9 @@ systematic sampling of the first leg, its root-mean-square error over positions 
 ``RaceOdds.*_se`` report ``sqrt(p (1 - p) / N)``, an upper bound of the sampling part. Away
 from the end of the race the stratified first leg buys little: the estimate is then about as
 accurate as plain Monte Carlo with the same ``N``; what is cheaper is fewer samples, the exact
-in-leg part near the end, and one computation shared by the observation and greedy. Cost: one enumeration plus at most ``N`` rollouts. Measured errors and costs, with their
-commands, are in ``docs/observation.md``.
+in-leg part near the end, and one computation shared by the observation and greedy. Cost:
+one enumeration plus at most ``N`` rollouts. Measured errors and costs, with their commands,
+are in ``docs/observation.md``.
 """
 
 from __future__ import annotations
