@@ -34,7 +34,7 @@ cyclic order) at several times greedy's cost. Pass ``reply_weight`` to use it an
 
 Hidden information: the next player's hand is unknown in the public
 view, so every colour is treated as still in their hand; the colours of hidden cards already in
-the piles are modelled as in :func:`agents.greedy.race_bet_ev`.
+the piles are modelled as in :func:`camelup_env.payouts.race_card_ev`.
 """
 
 from __future__ import annotations

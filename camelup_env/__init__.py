@@ -10,6 +10,10 @@ The rules engine is a set of pure functions over plain-data states::
     while not state.game_over:
         state, events = apply_action(state, rng.choice(legal_actions(state)), rng)
 
+The PettingZoo environment is :mod:`camelup_env.camelup_v1` (its ``ENV_VERSION`` names the
+version a trained model records); the per-action expected values shared by the greedy agent
+and the observation are :func:`camelup_env.action_values.action_values`.
+
 The single-agent Gymnasium environment is registered under ``camelup/<Preset><n>p-v0``::
 
     import gymnasium

@@ -189,8 +189,10 @@ def _camera_indices(state: GameState, seat: int, table: ActionTable) -> tuple[in
     return table.photo_spaces.free(blocked)
 
 
-def _uncovered_tiles(state: GameState, seat: int) -> list[tuple[int, int]]:
-    """``seat``'s leg-bet tiles not yet covered by one of its position tiles (R9.3)."""
+def uncovered_tiles(state: GameState, seat: int) -> list[tuple[int, int]]:
+    """``seat``'s leg-bet tiles ``(camel, value)`` not yet covered by one of its position tiles
+    (R9.3), in the order taken: the ones leg scoring pays as leg bets (R6.2), and the ones a
+    position bet may cover. The one home of this rule (scoring, legality and the agents)."""
     tiles = list(state.leg_bets[seat])
     for owner, _, camel, value in state.position_bets:
         if owner == seat:
@@ -205,7 +207,7 @@ def _position_bet_indices(state: GameState, seat: int, table: ActionTable) -> tu
     rows = [row for row, pos in enumerate(state.rules.position_tiles) if pos not in taken]
     if not rows:
         return ()
-    own = {camel for camel, _ in _uncovered_tiles(state, seat)}
+    own = {camel for camel, _ in uncovered_tiles(state, seat)}
     out = []
     for row in rows:
         for camel, stack in enumerate(state.leg_stacks):
@@ -511,7 +513,7 @@ def _position_bet(state: GameState, new: GameState, p: int, action: PositionBet)
         new.leg_stacks = _set(state.leg_stacks, c, state.leg_stacks[c][:-1])
         new.leg_bets = _set(state.leg_bets, p, (*state.leg_bets[p], (c, value)))
     else:  # the lowest-valued uncovered own tile of that colour (R11.4)
-        value = min(v for camel, v in _uncovered_tiles(state, p) if camel == c)
+        value = min(v for camel, v in uncovered_tiles(state, p) if camel == c)
     new.position_bets = (*state.position_bets, (p, action.position, c, value))
     return (PositionBetTaken(p, action.position, c, value, action.from_stack),)
 
@@ -601,16 +603,14 @@ def _score_leg(state: GameState, events: list[Event]) -> None:
     rank = {camel: i + 1 for i, camel in enumerate(order)}
 
     def rewards(seat: int) -> list[tuple[str, int]]:
-        bets = list(state.leg_bets[seat])
-        out = []
-        for owner, pos, c, v in state.position_bets:  # R9.3: a covered tile pays +3 or -1
-            if owner == seat:
-                bets.remove((c, v))
-                out.append((f"position-{pos} tile on {colours[c]}", 3 if rank[c] == pos else -1))
         out = [
             (f"{colours[c]} {v} leg bet", v if c == first else 1 if c == second else -1)
-            for c, v in bets
-        ] + out
+            for c, v in uncovered_tiles(state, seat)
+        ]
+        out += [  # R9.3: a covered tile pays +3 or -1 instead
+            (f"position-{pos} tile on {colours[c]}", 3 if rank[c] == pos else -1)
+            for owner, pos, c, _ in state.position_bets if owner == seat
+        ]
         out += [("pyramid tile", 1)] * state.pyramid_tiles[seat]
         return out
 

@@ -76,12 +76,32 @@ slice                       shape       meaning
 ``leg_bet_available`` ‡     (R,)        1 where the colour's leg-bet stack is not empty
 ``race_winner_prob`` ‡      (R,)        Monte Carlo P(camel wins the race)
 ``race_loser_prob`` ‡       (R,)        Monte Carlo P(camel is last at the end of the race)
+``action_values`` §         (A,)        per action index: the immediate expected coins of that
+                                        action for the observing seat / 10, clipped to [-1, 1];
+                                        0 for every action the seat may not take
 ==========================  ==========  ===========================================================
 
 ‡ only with ``odds_features=True`` (from :mod:`camelup_env.odds`; they depend on the public track
-only). The race odds use ``race_samples`` rollouts seeded from a hash of the track position, so an
-observation is a deterministic function of the (public) state. After the race is over these
-slices show the final result (the actual ranking with probability 1).
+only). After the race is over these slices show the final result (the actual ranking with
+probability 1). With ``action_values=True`` the leg and race odds are
+:func:`camelup_env.odds.position_odds` of the position (``race_samples`` samples of its race
+estimate; the numbers a greedy opponent uses, computed once per position for both). With
+``action_values=False`` they are the ``camelup_v0`` numbers, bit for bit: exact leg odds and
+``race_samples`` plain Monte Carlo rollouts (:func:`camelup_env.odds.race_probabilities`) seeded
+from a hash of the track position. Either way an observation is a deterministic function of the
+state.
+
+§ only with ``action_values=True`` (``A = len(action_table(rules))``, in action-index order, like
+the action mask, so ``Partner`` actions name absolute seats): the values of
+:func:`camelup_env.action_values.action_values` for the observing seat, the numbers the greedy
+agent maximises, so that a policy can represent greedy as an argmax over the legal actions and
+learn corrections. Tile placements are valued by the one-enumeration approximation
+(``tile_odds="approx"``, exact up to the first landing on the tile, mean error about 0.01
+coin; greedy's default switches to the exact values late in a leg, where they cost one
+enumeration per space: ``GreedyAgent(tile_odds="approx")`` maximises the slice exactly).
+Divided by 10 coins and clipped to [-1, 1] (a bound no value reaches in
+practice: race bets pay at most 8). When it is another seat's turn the seat's values are those of
+its next normal turn in this position. They use only what the seat may see (R10).
 
 What is hidden (R10): the colour of every race-betting card of another seat, and which colours
 another seat still holds. :func:`public_view` removes exactly that from a :class:`GameState`.
@@ -95,7 +115,9 @@ from operator import attrgetter
 
 import numpy as np
 
+from camelup_env.actions import action_table
 from camelup_env.movement import ranking
+from camelup_env.payouts import leg_tile_ev
 from camelup_env.rules import RuleSet
 from camelup_env.state import GameState
 
@@ -125,7 +147,6 @@ def public_view(state: GameState, seat: int | None) -> GameState:
     ``seat=None`` hides every seat's cards (a spectator's view). Everything else is public. The
     view is for reading only: the engine cannot continue a game from it.
     """
-
     # Built from copy() rather than dataclasses.replace: every opponent move of a training game
     # makes one view, and replace() (which re-runs __init__ on 22 fields) cost three times more.
     view = state.copy()
@@ -138,6 +159,15 @@ def public_view(state: GameState, seat: int | None) -> GameState:
     return view
 
 
+#: Coins per unit of the ``action_values`` slice (values are divided by it, then clipped to ±1).
+ACTION_VALUE_SCALE = 10.0
+#: How the ``action_values`` slice values tile placements: the one-enumeration approximation
+#: (see :mod:`camelup_env.action_values`), at every point of a leg.
+OBSERVED_TILE_ODDS = "approx"
+#: ``race_samples`` of the ``camelup_v0`` observation (``action_values=False``) by default.
+V0_RACE_SAMPLES = 200
+
+
 class Observer:
     """Builds the observation vector of any seat for one rule set (see the module docstring).
 
@@ -145,13 +175,31 @@ class Observer:
         rules: the rule set.
         odds_features: add the ``leg_*`` / ``race_*`` odds slices (needs numba; the first call
             compiles, later calls are cached).
-        race_samples: Monte Carlo rollouts for ``race_winner_prob`` / ``race_loser_prob``.
+        race_samples: samples of the race estimate (``race_winner_prob``, ``race_loser_prob``
+            and the race bets' values). Default: :data:`camelup_env.odds.RACE_SAMPLES` with
+            ``action_values``, else ``V0_RACE_SAMPLES`` (the ``camelup_v0`` default).
+        action_values: add the ``action_values`` slice and take the odds from
+            :func:`camelup_env.odds.position_odds`; ``False`` gives the ``camelup_v0``
+            observation bit for bit (how models trained on it are loaded).
+
+    ``metadata`` is what a trained model must record to get the same observer back.
     """
 
-    def __init__(self, rules: RuleSet, odds_features: bool = True, race_samples: int = 200):
+    def __init__(self, rules: RuleSet, odds_features: bool = True,
+                 race_samples: int | None = None, action_values: bool = True):
         self.rules = rules
         self.odds_features = odds_features
+        self.action_values = action_values
+        if race_samples is None:
+            if action_values:
+                from camelup_env import odds  # lazy: numba is only needed for odds
+
+                race_samples = odds.RACE_SAMPLES
+            else:
+                race_samples = V0_RACE_SAMPLES
         self.race_samples = int(race_samples)
+        if self.race_samples < 1:
+            raise ValueError(f"race_samples must be >= 1, got {self.race_samples}")
         r = rules
         C, R, L, n, D = r.n_camels, r.n_racing, r.track_length, r.num_players, r.n_dice
         X = len(r.crazy_colours)
@@ -213,6 +261,9 @@ class Observer:
                 ("race_winner_prob", (R,), 0, 1),
                 ("race_loser_prob", (R,), 0, 1),
             ]
+        if action_values:
+            self._n_actions = len(action_table(r))
+            spec.append(("action_values", (self._n_actions,), -1, 1))
         self.layout: dict[str, tuple[int, int]] = {}
         self.shapes: dict[str, tuple[int, ...]] = {}
         lows, highs = [], []
@@ -232,9 +283,11 @@ class Observer:
         self._kdiv = 1.0 / (K - 1) if K > 1 else 0.0
         self._supercup = r.support_dice or r.extra_action or r.photographer or r.position_bets
         # The seat-independent ("absolute") vector, kept up to date part by part, followed by
-        # the observing seat's own block (coin margins, own cards): see observe().
-        self._seat_block = (self.size, self.size + n, self.size + n + 4 * R)
-        self._src = np.zeros(self._seat_block[2], dtype=np.float32)
+        # the observing seat's own block (coin margins, own cards, action values): observe().
+        a = self.size + n + 4 * R
+        self._seat_block = (self.size, self.size + n, a,
+                            a + (self._n_actions if action_values else 0))
+        self._src = np.zeros(self._seat_block[3], dtype=np.float32)
         self._make_views()
         self._parts = self._build_parts()
         self._seen: list[object] = [_UNSEEN] * len(self._parts)
@@ -285,10 +338,27 @@ class Observer:
                     m[a:b] = zeros[:b - a]
                 write(state)
                 seen[i] = _snapshot(value)
-        a, b, c = self._seat_block
+        a, b, c, d = self._seat_block
         m[a:b] = self._margins(state, seat)
         m[b:c] = self._own_cards(state, seat)
+        if self.action_values:
+            m[c:d] = self._action_values(state, seat)
         return self._src[self._perm[seat]]
+
+    @property
+    def metadata(self) -> dict:
+        """The constructor flags a trained model records (absent ``action_values``: False)."""
+        return {"odds_features": bool(self.odds_features), "race_samples": self.race_samples,
+                "action_values": bool(self.action_values)}
+
+    def _action_values(self, state: GameState, seat: int) -> np.ndarray:
+        """``action_values`` of ``seat``: scaled :func:`camelup_env.action_values.action_values`
+        (the odds behind them are cached per position in :mod:`camelup_env.odds`)."""
+        from camelup_env.action_values import action_values
+
+        values = action_values(state, seat, race_samples=self.race_samples,
+                               tile_odds=OBSERVED_TILE_ODDS)
+        return np.clip(values / ACTION_VALUE_SCALE, -1.0, 1.0).astype(np.float32)
 
     def _margins(self, state: GameState, seat: int) -> np.ndarray:
         """``coin_margin`` of ``seat``, memoised per seat (coins change a few times a leg)."""
@@ -330,8 +400,11 @@ class Observer:
         n = self._dims["n"]
         order = [(seat + k) % n for k in range(n)]
         perm = np.arange(self.size)
-        a, b, _ = self._seat_block
-        for name, start in (("coin_margin", a), ("own_cards", b)):
+        a, b, c, _ = self._seat_block
+        blocks = [("coin_margin", a), ("own_cards", b)]
+        if self.action_values:
+            blocks.append(("action_values", c))
+        for name, start in blocks:
             lo, hi = self.layout[name]
             perm[lo:hi] = np.arange(start, start + hi - lo)
         for name, axis, first in self._seat_axes():
@@ -528,19 +601,23 @@ class Observer:
             vec[R * R + 2 * R + order[0]] = 1.0  # race_winner_prob
             vec[R * R + 3 * R + order[-1]] = 1.0  # race_loser_prob
         else:
-            probs = odds.leg_rank_probabilities(state)
+            if self.action_values:  # one computation per position, shared with greedy
+                shared = odds.position_odds(state, self.race_samples)
+                probs, race = shared.leg, shared.race
+            else:  # camelup_v0's numbers, bit for bit (see the module docstring)
+                probs = odds.leg_rank_probabilities(state)
+                position = (tuple(sorted(state.stacks.items())),
+                            tuple(sorted(state.tiles.items())), state.pyramid,
+                            state.pyramid_tiles_left)
+                seed = zlib.crc32(repr(position).encode())  # the same in every process
+                race = odds.race_probabilities(state, n_samples=self.race_samples, seed=seed)
             vec[:R * R] = probs.reshape(-1)
             ev = vec[R * R:R * R + R]
             avail = vec[R * R + R:R * R + 2 * R]
             for camel, stack in enumerate(state.leg_stacks):
-                if stack:  # R6.2, as odds.leg_bet_evs computes it, without a second call
-                    p1, p2 = probs[camel, 0], probs[camel, 1]
-                    ev[camel] = (stack[0] * p1 + p2 - (1.0 - p1 - p2)) / self._max_leg_value
+                if stack:
+                    ev[camel] = leg_tile_ev(probs, camel, stack[0]) / self._max_leg_value
                     avail[camel] = 1.0
-            position = (tuple(sorted(state.stacks.items())), tuple(sorted(state.tiles.items())),
-                        state.pyramid, state.pyramid_tiles_left)
-            seed = zlib.crc32(repr(position).encode())  # the same in every process and version
-            race = odds.race_probabilities(state, n_samples=self.race_samples, seed=seed)
             vec[R * R + 2 * R:R * R + 3 * R] = race.winner
             vec[R * R + 3 * R:R * R + 4 * R] = race.loser
         start = self._o["leg_rank_prob"]

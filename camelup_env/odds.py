@@ -21,7 +21,14 @@ Public API (used by the environment and the agents; keep names and signatures):
   coins this leg of the Supercup camera (R9.2) pointed at each space.
 * :func:`race_probabilities` ``(state, n_samples, seed) -> RaceOdds``: P(overall winner) and
   P(overall loser) per racing camel by Monte Carlo rollouts of dice to the end of the race, with
-  standard errors ``sqrt(p (1 - p) / n)``.
+  standard errors ``sqrt(p (1 - p) / n)`` (plain Monte Carlo: the high-sample reference, and the
+  ``camelup_v0`` observation's estimate).
+* :func:`position_odds` ``(state, race_samples=RACE_SAMPLES) -> PositionOdds``: the leg odds,
+  the expected landings and a cheaper race estimate of one public position, from one
+  enumeration, cached and shared by the observation and the greedy agent (next sections).
+
+The expected-payout formulas of the betting tiles (R6.2, R9.3, R7.2) live in
+:mod:`camelup_env.payouts`; the values of whole actions in :mod:`camelup_env.action_values`.
 
 How the exact odds are computed
 -------------------------------
@@ -88,6 +95,41 @@ call (about 1.4x faster than before the kernels were tuned, same results for eve
 
 The default 1,000 samples (SE <= 0.016, 1-2 ms) is cheap enough for every decision of a greedy
 agent; later in the race rollouts are shorter and faster.
+
+Shared position odds
+--------------------
+:func:`position_odds` is what the observation (``camelup_v1``) and the greedy agent use. Per
+public position (board, tile sides, dice left, reveals left: nothing hidden, R10) it runs the
+leg enumeration **once**, which gives the exact leg odds and the expected landings, plus a
+race estimate with ``N = race_samples`` samples (:data:`RACE_SAMPLES` = 64 for the
+observation, 1,000 for greedy):
+
+* the enumeration also adds up, exactly, the probability that the race ends *inside* the
+  current leg with each camel first / last (R5.4, R5.6): that part of the estimate has no
+  error, so a race that must end this leg (say, a camel on the last space and its die still in
+  the pyramid with every die to be revealed) gets exact odds from any ``N``;
+* the rest comes from systematic sampling of the leg's outcomes: the ``i``-th pick point
+  ``x_i`` (base-2 van der Corput sequence: the first ``N`` points stratify [0, 1) when ``N``
+  is a power of two) selects the outcome whose cumulative weight interval holds it; each
+  selected leg-end board (race not over) is rolled out once from a fresh leg (R6.1, R6.4,
+  R9.1.1), each adding ``1 / N`` to its winner and loser. Rollouts use one fixed seed
+  (``RACE_SEED``, common random numbers), so the estimate is a deterministic function of the
+  position and ``N``;
+* the picks and rollouts are nested: the estimate with ``N`` reads the first rollouts of one
+  with more samples, so an observation (64) and a greedy bot (1,000) of the same game share
+  one enumeration and one rollout run per position (the larger run, when the larger request
+  comes first; otherwise the small run is repeated inside the large one).
+
+Error bound (tested in ``tests/test_position_odds.py`` against plain Monte Carlo with 20,000
+rollouts, on random positions of all three presets): every entry is unbiased up to the
+systematic sampling of the first leg, its root-mean-square error over positions is at most
+``0.5 / sqrt(N)`` (the worst-case binomial SE), and no entry is off by more than ``2 / sqrt(N)``.
+``RaceOdds.*_se`` report ``sqrt(p (1 - p) / N)``, an upper bound of the sampling part. Away
+from the end of the race the stratified first leg buys little: the estimate is then about as
+accurate as plain Monte Carlo with the same ``N``; what is cheaper is fewer samples, the exact
+in-leg part near the end, and one computation shared by the observation and greedy. Cost:
+one enumeration plus at most ``N`` rollouts. Measured errors and costs, with their commands,
+are in ``docs/observation.md``.
 """
 
 from __future__ import annotations
@@ -98,10 +140,13 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
+from camelup_env.payouts import top_leg_bet_evs
 from camelup_env.rules import RuleSet
 from camelup_env.state import GameState
 
 __all__ = [
+    "RACE_SAMPLES",
+    "PositionOdds",
     "RaceOdds",
     "clear_cache",
     "expected_landings",
@@ -109,14 +154,18 @@ __all__ = [
     "leg_bet_evs",
     "leg_rank_probabilities",
     "placement_evs",
+    "position_odds",
     "race_probabilities",
 ]
 
 _CACHE_SIZE = 4096
+_NO_PICKS = np.empty(0)  # the leg kernel's ``pick_at`` when no sample of the leg end is wanted
+_NO_ROWS = np.empty(0, np.int64)
 _leg_cache: OrderedDict = OrderedDict()
 _place_cache: OrderedDict = OrderedDict()
 _race_cache: OrderedDict = OrderedDict()
 _photo_cache: OrderedDict = OrderedDict()
+_position_cache: OrderedDict = OrderedDict()
 _tables: dict = {}
 
 
@@ -126,6 +175,7 @@ def clear_cache() -> None:
     _place_cache.clear()
     _race_cache.clear()
     _photo_cache.clear()
+    _position_cache.clear()
 
 
 def _cache_get(cache: OrderedDict, key):
@@ -312,6 +362,20 @@ def _roll(key, r, w, camel, value, n_racing, n_camels, track_length, tile_side):
 
 
 @njit(cache=True, inline="always")
+def _add_ends(key, r, n_racing, weight, ended):
+    """R7.2 on a finished board: ended[first camel, 0] and ended[last camel, 1] += weight."""
+    first = 0
+    last = 0
+    for c in range(1, n_racing):
+        if key[r, c] > key[r, first]:
+            first = c
+        if key[r, c] < key[r, last]:
+            last = c
+    ended[first, 0] += weight
+    ended[last, 1] += weight
+
+
+@njit(cache=True, inline="always")
 def _add_ranking(key, r, n_racing, weight, out):
     """R0.4 (and R5.6: backward-crossed camels have the lowest keys): out[camel, rank] += w."""
     for c in range(n_racing):
@@ -362,10 +426,19 @@ def _hash_slot(c1, c2, cap_mask):
 
 
 @njit(cache=True)
-def _leg_kernel(key0, mask0, left, fc, fv, fw, nf, n_racing, track_length, tile_side, camera):
+def _leg_kernel(key0, mask0, left, fc, fv, fw, nf, n_racing, track_length, tile_side, camera,
+                pick_at, pick_row):
     """The rest of the leg, exactly: (rank probabilities ``[camel, rank]``, expected die-move
     arrivals per space ``0..L+1`` before any tile effect (on a tile space: the coins the tile
-    pays, R5.3), expected coins of a camera on space ``camera``).
+    pays, R5.3), expected coins of a camera on space ``camera``, the probability ``[camel, 0]``
+    that the race ends inside this leg (R5.4, R5.6) with the camel first and ``[camel, 1]``
+    with it last, and the systematic sample of the leg's end described next).
+
+    ``pick_at`` (sorted, in [0, 1)) samples the leg's outcomes: each outcome (a board where the
+    leg or the race ended) covers the next ``weight`` of [0, 1) in enumeration order, and row
+    ``pick_row[t]`` of ``picks`` is the board whose interval holds ``pick_at[t]``;
+    ``pick_open`` of that row is 1 when the race goes on from it (a leg-end board), 0 when it
+    ended. Only with ``camera = 0``.
 
     The camera (R9.2; ``camera = 0``: none) pays the size of the first unit that ends a die
     move on its space, then leaves: a photographed board is scored and leaves the enumeration,
@@ -380,12 +453,22 @@ def _leg_kernel(key0, mask0, left, fc, fv, fw, nf, n_racing, track_length, tile_
     out = np.zeros((n_racing, n_racing))
     arrivals = np.zeros(track_length + 2)
     photo = 0.0
+    ended = np.zeros((n_racing, 2))
+    n_pick = pick_at.shape[0]
+    picks = np.empty((n_pick, n_camels), np.int64)
+    pick_open = np.zeros(n_pick, np.int64)
+    t = 0  # the next pick
+    cum = 0.0  # outcome weight enumerated so far
     key = np.empty((2, n_camels), np.int64)  # row 0: the board being expanded, row 1: a child
     for c in range(n_camels):
         key[0, c] = key0[c]
     if left <= 0 or mask0 == 0:
         _add_ranking(key, 0, n_racing, 1.0, out)
-        return out, arrivals, photo
+        for t in range(n_pick):
+            for c in range(n_camels):
+                picks[t, c] = key0[c]
+            pick_open[t] = 1
+        return out, arrivals, photo, ended, picks, pick_open
     cur1 = np.empty(1, np.int64)
     cur2 = np.empty(1, np.int64)
     curw = np.ones(1)
@@ -427,15 +510,25 @@ def _leg_kernel(key0, mask0, left, fc, fv, fw, nf, n_racing, track_length, tile_
                 child_mask = mask & ~(1 << d)
                 for j in range(nf[d]):
                     w = wk * fw[d, j]
-                    dst, arrival, size = _roll(key, 0, 1, fc[d, j], fv[d, j], n_racing,
+                    dst, arrival, unit = _roll(key, 0, 1, fc[d, j], fv[d, j], n_racing,
                                                n_camels, track_length, tile_side)
                     if 1 <= arrival <= track_length:
                         arrivals[arrival] += w
                     if camera > 0 and dst == camera:
-                        photo += w * size
+                        photo += w * unit
                         continue
                     if last or dst > track_length or dst < 1:  # R6.1 leg over; R5.4/R5.6 race
                         _add_ranking(key, 1, n_racing, w, out)
+                        race_over = dst > track_length or dst < 1
+                        if race_over:
+                            _add_ends(key, 1, n_racing, w, ended)
+                        cum += w
+                        while t < n_pick and pick_at[t] < cum:
+                            row = pick_row[t]
+                            for c in range(n_camels):
+                                picks[row, c] = key[1, c]
+                            pick_open[row] = 1 - race_over
+                            t += 1
                         continue
                     e1, e2 = _encode(key, 1, child_mask, n_camels)
                     slot = _hash_slot(e1, e2, cap_mask)
@@ -464,7 +557,7 @@ def _leg_kernel(key0, mask0, left, fc, fv, fw, nf, n_racing, track_length, tile_
                 i += 1
         if n_cur == 0:
             break
-    return out, arrivals, photo
+    return out, arrivals, photo, ended, picks, pick_open
 
 
 @njit(cache=True)
@@ -475,8 +568,8 @@ def _placement_kernel(key, mask, left, fc, fv, fw, nf, n_racing, track_length, t
     result = np.zeros(n)
     for i in range(n):
         tile_side[spaces[i]] = sides[i]
-        _, arrivals, _ = _leg_kernel(key, mask, left, fc, fv, fw, nf, n_racing, track_length,
-                                     tile_side, 0)
+        arrivals = _leg_kernel(key, mask, left, fc, fv, fw, nf, n_racing, track_length,
+                               tile_side, 0, np.empty(0), np.empty(0, np.int64))[1]
         tile_side[spaces[i]] = 0
         result[i] = arrivals[spaces[i]]
     return result
@@ -493,30 +586,42 @@ def _check_limits(rules: RuleSet) -> None:
         raise ValueError("the odds kernels support up to 10 camels, 23 dice and 64 spaces")
 
 
+def _leg_key(state: GameState, board: list, side: list) -> tuple:
+    return (state.rules, tuple(board), tuple(side), state.pyramid, state.pyramid_tiles_left,
+            state.game_over)
+
+
+def _leg_entry(state: GameState, board: list, side: list, over: bool
+               ) -> tuple[np.ndarray, np.ndarray]:
+    """(rank probabilities, expected arrivals per space) of one enumeration, cached (LRU) by
+    position: the board, the tile side per space, the dice left and the reveals left."""
+    key = _leg_key(state, board, side)
+    found = _cache_get(_leg_cache, key)
+    if found is None:
+        rules = state.rules
+        if state.game_over or over:
+            found = (_final_ranking(board, rules.n_racing), np.zeros(rules.track_length + 2))
+        else:
+            t = _tables_of(rules)
+            found = _leg_kernel(
+                np.array(board, np.int64), _mask_of(state.pyramid),
+                min(state.pyramid_tiles_left, len(state.pyramid)), t.face_camel, t.face_value,
+                t.face_weight, t.n_faces, rules.n_racing, rules.track_length,
+                np.array(side, np.int64), 0, _NO_PICKS, _NO_ROWS)[:2]
+        for a in found:
+            a.setflags(write=False)
+        _cache_put(_leg_cache, key, found)
+    return found
+
+
 def leg_rank_probabilities(state: GameState) -> np.ndarray:
     """Exact ``P(camel ends the current leg at rank r)`` as a float64 ``[camel, rank]`` array.
 
     Rank 0 is the leading camel (R0.4). Every row and every column sums to 1. A finished race
     (or a leg with no reveals left) gives the current ranking with probability 1.
     """
-    rules = state.rules
     board, side, over = _position(state)
-    pyramid = tuple(state.pyramid)
-    key = (rules, tuple(board), tuple(side), pyramid, state.pyramid_tiles_left, state.game_over)
-    found = _cache_get(_leg_cache, key)
-    if found is None:
-        if state.game_over or over:
-            found = _final_ranking(board, rules.n_racing)
-        else:
-            t = _tables_of(rules)
-            found, _, _ = _leg_kernel(
-                np.array(board, np.int64), _mask_of(pyramid),
-                min(state.pyramid_tiles_left, len(pyramid)), t.face_camel, t.face_value,
-                t.face_weight, t.n_faces, rules.n_racing, rules.track_length,
-                np.array(side, np.int64), 0)
-        found.setflags(write=False)
-        _cache_put(_leg_cache, key, found)
-    return found.copy()
+    return _leg_entry(state, board, side, over)[0].copy()
 
 
 def leg_bet_evs(state: GameState) -> np.ndarray:
@@ -524,13 +629,7 @@ def leg_bet_evs(state: GameState) -> np.ndarray:
 
     ``value * P(first) + 1 * P(second) - 1 * P(any other rank)``; NaN where the stack is empty.
     """
-    probs = leg_rank_probabilities(state)
-    out = np.full(state.rules.n_racing, np.nan)
-    for camel, stack in enumerate(state.leg_stacks):
-        if stack:
-            p1, p2 = probs[camel, 0], probs[camel, 1]
-            out[camel] = stack[0] * p1 + p2 - (1.0 - p1 - p2)
-    return out
+    return top_leg_bet_evs(leg_rank_probabilities(state), state.leg_stacks)
 
 
 def placement_evs(state: GameState, seat: int) -> dict[tuple[int, int], float]:
@@ -578,8 +677,8 @@ def placement_evs(state: GameState, seat: int) -> dict[tuple[int, int], float]:
 
 
 def _leg_enumeration(state: GameState, side: list[int], camera: int = 0):
-    """The leg kernel's three results (see :func:`_leg_kernel`) for ``state`` with the tile
-    sides ``side`` (per space 0..L+1), or None when no reveal is left or the race is over."""
+    """The leg kernel's results (see :func:`_leg_kernel`) for ``state`` with the tile sides
+    ``side`` (per space 0..L+1), or None when no reveal is left or the race is over."""
     rules = state.rules
     board, _, over = _position(state)
     left = min(state.pyramid_tiles_left, len(state.pyramid))
@@ -588,7 +687,8 @@ def _leg_enumeration(state: GameState, side: list[int], camera: int = 0):
     t = _tables_of(rules)
     return _leg_kernel(np.array(board, np.int64), _pyramid_mask(state), left, t.face_camel,
                        t.face_value, t.face_weight, t.n_faces, rules.n_racing,
-                       rules.track_length, np.array(side, np.int64), camera)
+                       rules.track_length, np.array(side, np.int64), camera, _NO_PICKS,
+                       _NO_ROWS)
 
 
 def expected_landings(state: GameState, ignore_tiles_of: int | None = None) -> np.ndarray:
@@ -600,12 +700,13 @@ def expected_landings(state: GameState, ignore_tiles_of: int | None = None) -> n
     ``s`` the leg is the same with or without it, so as a tile value this is exact up to the
     first landing and approximate after it (the tile then displaces units by one space); both
     sides of the tile get the same value. :func:`placement_evs` is exact but enumerates once
-    per placement.
+    per placement. Cached with the leg odds of the same position (one enumeration gives both).
     """
-    rules = state.rules
-    others = {sp: t for sp, t in state.tiles.items() if t[0] != ignore_tiles_of}
-    found = _leg_enumeration(state, _tile_sides(others, rules.track_length))
-    return np.zeros(rules.track_length + 2) if found is None else found[1]
+    board, side, over = _position(state)
+    if ignore_tiles_of is not None and any(t[0] == ignore_tiles_of for t in state.tiles.values()):
+        others = {sp: t for sp, t in state.tiles.items() if t[0] != ignore_tiles_of}
+        side = _tile_sides(others, state.rules.track_length)
+    return _leg_entry(state, board, side, over)[1].copy()
 
 
 def expected_photo_coins(state: GameState, spaces=None) -> dict[int, float]:
@@ -673,7 +774,12 @@ def _dice_of(mask, n_dice):
 @njit(cache=True)
 def _race_kernel(key0, mask0, left0, tile_side0, rc, rv, rn, n_racing, track_length,
                  legs_tiles, n_samples, seed, max_legs, start_mask, first_support):
-    """Roll out ``n_samples`` races; count who wins (rank first) and who is last (R0.5, R5.6).
+    """Roll out ``n_samples`` races; count who wins (rank first) and who is last (R0.5, R5.6),
+    in all and per sample (``first_of``, ``last_of``).
+
+    ``key0`` holds one start board per row; sample ``i`` starts from row ``i % rows``, with the
+    dice ``mask0``, ``left0`` reveals and the tiles ``tile_side0`` (``left0 = 0``: at the start
+    of a new leg).
 
     A new leg's pyramid is ``start_mask`` plus, when ``first_support >= 0`` (Supercup support
     dice), the support die ``first_support + last camel`` (R9.1.1). One uniform draw ``x`` per
@@ -681,20 +787,24 @@ def _race_kernel(key0, mask0, left0, tile_side0, rc, rv, rn, n_racing, track_len
     face (from the fractional part); the dice left are kept as a sorted array.
     """
     np.random.seed(seed)
-    n_camels = key0.shape[0]
+    n_camels = key0.shape[1]
+    n_starts = key0.shape[0]
     n_dice = rn.shape[0]
     n_spaces = tile_side0.shape[0]
     wins = np.zeros(n_racing, np.int64)
     lasts = np.zeros(n_racing, np.int64)
+    first_of = np.full(n_samples, -1, np.int64)  # per sample: the winner (-1: unfinished)
+    last_of = np.full(n_samples, -1, np.int64)
     key = np.empty((1, n_camels), np.int64)
     tile_side = np.empty(n_spaces, np.int64)
     dice = np.empty(n_dice, np.int64)  # the dice left, ascending
     dice0, k0 = _dice_of(mask0, n_dice)
     start, k_start = _dice_of(start_mask, n_dice)
     unfinished = 0
-    for _ in range(n_samples):
+    for sample in range(n_samples):
+        row = sample % n_starts
         for c in range(n_camels):
-            key[0, c] = key0[c]
+            key[0, c] = key0[row, c]
         for s in range(n_spaces):
             tile_side[s] = tile_side0[s]
         k = k0
@@ -750,9 +860,11 @@ def _race_kernel(key0, mask0, left0, tile_side0, rc, rv, rn, n_racing, track_len
                 ahead += key[0, e] > key[0, c]
             if ahead == 0:
                 wins[c] += 1
+                first_of[sample] = c
             if ahead == n_racing - 1:
                 lasts[c] += 1
-    return wins, lasts, unfinished
+                last_of[sample] = c
+    return wins, lasts, unfinished, first_of, last_of
 
 
 def race_probabilities(state: GameState, n_samples: int = 1000, seed: int = 0) -> RaceOdds:
@@ -785,8 +897,8 @@ def race_probabilities(state: GameState, n_samples: int = 1000, seed: int = 0) -
         samples = n_samples
     else:
         t = _tables_of(rules)
-        wins, lasts, unfinished = _race_kernel(
-            np.array(board, np.int64), _mask_of(pyramid),
+        wins, lasts, unfinished, _, _ = _race_kernel(
+            np.array([board], np.int64), _mask_of(pyramid),
             min(state.pyramid_tiles_left, len(pyramid)), np.array(side, np.int64), t.raw_camel,
             t.raw_value, t.raw_n, n, rules.track_length, rules.pyramid_tiles, int(n_samples),
             int(seed) & 0xFFFFFFFF, 10_000, t.start_mask, t.first_support,
@@ -795,9 +907,139 @@ def race_probabilities(state: GameState, n_samples: int = 1000, seed: int = 0) -
         if samples <= 0:
             raise RuntimeError("no rollout finished the race within 10,000 legs")
         rates = np.stack((wins, lasts)) / samples
+    odds = _race_odds(rates, samples)
+    _cache_put(_race_cache, key, odds)
+    return odds
+
+
+def _race_odds(rates: np.ndarray, samples: int) -> RaceOdds:
+    """RaceOdds from ``[winner, loser]`` rates, with the SE bound ``sqrt(p (1 - p) / n)``."""
     se = np.sqrt(rates * (1.0 - rates) / samples)
     rates.setflags(write=False)  # the rows below are read-only views
     se.setflags(write=False)
-    odds = RaceOdds(rates[0], rates[1], se[0], se[1], samples)
-    _cache_put(_race_cache, key, odds)
-    return odds
+    return RaceOdds(rates[0], rates[1], se[0], se[1], samples)
+
+
+# One position's odds, shared -----------------------------------------------------------------
+#: Default samples of :func:`position_odds`' race estimate (the observation's default).
+RACE_SAMPLES = 64
+#: The rollouts' seed: the same for every position (common random numbers).
+RACE_SEED = 12345
+#: Leg-end samples drawn by every enumeration of :func:`position_odds` (more when asked for).
+_PICKS = 1024
+
+
+@dataclass(frozen=True)
+class PositionOdds:
+    """Everything :func:`position_odds` computes for one public position (arrays read-only)."""
+
+    leg: np.ndarray  # (R, R) exact P(camel ends this leg at rank r), as leg_rank_probabilities
+    landings: np.ndarray  # (L + 2,) expected arrivals per space, as expected_landings
+    race: RaceOdds  # P(overall winner / loser), the estimate of "Shared position odds"
+
+
+@dataclass
+class _Enumerated:
+    """One position's enumeration, and the rollouts done from its leg-end sample so far."""
+
+    leg: np.ndarray
+    landings: np.ndarray
+    ended: np.ndarray  # (R, 2) P(the race ends inside this leg with the camel first / last)
+    picks: np.ndarray  # (P, C) the leg outcome at pick point i (see _pick_points), in i order
+    open: np.ndarray  # (P,) 1 where the race goes on from picks[i]
+    first_of: np.ndarray  # per rollout from the open picks, in pick order: the winner
+    last_of: np.ndarray
+    by_samples: dict  # race_samples -> PositionOdds
+
+
+def _pick_points(n: int) -> tuple[np.ndarray, np.ndarray]:
+    """Pick points ``x_0 .. x_{n-1}`` in [0, 1): the base-2 van der Corput sequence (shifted by
+    2^-24 off the interval ends), so the first ``N`` points put one point in each of the ``N``
+    equal intervals whenever ``N`` is a power of two, and every prefix is well spread. Returned
+    sorted, with the sequence index of each sorted point."""
+    found = _tables.get(("picks", n))
+    if found is None:
+        x = np.zeros(n)
+        for i in range(n):
+            f, k, v = 0.5, i, 0.0
+            while k:
+                v += f * (k & 1)
+                k >>= 1
+                f /= 2
+            x[i] = v + 2.0 ** -24
+        order = np.argsort(x, kind="stable")
+        found = _tables[("picks", n)] = (x[order], order)
+    return found
+
+
+def _enumerate(state: GameState, board: list, side: list, n_picks: int) -> _Enumerated:
+    rules = state.rules
+    t = _tables_of(rules)
+    at, order = _pick_points(n_picks)
+    probs, landings, _, ended, picks, pick_open = _leg_kernel(
+        np.array(board, np.int64), _mask_of(state.pyramid),
+        min(state.pyramid_tiles_left, len(state.pyramid)), t.face_camel, t.face_value,
+        t.face_weight, t.n_faces, rules.n_racing, rules.track_length, np.array(side, np.int64),
+        0, at, order)
+    probs.setflags(write=False)
+    landings.setflags(write=False)
+    return _Enumerated(probs, landings, ended, picks, pick_open, _NO_ROWS, _NO_ROWS, {})
+
+
+def position_odds(state: GameState, race_samples: int = RACE_SAMPLES) -> PositionOdds:
+    """The leg odds, the expected landings and the race odds of ``state``'s public position,
+    from **one** leg enumeration plus rollouts, cached (LRU) by position across steps, seats,
+    agents and games.
+
+    The position is the board, the tile sides, the dice left and the reveals left: what every
+    odds number depends on, and nothing a seat may not see (R10), so an observer and a greedy
+    opponent of the same game share each computation, whatever ``race_samples`` each uses:
+    the estimate with ``N`` samples reads the first rollouts of the one with more (module
+    docstring, "Shared position odds"). The race estimate is exact where the race ends inside
+    the current leg; its error elsewhere is bounded as documented there. Deterministic: it
+    depends on the position and ``race_samples`` only, not on what was computed before.
+    """
+    if race_samples < 1:
+        raise ValueError(f"race_samples must be >= 1, got {race_samples}")
+    rules = state.rules
+    board, side, over = _position(state)
+    leg_key = _leg_key(state, board, side)
+    if state.game_over or over:
+        probs, landings = _leg_entry(state, board, side, over)
+        n = rules.n_racing
+        return PositionOdds(probs, landings,
+                            _race_odds(np.stack((probs[:, 0], probs[:, n - 1])), race_samples))
+    entry = _cache_get(_position_cache, leg_key)
+    if entry is None or len(entry.open) < race_samples:
+        n_picks = _PICKS
+        while n_picks < race_samples:
+            n_picks *= 2
+        entry = _enumerate(state, board, side, n_picks)
+        _cache_put(_position_cache, leg_key, entry)
+        _cache_put(_leg_cache, leg_key, (entry.leg, entry.landings))
+    found = entry.by_samples.get(race_samples)
+    if found is None:
+        found = PositionOdds(entry.leg, entry.landings, _race_estimate(state, entry, race_samples))
+        entry.by_samples[race_samples] = found
+    return found
+
+
+def _race_estimate(state: GameState, entry: _Enumerated, n: int) -> RaceOdds:
+    """``ended`` plus ``1 / n`` per rollout from the open picks among the first ``n``."""
+    rules = state.rules
+    n_open = int(entry.open[:n].sum())
+    if len(entry.first_of) < n_open:  # roll out (again, from the first: the same draws)
+        t = _tables_of(rules)
+        starts = entry.picks[np.flatnonzero(entry.open)[:n_open]]
+        _, _, unfinished, entry.first_of, entry.last_of = _race_kernel(
+            starts, 0, 0, np.zeros(rules.track_length + 2, np.int64), t.raw_camel, t.raw_value,
+            t.raw_n, rules.n_racing, rules.track_length, rules.pyramid_tiles, n_open, RACE_SEED,
+            10_000, t.start_mask, t.first_support)
+        if unfinished:
+            raise RuntimeError("a rollout did not finish the race within 10,000 legs")
+    R = rules.n_racing
+    rates = entry.ended.T.copy()
+    rates[0] += np.bincount(entry.first_of[:n_open], minlength=R) / n
+    rates[1] += np.bincount(entry.last_of[:n_open], minlength=R) / n
+    np.clip(rates, 0.0, 1.0, out=rates)  # float sums may stray by an ulp
+    return _race_odds(rates, n)

@@ -7,7 +7,7 @@ cards not owned by ``viewer`` are shown as ``?``, R10; ``viewer=None`` shows eve
 line per player. Supercup (R9): the camera on its space (``CAM`` and its holder), revealed support
 dice in the dice row (camel colour, marked ``+``), and one line with the support dice in the
 pyramid and in craters and the position tiles taken. Good enough for notebooks and videos
-(``camelup_v0`` ``render_mode="rgb_array"``).
+(``camelup_v1`` ``render_mode="rgb_array"``).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""A single-agent Gymnasium view of ``camelup_v0`` for Stable-Baselines3 / sb3-contrib.
+"""A single-agent Gymnasium view of ``camelup_v1`` for Stable-Baselines3 / sb3-contrib.
 
 :class:`SingleAgentEnv` seats one learner and plays every other seat with **opponents**: callables
 ``opponent(observation: dict, public_state: GameState) -> int`` that receive their own
@@ -29,7 +29,7 @@ from typing import Any, ClassVar
 import gymnasium
 import numpy as np
 
-from camelup_env.camelup_v0 import raw_env
+from camelup_env.camelup_v1 import raw_env
 from camelup_env.engine import IllegalActionError
 from camelup_env.observation import LazyObservation, public_view
 from camelup_env.state import GameState
@@ -59,7 +59,7 @@ def random_opponent(seed: int | None = None) -> RandomOpponent:
 
 
 class SingleAgentEnv(gymnasium.Env):
-    """One learner seat of ``camelup_v0`` as a ``gymnasium.Env``; opponents play the rest.
+    """One learner seat of ``camelup_v1`` as a ``gymnasium.Env``; opponents play the rest.
 
     Args:
         opponents: one callable per other seat, in turn order after the learner (relative seats
@@ -69,11 +69,11 @@ class SingleAgentEnv(gymnasium.Env):
         learner_seat: the learner's seat, or ``None`` for a random seat every episode.
         illegal_reward: an illegal learner action ends the episode with this reward (like
             PettingZoo's ``TerminateIllegalWrapper``); ``None`` raises ``IllegalActionError``.
-        **env_kwargs: passed to ``camelup_v0.raw_env`` (``preset``, ``num_players``,
+        **env_kwargs: passed to ``camelup_v1.raw_env`` (``preset``, ``num_players``,
             ``reward_mode``, ``odds_features``, ``coin_shaping``, ``rules``, ``render_mode``...).
 
-    Observation: the learner's ``camelup_v0`` observation vector (``Box``, float32; the
-    ``observation_layout`` of ``env.aec_env``). Action: ``Discrete`` as in ``camelup_v0``; use
+    Observation: the learner's ``camelup_v1`` observation vector (``Box``, float32; the
+    ``observation_layout`` of ``env.aec_env``). Action: ``Discrete`` as in ``camelup_v1``; use
     :meth:`action_masks`. ``info`` holds ``"action_mask"`` and ``"events"`` (everything that
     happened since the learner's previous action, as the learner may see it). ``terminated`` when
     the race is over, ``truncated`` when ``max_turns`` is reached. An opponent returning an illegal

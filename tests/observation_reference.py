@@ -2,14 +2,20 @@
 
 This is the Observer's original implementation (every slice written for the observing seat from
 scratch on every call). ``camelup_env.observation.Observer`` now keeps a seat-independent
-vector up to date incrementally and permutes it per seat; tests check that both agree exactly
-(odds slices excluded: they come from the same odds module either way).
+vector up to date incrementally and permutes it per seat; tests check that both agree exactly.
+The odds slices and the ``action_values`` slice are written here straight from the functions
+the module docstring names (``odds.position_odds`` / the ``camelup_v0`` estimate, and
+``action_values.action_values``), for the observing seat, on every call.
 """
 
 from __future__ import annotations
 
+import zlib
+
 import numpy as np
 
+from camelup_env import odds
+from camelup_env.action_values import action_values
 from camelup_env.movement import ranking
 from camelup_env.observation import Observer
 from camelup_env.state import GameState
@@ -20,6 +26,8 @@ class ReferenceObserver:
 
     def __init__(self, observer: Observer) -> None:
         ob = observer
+        self.layout, self.race_samples = ob.layout, ob.race_samples
+        self.with_values = ob.action_values
         self.rules = ob.rules
         self._dims, self._o = ob._dims, ob._o
         self._value_col, self._inv_mult = ob._value_col, ob._inv_mult
@@ -124,7 +132,42 @@ class ReferenceObserver:
         out = np.frombuffer(buf, dtype=np.float32)
         out[:self._track_end] = self._track(state)
         out[self._dice_start:self._dice_end] = self._dice(state)
+        if "leg_rank_prob" in self.layout:
+            a, b = self.layout["leg_rank_prob"][0], self.layout["race_loser_prob"][1]
+            out[a:b] = self._odds(state)
+        if "action_values" in self.layout:
+            a, b = self.layout["action_values"]
+            values = action_values(state, seat, race_samples=self.race_samples,
+                                   tile_odds="approx")
+            out[a:b] = np.clip(values / 10.0, -1.0, 1.0)
         return out
+
+    def _odds(self, state: GameState) -> np.ndarray:
+        """``leg_rank_prob`` .. ``race_loser_prob``: R6.2 written out here on purpose."""
+        R = self.rules.n_racing
+        if state.game_over:
+            probs = np.zeros((R, R))
+            for rank, camel in enumerate(ranking(state.stacks, R)):
+                probs[camel, rank] = 1.0
+            winner, loser = probs[:, 0], probs[:, R - 1]
+        elif self.with_values:
+            shared = odds.position_odds(state, self.race_samples)
+            probs, winner, loser = shared.leg, shared.race.winner, shared.race.loser
+        else:
+            probs = odds.leg_rank_probabilities(state)
+            position = (tuple(sorted(state.stacks.items())), tuple(sorted(state.tiles.items())),
+                        state.pyramid, state.pyramid_tiles_left)
+            race = odds.race_probabilities(state, self.race_samples,
+                                           seed=zlib.crc32(repr(position).encode()))
+            winner, loser = race.winner, race.loser
+        ev, avail = np.zeros(R), np.zeros(R)
+        if not state.game_over:
+            for camel, stack in enumerate(state.leg_stacks):
+                if stack:
+                    p1, p2 = probs[camel, 0], probs[camel, 1]
+                    ev[camel] = (stack[0] * p1 + p2 - (1 - p1 - p2)) / self._max_leg_value
+                    avail[camel] = 1.0
+        return np.concatenate([probs.reshape(-1), ev, avail, winner, loser]).astype(np.float32)
 
     def _track(self, state: GameState) -> np.ndarray:
         """The seat-independent track slices (``camel_space`` .. ``racing_rank``)."""

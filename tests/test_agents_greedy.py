@@ -7,10 +7,11 @@ import pytest
 
 import agents
 from agents.arena import public_view
-from agents.greedy import GreedyAgent, race_bet_ev
+from agents.greedy import GreedyAgent
 from camelup_env import RuleSet, apply_action, legal_action_indices, legal_actions, new_game, odds
 from camelup_env.actions import PlaceTile, action_table
 from camelup_env.odds import expected_landings
+from camelup_env.payouts import race_card_ev
 
 
 def positions(preset: str, n: int = 12, players: int = 4):
@@ -55,26 +56,26 @@ def test_greedy_values_match_the_odds_module(preset: str) -> None:
             direct = odds.placement_evs(s, s.current)
             for (space, side), v in direct.items():
                 assert values[table.tile_index(space, side)] == pytest.approx(v, abs=1e-12)
-        race = odds.race_probabilities(s, 500, 0)
+        race = odds.position_odds(s, 500).race
         for c in range(s.rules.n_racing):
             i = table.race_index(0, c)
             if i in legal:
                 assert values[i] == pytest.approx(
-                    race_bet_ev(race.winner[c], s.winner_pile, s.current,
+                    race_card_ev(race.winner[c], s.winner_pile, s.current,
                                 s.rules.race_bet_payouts))
 
 
-def test_race_bet_ev_by_hand() -> None:
+def test_race_card_ev_by_hand() -> None:
     payouts = (8, 5, 3, 2, 1)
-    assert race_bet_ev(0.3, (), 0, payouts) == pytest.approx(0.3 * 8 - 0.7)
+    assert race_card_ev(0.3, (), 0, payouts) == pytest.approx(0.3 * 8 - 0.7)
     # our own earlier card never shows the same camel (one card per colour)
-    assert race_bet_ev(0.3, ((0, 2),), 0, payouts) == pytest.approx(0.3 * 8 - 0.7)
+    assert race_card_ev(0.3, ((0, 2),), 0, payouts) == pytest.approx(0.3 * 8 - 0.7)
     # player 1 has two hidden cards, player 2 one: q1 = 1 - 0.5^2, q2 = 0.5
     pile = ((1, -1), (0, 2), (2, -1), (1, -1))
     p0, p1, p2 = 0.25 * 0.5, 0.75 * 0.5 + 0.25 * 0.5, 0.75 * 0.5
     expected = 0.5 * (8 * p0 + 5 * p1 + 3 * p2) - 0.5
-    assert race_bet_ev(0.5, pile, 0, payouts) == pytest.approx(expected)
-    assert race_bet_ev(np.array([0.5, 0.3]), pile, 0, payouts)[0] == pytest.approx(expected)
+    assert race_card_ev(0.5, pile, 0, payouts) == pytest.approx(expected)
+    assert race_card_ev(np.array([0.5, 0.3]), pile, 0, payouts)[0] == pytest.approx(expected)
 
 
 @pytest.mark.parametrize("preset", ["classic", "second_edition"])

@@ -11,8 +11,9 @@ import pytest
 
 import agents
 from agents.arena import play_game, public_view
-from agents.greedy import GreedyAgent, leg_tile_ev, support_die_gain
+from agents.greedy import GreedyAgent
 from camelup_env import RuleSet, apply_action, legal_action_indices, new_game, odds
+from camelup_env.action_values import support_die_gain
 from camelup_env.actions import (
     AddSupportDie,
     Photograph,
@@ -22,6 +23,7 @@ from camelup_env.actions import (
 )
 from camelup_env.events import PhotoPayout
 from camelup_env.odds import expected_photo_coins
+from camelup_env.payouts import leg_tile_ev
 from camelup_env.state import GameState
 from tournament.config import tournament_config
 from tournament.records import read_games

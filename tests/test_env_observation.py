@@ -1,4 +1,4 @@
-"""The camelup_v0 observation: named slices, contents, and no leak of hidden cards (R10)."""
+"""The camelup_v1 observation: named slices, contents, and no leak of hidden cards (R10)."""
 
 from __future__ import annotations
 
@@ -172,22 +172,24 @@ def test_odds_features_match_the_odds_module(rules: RuleSet) -> None:
         assert np.all(obs >= ob.low) and np.all(obs <= ob.high)
 
 
-@pytest.mark.parametrize("odds", [False, True])
+@pytest.mark.parametrize(("odds", "values"), [(False, False), (True, False), (False, True),
+                                              (True, True)])
 @pytest.mark.parametrize("rules", RULESETS, ids=lambda r: f"{r.preset}-{r.num_players}")
-def test_incremental_observer_equals_the_reference_encoding(rules: RuleSet, odds: bool) -> None:
+def test_incremental_observer_equals_the_reference_encoding(rules: RuleSet, odds: bool,
+                                                            values: bool) -> None:
     """The Observer updates a seat-independent vector part by part and permutes it per seat;
     it must equal the from-scratch encoding exactly, whatever order states come in (steps of
     one game, then states of several games shuffled, which defeats every part's memo)."""
     from observation_reference import ReferenceObserver
 
-    ob = Observer(rules, odds_features=odds, race_samples=20)
+    ob = Observer(rules, odds_features=odds, race_samples=20, action_values=values)
     ref = ReferenceObserver(ob)
-    end = ob.layout["leg_rank_prob"][0] if odds else ob.size
     rng = np.random.default_rng(7)
     games = []
-    for seed in range(3):
+    n_games, length = (3, 150) if not values else (2, 40)  # values: a few ms per state
+    for seed in range(n_games):
         state, states = new_game(rules, seed=seed), []
-        while not state.game_over and len(states) < 150:
+        while not state.game_over and len(states) < length:
             states.append(state)
             legal = legal_action_indices(state)
             state, _ = apply_action(state, legal[rng.integers(len(legal))], rng)
@@ -197,4 +199,26 @@ def test_incremental_observer_equals_the_reference_encoding(rules: RuleSet, odds
     for state in in_order + shuffled:
         for seat in range(rules.num_players):
             fast = ob.observe(state, seat)
-            assert np.array_equal(fast[:end], ref.observe(state, seat)[:end]), (seat, state)
+            assert np.array_equal(fast, ref.observe(state, seat)), (seat, state)
+
+
+@pytest.mark.parametrize("odds", [False, True])
+def test_action_values_off_is_the_camelup_v0_observation_bit_for_bit(odds: bool) -> None:
+    """Models trained on camelup_v0 are loaded with ``action_values=False``: the vector must be
+    the one they were trained on, to the bit (digests written by the v0 Observer, see
+    ``observation_v0_states``), odds slices and their race estimate included."""
+    import hashlib
+    import json
+    from pathlib import Path
+
+    from observation_v0_states import STATE_RECIPES, states_of
+
+    recorded = json.loads((Path(__file__).parent / "observation_v0.json").read_text())
+    for name, (preset, players, seed, count) in STATE_RECIPES.items():
+        rules = RuleSet(preset, num_players=players)
+        ob = Observer(rules, odds_features=odds, action_values=False)
+        assert ob.metadata == {"odds_features": odds, "race_samples": 200,
+                               "action_values": False}
+        digests = [hashlib.sha256(ob.observe(state, seat).tobytes()).hexdigest()[:16]
+                   for state in states_of(rules, seed, count) for seat in range(players)]
+        assert digests == recorded[f"{name}/odds={odds}"], name

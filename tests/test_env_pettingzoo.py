@@ -1,4 +1,4 @@
-"""camelup_v0 against PettingZoo's API and seed tests, pickling, illegal actions, rewards and
+"""camelup_v1 against PettingZoo's API and seed tests, pickling, illegal actions, rewards and
 rendering (issue #4)."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ import pytest
 from pettingzoo.test import api_test, seed_test
 
 from camelup_env import IllegalActionError, RuleSet, action_table
-from camelup_env.camelup_v0 import env as make_env
-from camelup_env.camelup_v0 import final_rewards, raw_env
+from camelup_env.camelup_v1 import env as make_env
+from camelup_env.camelup_v1 import final_rewards, raw_env
 
 CONFIGS = [
     dict(preset="classic", num_players=2),
@@ -188,3 +188,28 @@ def test_render_human_prints(capsys: pytest.CaptureFixture) -> None:
     env = make_env(render_mode="human", odds_features=False, num_players=2)
     env.reset(seed=0)
     assert "track (stacks bottom -> top)" in capsys.readouterr().out
+
+
+def test_camelup_v0_is_v1_with_the_v0_observation() -> None:
+    """The version bump (camelup_v1's Version History): camelup_v0 stays importable for models
+    trained on it and gives v1's game with ``action_values=False``, under its own name."""
+    from camelup_env import camelup_v0, camelup_v1
+
+    assert camelup_v1.ENV_VERSION == raw_env.metadata["name"] == "camelup_v1"
+    assert camelup_v0.raw_env.metadata["name"] == camelup_v0.ENV_VERSION == "camelup_v0"
+    old, new = camelup_v0.env(num_players=2), camelup_v1.env(num_players=2)
+    api_test(old, num_cycles=20)
+    assert old.unwrapped.observer.metadata == {"odds_features": True, "race_samples": 200,
+                                               "action_values": False}
+    assert "action_values" in new.unwrapped.observation_layout
+    assert "action_values" not in old.unwrapped.observation_layout
+    same = camelup_v1.env(num_players=2, action_values=False, race_samples=200)
+    for e in (old, same):
+        e.reset(seed=3)
+    rng = np.random.default_rng(0)
+    for _ in old.agent_iter(60):
+        a, b = old.last(), same.last()
+        assert np.array_equal(a[0]["observation"], b[0]["observation"])
+        action = None if a[2] or a[3] else random_action(a[0], rng)
+        old.step(action)
+        same.step(action)

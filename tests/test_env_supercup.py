@@ -1,4 +1,4 @@
-"""camelup_v0 with the Supercup preset (issue #7): PettingZoo API and seed tests for a few module
+"""camelup_v1 with the Supercup preset (issue #7): PettingZoo API and seed tests for a few module
 combinations, the extra action (R9.1.4) as a second decision of the same agent with its own
 mask, and the Supercup observation slices (support dice, craters, photographer and camera,
 position bets, extra_pending; R9.1-R9.3)."""
@@ -20,8 +20,8 @@ from camelup_env import (
     legal_action_indices,
     new_game,
 )
-from camelup_env.camelup_v0 import env as make_env
-from camelup_env.camelup_v0 import raw_env
+from camelup_env.camelup_v1 import env as make_env
+from camelup_env.camelup_v1 import raw_env
 from camelup_env.events import SupportDieAdded
 from camelup_env.observation import Observer
 
@@ -136,8 +136,9 @@ def test_layout_covers_vector_and_module_slices_exist_only_with_their_module(rul
     assert ("photographer" in ob.layout) == ("camera_space" in ob.layout) == rules.photographer
     assert ("position_bets" in ob.layout) == rules.position_bets
     assert ("partner" in ob.layout) == rules.partnerships
-    if odds:
-        assert max(ob.layout.values())[0] == ob.layout["race_loser_prob"][0]  # odds stay last
+    assert max(ob.layout.values())[0] == ob.layout["action_values"][0]  # v1's slice comes last
+    if odds:  # odds slices just before it, as in v0
+        assert ob.layout["race_loser_prob"][1] == ob.layout["action_values"][0]
 
 
 def test_supercup_slices_decode_to_the_state() -> None:
@@ -190,12 +191,12 @@ def test_supercup_slices_decode_to_the_state() -> None:
 
 
 def test_supercup_observation_sizes_in_the_docstring() -> None:
-    """camelup_v0's docstring quotes these sizes (with odds features)."""
+    """camelup_v1's docstring quotes these sizes (with odds features)."""
     sizes = {
         (4, True): Observer(RuleSet("supercup", 4, extra_action=True)).size,
         (10, False): Observer(RuleSet("supercup", 10)).size,
     }
-    import camelup_env.camelup_v0 as mod
+    import camelup_env.camelup_v1 as mod
 
     assert f"supercup 4p (extra action) {sizes[(4, True)]}" in mod.__doc__
     assert f"10p {sizes[(10, False)]}" in mod.__doc__

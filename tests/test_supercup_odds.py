@@ -149,8 +149,8 @@ def test_R9_1_1_race_odds_would_differ_with_every_die_in_the_next_legs_pyramid()
     from camelup_env.odds import _position, _pyramid_mask
 
     board, side, _ = _position(state)
-    wins, _, _ = _race_kernel(
-        np.array(board, np.int64), _pyramid_mask(state), state.pyramid_tiles_left,
+    wins, _, _, _, _ = _race_kernel(
+        np.array([board], np.int64), _pyramid_mask(state), state.pyramid_tiles_left,
         np.array(side, np.int64), t.raw_camel,
         t.raw_value, t.raw_n, 5, rules.track_length, rules.pyramid_tiles, 20_000, 5, 10_000,
         _mask_of(range(rules.n_dice)), -1)

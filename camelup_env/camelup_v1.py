@@ -1,0 +1,418 @@
+"""
+# Camel Up
+
+| Import             | `from camelup_env import camelup_v1`                            |
+|--------------------|-----------------------------------------------------------------|
+| Actions            | Discrete                                                        |
+| Parallel API       | No                                                              |
+| Manual Control     | No                                                              |
+| Agents             | `agents = ['player_0', ..., 'player_{n-1}']`, n = 2..8 (10)     |
+| Action Shape       | ()                                                              |
+| Action Values      | Discrete(46) classic; supercup 114-130 (see Action Space)        |
+| Observation Shape  | Dict(observation: Box(float32, (N,)), action_mask: Box(int8))   |
+| Observation Values | bounded per entry (see `observation_space(agent)["observation"]`) |
+
+Camel Up is a 2-8 (Supercup: 2-10) player betting game about a camel race. Players never
+control a camel: on a turn a player takes a leg-bet tile, places or moves their
+desert/spectator tile, takes a pyramid tile (a die is drawn and its camel moves, carrying every
+camel stacked on it), or bets face down on the overall winner or loser. Coins are paid at the
+end of each leg (when the pyramid tiles are used up) and at the end of the race; the richest
+player wins. The rules, presets (`classic` 2014, `second_edition` 2018 with crazy camels,
+spectator tiles and partnerships at 6+ players, `supercup` = classic + the four Supercup
+modules, R9) and every interpretation are in `RULES.md`; rule ids (R4.2, ...) below refer to it.
+
+Supercup (`RuleSet("supercup", num_players=2..10, support_dice=, extra_action=, photographer=,
+position_bets=, partnerships=)`): module 1 (20-space track, 6 pyramid tiles, support dice),
+module 2 (photographer), module 3 (position bets), module 4 (partnerships, 6+ players); 9-10
+players need all four (R1.4). With `extra_action=True` (R9.1.4) a player who holds a pyramid
+tile decides, **after** the turn's action, whether to return one and add a support die: that is
+a **second decision of the same agent in the same turn**. `agent_selection` follows the
+engine's `state.current`, which stays on that seat with `state.extra_pending=True`; the agent's
+`action_mask` then allows only `SkipExtra` and the legal `AddSupportDie(camel)` actions, and the
+`extra_pending` observation slice is 1. The extra decision is a step like any other (its
+reward is 0 unless `coin_shaping` sees coins change, which it never does).
+
+Seats are `player_0 .. player_{n-1}` = engine seats 0..n-1; seat 0 starts (or
+`reset(options={"first_player": k})`). Chance (the setup, R2, and every die drawn, R4.3) comes
+from the generator seeded by `reset(seed=...)` (`gymnasium.utils.seeding.np_random`), so a seed
+fixes the whole game given the actions.
+
+### Observation Space
+
+`observe(agent)` returns a dict: `"observation"`, a flat `float32` vector of everything that agent
+may see (R10), and `"action_mask"`, an `int8` 0/1 vector over the actions (all zero unless the
+agent is the one to act). The vector is made of named slices; `env.unwrapped.observation_layout`
+maps each name to its `(start, stop)` and `env.unwrapped.observer.view(obs, name)` returns a slice
+in its documented shape. All per-seat slices are **relative**: seat 0 is the observing agent,
+then the others in turn order. Slices (C camels, R racing camels, L track length, n players, D
+dice, M highest die number, X crazy camels, U distinct leg-bet values, K = n R card slots):
+
+* `camel_space` (C, L) one-hot space; `camel_progress` (C,) space / L; `camel_height` (C,)
+  height in the stack / (C - 1); `camel_crossed` (C, 2) crossed forward / backward;
+  `racing_rank` (R, R) one-hot [camel, rank].
+* `tiles` (L - 1, n + 2): per space 2..L the tile owner's relative seat one-hot and [+1, -1] side.
+* `dice_revealed` (D, 1 + M): revealed this leg, number shown one-hot; `grey_die_shown` (X,)
+  (second edition only); `pyramid_tiles_left` (1,); `leg_stacks` (R, 2): top value / highest
+  value and tiles left / tiles per stack; `leg_number` (1,) min(leg, 20) / 20.
+* Per relative seat: `coins` (n,) min(coins, 100) / 20; `coin_margin` (n,) (coins - own) / 20
+  clipped to [-5, 5]; `leg_bets_held` (n, R, U); `pyramid_tiles_held` (n,); `tile_on_track`
+  (n,); `race_cards_in_hand` (n,) count / R; `is_current` (n,); `is_leg_starter` (n,);
+  `partner` (n, n) and `partner_card_available` (n,) (only when the rule set has partnerships).
+* Supercup, each only with its module: `support_dice` (R, 2) [in the pyramid, in its crater]
+  per camel's support die (R9.1); `extra_pending` (1,) (with `extra_action`, R9.1.4);
+  `photographer` (n,) holder's relative seat one-hot and `camera_space` (L,) one-hot (R9.2);
+  `position_bets` (P, 2 + n + R) per position tile (2nd..5th): [taken, owner's relative seat
+  one-hot, covered camel one-hot, covered value / highest value] (R9.3). `dice_revealed` covers
+  the support dice too (D = 10).
+* `winner_pile`, `loser_pile` (K, n): per card slot in placing order, the owner's relative seat
+  one-hot. **Another player's card colour is never encoded.** `own_cards` (R, 4): per colour,
+  [in hand, on winner pile, on loser pile, slot / (K - 1)] for the observing agent's own cards.
+* With `odds_features=True` (default): `leg_rank_prob` (R, R) exact leg rank probabilities,
+  `leg_bet_ev` (R,) expected value of each top leg-bet tile / highest value (0 if none left),
+  `leg_bet_available` (R,), `race_winner_prob` (R,), `race_loser_prob` (R,) (estimated from
+  `race_samples` samples, see `camelup_env.odds.position_odds`; deterministic).
+* With `action_values=True` (default): `action_values` (A,), A = the number of actions: per
+  action index, the agent's immediate expected coins of that action / 10, clipped to [-1, 1]
+  (0 for the actions it may not take): the numbers the `greedy` bot maximises
+  (`camelup_env.action_values`), so a policy can represent greedy as an argmax over the legal
+  actions and learn corrections.
+
+Sizes with the default slices (odds features: 45 of them with 5 racing camels; action values:
+46 classic, 46-54 second edition, 120-130 supercup): classic 2p 412, 4p 606, 8p 1234; second
+edition 4p 652, 6p 974, 8p 1360; supercup 4p (extra action) 823, 10p 2052.
+`camelup_env.observation` documents every slice in full.
+
+#### Legal Actions Mask
+
+`observation["action_mask"]` (and `infos[agent]["action_mask"]`) marks the legal actions of the
+agent to act. Through `env()`, an illegal action ends the game: the offender gets -1 and every
+other agent 0 (PettingZoo's `TerminateIllegalWrapper`). Through `raw_env()`, an illegal action
+raises `camelup_env.IllegalActionError` naming the rule.
+
+### Action Space
+
+`Discrete(len(action_table(rules)))`; the layout is defined in `camelup_env/actions.py`: leg bets
+(one per racing camel), take a pyramid tile, place the tile (space 2..L x side +1/-1), race bets
+(winner pile per colour, then loser pile per colour), and `Partner(seat)` per seat only when the
+rule set has partnerships; then, only with their Supercup module, `Photograph(space)` per space
+1..L (R9.2), `PositionBet(position, camel, from_stack)` (R9.3: 4 tiles x 5 camels x own tile /
+stack bottom) and `SkipExtra()` + `AddSupportDie(camel)` (R9.1.4). Supercup 4p with modules 1-3:
+114 actions (120 with the extra action); 10p with all four: 124 (130); in general
+`len(action_table(rules))`. `camelup_env.describe(action_table(rules).actions[i], rules)` says what
+action `i` does.
+
+### Rewards
+
+Rewards are given when the race ends (all agents terminate together). With k tied winners
+(most coins, R7.3) among n players:
+
+* `reward_mode="win"` (default, zero-sum): each winner gets `+1/k`, each other player
+  `-1/(n-k)`; if all n players tie, everyone gets 0. (2 players: +1 / -1, a tie 0 / 0.)
+* `reward_mode="rank"` (zero-sum): rank r (0 = most coins) maps linearly to
+  `1 - 2 r / (n - 1)` (+1 first ... -1 last); tied players share the average of the values of
+  the ranks they occupy (4 players, two tied for first: +2/3 each, then -1/3, -1).
+* `reward_mode="coins"`: `(own coins - best opponent's coins) / 10` (not zero-sum).
+
+`coin_shaping=c` (default 0) adds `c * (change in own coins)` at every step (tile payouts, leg
+scoring, final bets), on top of the terminal reward. If the game reaches `max_turns` turns it is
+truncated (all agents) with no terminal reward (every step counts, Supercup extra decisions
+included).
+
+`infos[agent]` holds `"events"` (the engine events of the last step, as that agent may see them:
+other players' race-bet colours hidden, see `camelup_env.events.public_view`) and
+`"action_mask"`.
+
+### Arguments
+
+``` python
+camelup_v1.env(preset="classic", num_players=4, render_mode=None, reward_mode="win",
+               odds_features=True, coin_shaping=0.0, race_samples=None, rules=None,
+               max_turns=1000, render_viewer="current", action_values=True)
+```
+
+`preset`: `"classic"`, `"second_edition"` or `"supercup"` (modules at their defaults).
+`num_players`: 2-8 (supercup 2-10). `rules`: a `RuleSet` (overrides `preset` and
+`num_players`; the way to switch Supercup modules). `render_mode`: `"human"` (prints the text view),
+`"ansi"` (returns it), `"rgb_array"` (a Pillow-drawn HxWx3 image). `render_viewer`: whose view
+the renderings show: `"current"` (default: the agent to act, as a training loop would show it;
+hidden cards of others stay hidden; after the race everything is shown), a seat number, or
+`None` (omniscient, for debugging). `reward_mode`, `coin_shaping`, `max_turns`: see Rewards.
+`odds_features`, `action_values`, `race_samples`: see Observation Space (`race_samples=None`:
+`camelup_env.odds.RACE_SAMPLES`, or 200 with `action_values=False`).
+`env.unwrapped.observer.metadata` is the dict of observer flags a trained model records, next
+to `ENV_VERSION` (`"camelup_v1"`).
+
+`env.unwrapped.state` is the engine's `GameState` (omniscient, for debugging: never give it to a
+bot; bots get observations and `camelup_env.observation.public_view(state, seat)`). PettingZoo's
+optional global `state()` method is not implemented.
+
+### Version History
+
+* v1: the observation gains the `action_values` slice (after the odds slices); the odds slices
+  come from `camelup_env.odds.position_odds` (one leg enumeration per position, shared with
+  greedy bots; a cheaper race estimate, exact when the race ends within the leg, with the error
+  bound documented in `camelup_env.odds`), `race_samples` defaults to
+  `camelup_env.odds.RACE_SAMPLES`. Actions, rewards and rules are unchanged.
+  `camelup_v1.env(action_values=False)` is the v0 observation bit for bit (its race estimate
+  included); `camelup_env.camelup_v0` is kept as exactly that, for models trained on v0.
+* v0: initial (classic, second edition); v0: + supercup (preset, modules, the extra action as a
+  second decision, Supercup observation slices). Rule sets that existed before keep their
+  observation and action layouts.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+from gymnasium.utils import seeding
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from camelup_env.actions import action_table
+from camelup_env.engine import apply_action, legal_action_mask, new_game, winners
+from camelup_env.events import RaceBetPlaced
+from camelup_env.events import public_view as public_event
+from camelup_env.observation import Observer
+from camelup_env.render import render_text
+from camelup_env.rules import RuleSet
+from camelup_env.state import GameState
+
+REWARD_MODES = ("win", "rank", "coins")
+#: This environment's name and version (PettingZoo convention); trained models record it.
+ENV_VERSION = "camelup_v1"
+
+
+def env(**kwargs: Any) -> AECEnv:
+    """The environment with PettingZoo's standard classic-game wrappers (see the docstring)."""
+    return standard_wrappers(raw_env(**kwargs))
+
+
+def standard_wrappers(e: AECEnv) -> AECEnv:
+    """PettingZoo's classic-game wrappers, in the order ``env()`` applies them."""
+    e = wrappers.TerminateIllegalWrapper(e, illegal_reward=-1)
+    e = wrappers.AssertOutOfBoundsWrapper(e)
+    return wrappers.OrderEnforcingWrapper(e)
+
+
+def final_rewards(coins: tuple[int, ...] | list[int], mode: str) -> list[float]:
+    """Terminal rewards per seat from the final coins (see Rewards in the module docstring)."""
+    n = len(coins)
+    if mode == "win":
+        best = max(coins)
+        k = sum(c == best for c in coins)
+        if k == n:
+            return [0.0] * n
+        return [1.0 / k if c == best else -1.0 / (n - k) for c in coins]
+    if mode == "rank":
+        out = []
+        for c in coins:
+            above = sum(x > c for x in coins)  # ranks occupied: above .. above + tied - 1
+            tied = sum(x == c for x in coins)
+            mean_rank = above + (tied - 1) / 2.0
+            out.append(1.0 - 2.0 * mean_rank / (n - 1))
+        return out
+    if mode == "coins":
+        return [(c - max(coins[:s] + coins[s + 1:])) / 10.0
+                for s, c in enumerate(tuple(coins))]
+    raise ValueError(f"reward_mode must be one of {REWARD_MODES}, got {mode!r}")
+
+
+class raw_env(AECEnv):
+    """Camel Up as a PettingZoo AEC environment; see the module docstring."""
+
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": ["human", "ansi", "rgb_array"],
+        "name": ENV_VERSION,
+        "is_parallelizable": False,
+        "render_fps": 2,
+    }
+
+    def __init__(
+        self,
+        preset: str = "classic",
+        num_players: int = 4,
+        render_mode: str | None = None,
+        reward_mode: str = "win",
+        odds_features: bool = True,
+        coin_shaping: float = 0.0,
+        race_samples: int | None = None,
+        rules: RuleSet | None = None,
+        max_turns: int | None = 1000,
+        render_viewer: int | str | None = "current",
+        action_values: bool = True,
+    ):
+        super().__init__()
+        if rules is None:
+            rules = RuleSet(preset, num_players=num_players)
+        if not isinstance(rules, RuleSet):
+            raise TypeError(f"rules must be a RuleSet, got {type(rules).__name__}")
+        if reward_mode not in REWARD_MODES:
+            raise ValueError(f"reward_mode must be one of {REWARD_MODES}, got {reward_mode!r}")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(
+                f"render_mode must be one of {self.metadata['render_modes']}, got {render_mode!r}"
+            )
+        if not (render_viewer in (None, "current") or (
+                isinstance(render_viewer, int) and 0 <= render_viewer < rules.num_players)):
+            raise ValueError(f"render_viewer must be 'current', None or a seat, got "
+                             f"{render_viewer!r}")
+        if max_turns is not None and max_turns < 1:
+            raise ValueError(f"max_turns must be positive or None, got {max_turns}")
+        self.rules = rules
+        self.render_mode = render_mode
+        self.render_viewer = render_viewer
+        self.reward_mode = reward_mode
+        self.coin_shaping = float(coin_shaping)
+        self.max_turns = max_turns
+        self.observer = Observer(rules, odds_features=odds_features, race_samples=race_samples,
+                                 action_values=action_values)
+        self._n_actions = len(action_table(rules))
+        self.possible_agents = [f"player_{i}" for i in range(rules.num_players)]
+        self.agents = self.possible_agents[:]
+        self._seat = {a: i for i, a in enumerate(self.possible_agents)}
+        self.observation_spaces = {
+            a: spaces.Dict({
+                "observation": spaces.Box(self.observer.low, self.observer.high,
+                                          dtype=np.float32),
+                "action_mask": spaces.Box(0, 1, shape=(self._n_actions,), dtype=np.int8),
+            })
+            for a in self.possible_agents
+        }
+        self.action_spaces = {a: spaces.Discrete(self._n_actions) for a in self.possible_agents}
+        self._state: GameState | None = None
+        self._np_random: np.random.Generator | None = None
+        self._np_random_seed: int | None = None
+        self._mask = np.zeros(self._n_actions, dtype=np.int8)
+        self._zero_mask = np.zeros(self._n_actions, dtype=np.int8)
+        self._zero_mask.setflags(write=False)
+        self._turns = 0
+        self._image_renderer = None
+
+    # Spaces and views ------------------------------------------------------------------
+    def observation_space(self, agent: str) -> spaces.Dict:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Discrete:
+        return self.action_spaces[agent]
+
+    @property
+    def observation_layout(self) -> dict[str, tuple[int, int]]:
+        """Slice name -> (start, stop) in ``observe(agent)["observation"]``."""
+        return dict(self.observer.layout)
+
+    @property
+    def state(self) -> GameState:  # type: ignore[override]
+        """The engine's omniscient :class:`GameState` (debugging only; never give it to bots)."""
+        if self._state is None:
+            raise AttributeError("the environment has no game before reset()")
+        return self._state
+
+    @property
+    def np_random(self) -> np.random.Generator:
+        if self._np_random is None:
+            self._np_random, self._np_random_seed = seeding.np_random()
+        return self._np_random
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        seat = self._seat[agent]
+        state = self.state
+        mask = self._mask if seat == state.current and not state.game_over else self._zero_mask
+        return {"observation": self.observer.observe(state, seat), "action_mask": mask.copy()}
+
+    # Game loop -------------------------------------------------------------------------
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        if seed is not None or self._np_random is None:
+            self._np_random, self._np_random_seed = seeding.np_random(seed)
+        first = int((options or {}).get("first_player", 0))
+        self._state = new_game(self.rules, seed=self._np_random, first_player=first)
+        self._turns = 0
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self._set_mask_and_infos(())
+        self.agent_selection = self.possible_agents[self._state.current]
+        if self.render_mode == "human":
+            self.render()
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        old = self.state
+        # Raises IllegalActionError (naming the rule) for an illegal or out-of-range action.
+        new, events = apply_action(old, action, self._np_random)
+        self._state = new
+        self._turns += 1
+        self._cumulative_rewards[agent] = 0.0
+        rewards = dict.fromkeys(self.agents, 0.0)
+        if self.coin_shaping and new.coins != old.coins:
+            for a in self.agents:
+                s = self._seat[a]
+                rewards[a] += self.coin_shaping * (new.coins[s] - old.coins[s])
+        if new.game_over:
+            for a, r in zip(self.possible_agents, final_rewards(new.coins, self.reward_mode),
+                            strict=True):
+                if a in rewards:
+                    rewards[a] += r
+            self.terminations = dict.fromkeys(self.agents, True)
+        elif self.max_turns is not None and self._turns >= self.max_turns:
+            self.truncations = dict.fromkeys(self.agents, True)
+        self.rewards = rewards
+        self._set_mask_and_infos(events)
+        self.agent_selection = self.possible_agents[new.current]
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def _set_mask_and_infos(self, events: tuple) -> None:
+        state = self._state
+        mask = legal_action_mask(state)  # all zero once the race is over
+        mask.setflags(write=False)  # shared by infos; observe() hands out copies
+        self._mask = mask
+        current = -1 if state.game_over else state.current
+        hidden = RaceBetPlaced in map(type, events)
+        infos = {}
+        for a in self.agents:
+            seat = self._seat[a]
+            infos[a] = {
+                "events": tuple(public_event(e, seat) for e in events) if hidden else events,
+                "action_mask": mask if seat == current else self._zero_mask,
+            }
+        self.infos = infos
+
+    def winners(self) -> tuple[str, ...]:
+        """Agents with the most coins (R7.3); meaningful once the race is over."""
+        return tuple(self.possible_agents[s] for s in winners(self.state))
+
+    # Rendering -------------------------------------------------------------------------
+    def _viewer(self) -> int | None:
+        if self.render_viewer == "current":
+            return None if self.state.game_over else self.state.current
+        return self.render_viewer
+
+    def render(self) -> str | np.ndarray | None:
+        if self.render_mode is None:
+            gymnasium.logger.warn(
+                "You are calling render method without specifying any render mode."
+            )
+            return None
+        if self._state is None:
+            raise RuntimeError("call reset() before render()")
+        if self.render_mode == "rgb_array":
+            from camelup_env.render_image import render_image
+
+            return render_image(self.state, viewer=self._viewer())
+        text = render_text(self.state, viewer=self._viewer())
+        if self.render_mode == "human":
+            print(text + "\n")
+            return None
+        return text
+
+    def close(self) -> None:
+        pass

@@ -1,0 +1,103 @@
+"""odds.position_odds: one enumeration per position shared by the observation and greedy, and
+the race estimate's documented error bound against a high-sample reference (R7.2)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from agents.greedy import GreedyAgent
+from camelup_env import RuleSet, apply_action, legal_action_indices, new_game, odds, parse_position
+from camelup_env.observation import Observer, public_view
+
+
+def positions(preset: str, n: int, seed: int = 0) -> list:
+    """Positions of seeded random 4-player games, every phase of the race."""
+    rng = np.random.default_rng(seed)
+    state, out = new_game(RuleSet(preset, num_players=4), seed=seed), []
+    while len(out) < n:
+        if state.game_over:
+            state = new_game(state.rules, seed=int(rng.integers(1 << 30)))
+        legal = legal_action_indices(state)
+        state, _ = apply_action(state, legal[rng.integers(len(legal))], rng)
+        if not state.game_over and rng.random() < 0.1:
+            out.append(state)
+    return out
+
+
+@pytest.mark.parametrize("preset", ["classic", "second_edition", "supercup"])
+def test_R7_2_race_estimate_error_is_within_the_documented_bound(preset: str) -> None:
+    """The bound of the odds module docstring: with N samples the root-mean-square error of an
+    entry is at most 0.5 / sqrt(N) and no entry is off by more than 2 / sqrt(N) (4 times that),
+    measured against plain Monte Carlo with 20,000 rollouts (whose own error is allowed for)."""
+    n, ref_n = odds.RACE_SAMPLES, 20_000
+    errors, allowance = [], []
+    for s in positions(preset, 25):
+        est = odds.position_odds(s, n).race
+        ref = odds.race_probabilities(s, ref_n, seed=99)
+        errors += [*(est.winner - ref.winner), *(est.loser - ref.loser)]
+        allowance += [*ref.winner_se, *ref.loser_se]
+    errors, allowance = np.abs(errors), 4 * np.array(allowance)
+    assert np.sqrt(np.mean(errors ** 2)) <= 0.5 / np.sqrt(n) + allowance.mean()
+    assert np.all(errors <= 2 / np.sqrt(n) + allowance)
+
+
+def test_R5_4_race_estimate_is_exact_when_the_race_ends_this_leg() -> None:
+    """A camel on 16 crosses when its die is revealed and every die is revealed this leg: the
+    estimate is the exact leg odds (first = winner, last = loser), whatever the samples."""
+    state = parse_position("classic", "12:orange;13:yellow,blue;15:green;16:white", tiles="14:+1")
+    exact = odds.leg_rank_probabilities(state)
+    for n in (1, 16, 64):
+        race = odds.position_odds(state, n).race
+        assert race.winner == pytest.approx(exact[:, 0], abs=1e-12)
+        assert race.loser == pytest.approx(exact[:, 4], abs=1e-12)
+
+
+def test_position_odds_agree_with_the_single_functions_and_do_not_depend_on_history() -> None:
+    for s in positions("classic", 6, seed=1):
+        odds.clear_cache()
+        small = odds.position_odds(s, 64)
+        assert np.array_equal(small.leg, odds.leg_rank_probabilities(s))
+        assert np.array_equal(small.landings, odds.expected_landings(s))
+        assert small.race.winner.sum() == pytest.approx(1) and small.race.n_samples == 64
+        odds.clear_cache()
+        large = odds.position_odds(s, 1000)  # the 64-sample estimate reads its first rollouts
+        again = odds.position_odds(s, 64)
+        assert np.array_equal(again.race.winner, small.race.winner)
+        assert np.array_equal(again.race.loser, small.race.loser)
+        assert large.race.n_samples == 1000
+
+
+def test_greedy_and_the_observation_share_one_computation_per_position(monkeypatch) -> None:
+    """A greedy opponent (1,000 samples) and a learner's observation (the default 64) of the
+    same position: one leg enumeration and one rollout run between them."""
+    calls = {"leg": 0, "race": 0}
+    leg_kernel, race_kernel = odds._leg_kernel, odds._race_kernel
+
+    def count_leg(*args):
+        calls["leg"] += 1
+        return leg_kernel(*args)
+
+    def count_race(*args):
+        calls["race"] += 1
+        return race_kernel(*args)
+
+    monkeypatch.setattr(odds, "_leg_kernel", count_leg)
+    monkeypatch.setattr(odds, "_race_kernel", count_race)
+    rules = RuleSet("classic", num_players=4)
+    observer, greedy = Observer(rules), GreedyAgent(tile_odds="approx")
+    checked = 0
+    for played in positions("classic", 6, seed=2):
+        # The seat's own tile lifted: else its tile values need the track without that tile,
+        # which is a second position.
+        s = replace(played, tiles={sp: t for sp, t in played.tiles.items()
+                                   if t[0] != played.current})
+        odds.clear_cache()
+        calls.update(leg=0, race=0)
+        greedy.action_values(public_view(s, s.current), legal_action_indices(s))
+        observer.observe(s, s.current)
+        assert calls == {"leg": 1, "race": 1}
+        checked += 1
+    assert checked >= 3
