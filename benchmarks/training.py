@@ -93,9 +93,11 @@ def _old_env(cfg: TrainConfig, rank: int, snapshot: str):
 
 def measure(cfg: TrainConfig, path: str, snapshot: str, seconds: float) -> dict[str, float]:
     """Train on one path until ``seconds`` have passed (whole rollouts); figures per second."""
-    torch.set_num_threads(os.cpu_count() or 1)
+    # The old training process ran torch on one thread (its cores went to the env workers).
+    torch.set_num_threads(1 if path == "old" else cfg.torch_threads or os.cpu_count() or 1)
     if path == "new":
-        pool = OpponentPool(cfg.opponent_mix, cfg.seed, cfg.max_snapshots)
+        pool = OpponentPool(cfg.opponent_mix, cfg.seed, cfg.max_snapshots,
+                            race_samples=cfg.race_samples if cfg.odds_features else None)
         pool.add_snapshot(snapshot)
         venv = make_env(cfg, pool)
         inner = venv.venv

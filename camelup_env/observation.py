@@ -119,10 +119,9 @@ from camelup_env.actions import action_table
 from camelup_env.movement import ranking
 from camelup_env.payouts import leg_tile_ev
 from camelup_env.rules import RuleSet
-from camelup_env.state import GameState
+from camelup_env.state import HIDDEN, GameState
 
 #: Marker for a hidden value in :func:`public_view` (a card's colour, a hand).
-HIDDEN = -1
 
 _UNSEEN = object()  # no state seen yet: differs from every field value
 

@@ -9,6 +9,7 @@ snapshot with ``vec_env.env_method("add_snapshot", path)``; each worker process 
 
 from __future__ import annotations
 
+import inspect
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +23,8 @@ from camelup_env.wrappers import SingleAgentEnv
 class OpponentPool:
     """Draws opponents from a mixture of snapshots (``"self"``) and named agents."""
 
-    def __init__(self, mix: dict[str, float], seed: int, max_snapshots: int):
+    def __init__(self, mix: dict[str, float], seed: int, max_snapshots: int,
+                 race_samples: int | None = None):
         if not mix or any(w < 0 for w in mix.values()) or sum(mix.values()) <= 0:
             raise ValueError(f"opponent_mix needs non-negative weights with a positive sum, "
                              f"got {mix}")
@@ -37,6 +39,9 @@ class OpponentPool:
         self.snapshots: list[str] = []
         self._loaded: dict[str, Any] = {}
         self._scripted: dict[str, Any] = {}
+        #: Scripted opponents that estimate race odds use the learner's sample count, so the
+        #: cached odds of a position (camelup_env.odds.position_odds) serve both.
+        self.race_samples = race_samples
 
     def add_snapshot(self, path: str) -> None:
         self.snapshots.append(str(path))
@@ -50,6 +55,14 @@ class OpponentPool:
             self._loaded[path] = load_agent(path, deterministic=False, trust_observation=True)
         return self._loaded[path]
 
+    def _make(self, name: str) -> Any:
+        kwargs = {}
+        if self.race_samples is not None and ":" not in name:
+            takes = inspect.signature(agents.factory(name)).parameters
+            if "race_samples" in takes:
+                kwargs["race_samples"] = self.race_samples
+        return agents.make(name, **kwargs)
+
     def draw(self, n: int) -> list[Any]:
         out = []
         for _ in range(n):
@@ -60,7 +73,7 @@ class OpponentPool:
                 out.append(self._snapshot())
             else:
                 if name not in self._scripted:
-                    self._scripted[name] = agents.make(name)
+                    self._scripted[name] = self._make(name)
                 out.append(self._scripted[name])
         return out
 

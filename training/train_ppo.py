@@ -40,12 +40,8 @@ from camelup_cli.config import (
     overrides_from_args,
     setting,
 )
-from camelup_env.camelup_v0 import REWARD_MODES
+from camelup_env.camelup_v1 import ENV_VERSION, REWARD_MODES
 from camelup_env.rules import RuleSet
-
-#: Version of the observation the trained policy reads (recorded in every model file).
-ENV_VERSION = "camelup_v0"
-
 
 # 1. Configuration --------------------------------------------------------------------------
 @dataclass
@@ -57,10 +53,12 @@ class TrainConfig:
     num_players: int = setting(4,
         help="Players per game (the learner and num_players - 1 opponents).")
     reward_mode: str = setting("win",
-        help="Terminal reward: win (zero-sum), rank or coins (see camelup_v0).")
+        help="Terminal reward: win (zero-sum), rank or coins (see camelup_v1).")
     odds_features: bool = setting(True,
         help="Exact leg odds, leg-bet values and race odds in the observation.")
-    race_samples: int = setting(200,
+    action_values: bool = setting(True,
+        help="Per-action expected coins in the observation (camelup_v1's action_values).")
+    race_samples: int = setting(64,
         help="Monte Carlo rollouts behind the race odds of the observation.")
     coin_shaping: float = setting(0.0,
         help="Dense reward: this much per coin the learner gains or loses during the game.")
@@ -164,7 +162,8 @@ class TrainConfig:
 
     def observer_settings(self) -> dict[str, Any]:
         """The learner's observation (keyword arguments of ``Observer``)."""
-        return {"odds_features": self.odds_features, "race_samples": self.race_samples}
+        return {"odds_features": self.odds_features, "race_samples": self.race_samples,
+                "action_values": self.action_values}
 
 
 # 2. Environment ----------------------------------------------------------------------------
@@ -432,7 +431,8 @@ def train(cfg: TrainConfig, resume: bool = False, command: str | None = None) ->
         (out / sub).mkdir(parents=True, exist_ok=True)
     (out / "config.json").write_text(json.dumps(asdict(cfg), indent=2))
 
-    pool = OpponentPool(cfg.opponent_mix, cfg.seed, cfg.max_snapshots)
+    pool = OpponentPool(cfg.opponent_mix, cfg.seed, cfg.max_snapshots,
+                        race_samples=cfg.race_samples if cfg.odds_features else None)
     for path in progress["snapshots"]:
         pool.add_snapshot(path)
     vec_env = make_env(cfg, pool)

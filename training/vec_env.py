@@ -12,7 +12,7 @@ Each game is one learner seat against ``n - 1`` opponents, exactly as in ``Singl
 
 * the learner's seat is drawn at random every episode (or fixed with ``learner_seat``);
 * its reward is its own: the coin shaping of every action until its next turn plus the terminal
-  reward when the race ends, whoever's action ends it (rewards as in ``camelup_v0``);
+  reward when the race ends, whoever's action ends it (rewards as in ``camelup_v1``);
 * episodes restart by themselves, with SB3's conventions: ``dones[i]`` when the race is over or
   ``max_turns`` is reached, the last observation in ``infos[i]["terminal_observation"]``,
   ``infos[i]["TimeLimit.truncated"]`` for a truncation, and the new episode's first observation
@@ -48,7 +48,7 @@ import numpy as np
 from gymnasium.utils import seeding
 from stable_baselines3.common.vec_env import VecEnv
 
-from camelup_env.camelup_v0 import REWARD_MODES, final_rewards
+from camelup_env.camelup_v1 import REWARD_MODES, final_rewards
 from camelup_env.engine import IllegalActionError, apply_action, legal_action_mask, new_game
 from camelup_env.observation import LazyObservation, Observer, public_view
 from camelup_env.rules import RuleSet
@@ -116,7 +116,7 @@ class CamelUpVecEnv(VecEnv):
             games, or one per game. Opponents are plain callables (:mod:`agents.base`); those
             with an ``act_batch(observations, masks)`` method (frozen policies) move together.
         learner_seat: the learner's seat, or ``None`` for a random seat every episode.
-        reward_mode, coin_shaping, max_turns: as in ``camelup_v0.raw_env``.
+        reward_mode, coin_shaping, max_turns: as in ``camelup_v1.raw_env``.
         seed: game ``i`` is seeded with ``seed + i`` (``None``: fresh entropy).
         illegal_reward: an illegal learner action ends its episode with this reward.
         **observer_settings: keyword arguments of :class:`~camelup_env.observation.Observer`
