@@ -43,6 +43,7 @@ from camelup_cli.config import (
 from camelup_env.camelup_v1 import ENV_VERSION, REWARD_MODES
 from camelup_env.rules import RuleSet
 
+
 # 1. Configuration --------------------------------------------------------------------------
 @dataclass
 class TrainConfig:
