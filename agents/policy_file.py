@@ -345,11 +345,9 @@ def observer_settings(raw: Any, where: str) -> dict[str, Any]:
 
 def make_observer(rules: RuleSet, settings: dict[str, Any]) -> Observer:
     """The :class:`Observer` for checked :func:`observer_settings`."""
-    settings = dict(settings)
-    # Passed only when set, so files without it and observers from before it agree.
-    if not settings.pop("action_values"):
-        return Observer(rules, **settings)
-    return Observer(rules, **settings, action_values=True)
+    # Always passed: a file without the flag predates camelup_v1 and reads the v0 observation,
+    # while the Observer's own default is the v1 one.
+    return Observer(rules, **settings)
 
 
 def _checked(path: Path, meta: Any, weights: dict[str, Any], optimizer: dict[str, Any] | None,

@@ -270,7 +270,7 @@ def test_describe_event_every_kind() -> None:
 
 
 def test_text_view_aligns_spaces_past_the_line_and_names_empty_craters() -> None:
-    s = position(stacks={1: (OR,), 3: (G, W), 17: (Y, B)})
+    s = position(stacks={1: (OR,), 3: (G, W), 17: (Y, B)}, game_over=True)  # past the line: over
     rows = [line for line in render_text(s).splitlines() if "|" in line]
     assert rows[0] == "    1  | orange" and rows[-1] == "   17* | yellow blue"
     assert len({row.index("|") for row in rows}) == 1

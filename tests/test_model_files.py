@@ -33,7 +33,7 @@ from camelup_env.rules import RuleSet
 from camelup_env.wrappers import SingleAgentEnv
 
 RULES = RuleSet("classic", num_players=2)
-OBSERVER = {"odds_features": False, "race_samples": 200}
+OBSERVER = {"odds_features": False, "race_samples": 200, "action_values": True}
 ROOT = Path(__file__).resolve().parents[1]
 
 

@@ -185,17 +185,14 @@ def test_every_config_value_is_checked_before_training(tmp_path, override, messa
 
 
 def test_train_command_reports_config_errors_in_one_line(tmp_path, capsys) -> None:
-    import argparse
+    from camelup_cli.main import main
 
-    from training.train_ppo import add_arguments, run
-
-    parser = argparse.ArgumentParser()
-    add_arguments(parser)
-    args = parser.parse_args(["--eval-opponents", "[bogus]", "--out-dir", str(tmp_path / "r")])
-    assert run(args) == 2
+    out = tmp_path / "r"
+    assert main(["train", "--eval-opponents", "[bogus]", "--out-dir", str(out)]) == 2
     err = capsys.readouterr().err.strip()
-    assert err.startswith("camelup train: ") and "eval_opponents: " in err and "\n" not in err
-    assert not (tmp_path / "r").exists()  # nothing was started
+    assert err.startswith("camelup train: error: ") and "eval_opponents: " in err
+    assert "\n" not in err
+    assert not out.exists()  # nothing was started
 
 
 def test_eval_rows_are_never_written_twice(trained, tmp_path) -> None:

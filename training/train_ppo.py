@@ -249,7 +249,7 @@ class BackgroundEvaluator:
             self.running = self.progress["evals_pending"][0]
             cfg = self.cfg
             self.process = mp.get_context("spawn").Process(
-                target=_evaluate_file, daemon=True,
+                target=_evaluate_file,
                 args=(str(self.candidate(self.running)), list(cfg.eval_opponents),
                       cfg.rules().to_dict(), cfg.eval_games, 10_000 + self.running,
                       str(self.out / "evals" / f"step_{self.running}.json")))
@@ -487,17 +487,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    try:
-        cfg = load_config(TrainConfig, args.config, overrides_from_args(args, TrainConfig))
-        return _run(cfg, args)
-    except ConfigError as exc:
-        print(f"camelup train: {exc}", file=sys.stderr)
-        return 2
+    """``camelup train``: a config error or an unusable checkpoint is one line, exit code 2
+    (camelup_cli prints ConfigError); Ctrl-C leaves a checkpoint and exit code 130."""
+    from agents.ppo import ModelFileError
 
-
-def _run(cfg: TrainConfig, args: argparse.Namespace) -> int:
+    cfg = load_config(TrainConfig, args.config, overrides_from_args(args, TrainConfig))
     try:
         train(cfg, resume=args.resume, command=getattr(args, "command_line", None))
+    except ModelFileError as exc:
+        raise ConfigError(str(exc)) from exc
     except KeyboardInterrupt:
         return 130
     return 0
