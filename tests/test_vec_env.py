@@ -101,3 +101,31 @@ def test_trains_with_maskable_ppo():
                         policy_kwargs={"net_arch": [16]}, seed=0, device="cpu")
     model.learn(128)
     assert model.num_timesteps >= 128
+
+
+def test_sb3_vecenv_conventions_hold():
+    """What SB3's env checker asks of an env, asked of the batch: spaces, dtypes, shapes, bounds,
+    and the auto-reset protocol (terminal observation in the infos, a fresh first observation)."""
+    rules = RuleSet("classic", num_players=3)
+    venv = CamelUpVecEnv(5, rules, fixed_opponents(["heuristic", "random"]), seed=3,
+                         odds_features=True, race_samples=16)
+    obs = venv.reset()
+    assert obs.shape == (5, *venv.observation_space.shape) and obs.dtype == np.float32
+    rng = np.random.default_rng(0)
+    finished = 0
+    for _ in range(150):
+        assert all(venv.observation_space.contains(row) for row in obs)
+        masks = venv.action_masks()
+        assert masks.dtype == bool and masks.shape == (5, venv.action_space.n)
+        assert masks.any(1).all()
+        obs, rewards, dones, infos = venv.step(np.array([rng.choice(np.flatnonzero(m))
+                                                         for m in masks]))
+        assert rewards.shape == (5,) and dones.shape == (5,) and len(infos) == 5
+        for done, info in zip(dones, infos, strict=True):
+            assert ("terminal_observation" in info) == bool(done)
+            if done:
+                finished += 1
+                assert venv.observation_space.contains(info["terminal_observation"])
+    assert finished > 0
+    assert venv.has_attr("action_masks")
+    np.testing.assert_array_equal(np.stack(venv.env_method("action_masks")), venv.action_masks())
