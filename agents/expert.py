@@ -12,12 +12,14 @@ Two of its blind spots cost it games (``docs/expert.md`` has the measurements):
       keep = keep_payout * (P(win) + P(last)) * horizon,
 
   the expected coins of a late bet of that colour on whichever pile it turns out to belong
-  (paid ``keep_payout``: a late card is rarely the first correct one), times ``horizon``, the
-  chance there is still a turn to bet it. ``horizon`` (:func:`race_horizon`) falls linearly from
-  1 when the leading racing camel needs ``far`` or more spaces to cross the finish line to 0
-  when it needs ``near`` or fewer (the race may end before our next turn). With
-  ``keep_payout=None`` the late payout is the pile payout after every opponent's correct card
-  (``race_bet_payouts[players - 1]``): opponents that bet early are on the pile first.
+  (paid ``keep_payout``), times ``horizon``, the chance there is still a turn to bet it.
+  ``horizon`` (:func:`race_horizon`) falls linearly from 1 when the leading racing camel needs
+  ``far`` or more spaces to cross the finish line to 0 when it needs ``near`` or fewer (the race
+  may end before our next turn). ``keep_payout`` defaults to the first pile payout
+  (``race_bet_payouts[0]``, 8). A late card is rarely the first correct one, so this overstates
+  the coins of the late bet; it stands in for what the crude model leaves out (a late bet is
+  made only when it is clearly good, and a kept card can go on either pile). It was tuned, not
+  derived: of the late payouts tried, 8 won most often (``docs/expert.md``).
 
 * **Tiles that ignore the leg bets on the table.** A desert/spectator tile changes where the
   camels end the leg, so it changes what every leg-bet tile already taken will pay (R5.3,
@@ -135,8 +137,7 @@ class ExpertAgent(Agent):
         """The payout assumed for a race card bet late (module docstring)."""
         if self.keep_payout is not None:
             return self.keep_payout
-        payouts = s.rules.race_bet_payouts
-        return float(payouts[min(s.rules.num_players - 1, len(payouts) - 1)])
+        return float(s.rules.race_bet_payouts[0])
 
     def weights(self, s: GameState, me: int) -> dict[int, float]:
         """Weight of each seat's leg-bet rewards in a tile's value: +1 us, -w each opponent."""

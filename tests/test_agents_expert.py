@@ -75,7 +75,7 @@ def test_race_bets_are_charged_the_value_of_keeping_the_card(lead: int) -> None:
     mine, plain = expert.action_values(s, legal), greedy.action_values(s, legal)
     race = odds.race_probabilities(s, 300, 0)
     horizon = race_horizon(s, expert.near, expert.far)
-    payout = s.rules.race_bet_payouts[1]  # two players: after the opponent's correct card
+    payout = s.rules.race_bet_payouts[0]  # the default late payout
     table = action_table(s.rules)
     for i in legal:
         a = table.actions[i]
