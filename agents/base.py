@@ -65,6 +65,7 @@ _AGENTS: dict[str, str] = {
     "heuristic": "agents.heuristic:HeuristicAgent",
     "greedy": "agents.greedy:GreedyAgent",
     "lookahead": "agents.lookahead:LookaheadAgent",
+    "expert": "agents.expert:ExpertAgent",
     "human": "agents.human:HumanAgent",
 }
 #: prefix -> (loader(rest, **kwargs) -> Agent, one-line description)

@@ -17,13 +17,13 @@ us the Supercup extra decision (R9.1.4), the reply is taken after we skip it.
 
 A race card is used once (R4.4), so betting it now forgoes betting it later, when the race is
 clearer. Greedy ignores that; with ``later_payout > 0`` each race bet is charged the value of
-keeping the card:
-``later_payout * max(P(win), P(last)) * horizon`` - a late, near-certain bet on the same camel
-(paid ``later_payout`` = 3 by default, the 3rd correct card) - where ``horizon`` falls linearly
-from 1 when the leader is 9+ spaces from the finish to 0 when it is 3 spaces away (the race may
-end before the next turn). It is off by default (``later_payout=0``): a first measurement
-seemed to show it cost coins, but that tournament seated the players in one cyclic order only
-(see ``results/tournaments/classic4_rotations_bias``), so it is untested, not refuted.
+keeping the card: ``later_payout * max(P(win), P(last)) * horizon`` - a late, near-certain bet
+on the same camel - where ``horizon`` is :func:`agents.expert.race_horizon` with ``near=4,
+far=10``: it falls linearly from 1 when the leader needs 10+ spaces to finish to 0 at 4 (the
+race may end before the next turn). The expert agent charges race bets on the same horizon.
+It is off here by default (``later_payout=0``): a first measurement seemed to show it cost
+coins, but that tournament seated the players in one cyclic order only (see
+``results/tournaments/classic4_rotations_bias``), so it is untested, not refuted.
 
 ``reply_weight`` is 1 with two players (the next player is the only opponent: my coins minus
 theirs); there it beats greedy head to head (``results/tournaments/classic2_h2h``). With more
@@ -40,6 +40,7 @@ the piles are modelled as in :func:`camelup_env.payouts.race_card_ev`.
 from __future__ import annotations
 
 from agents.base import Agent, Observation, legal_indices
+from agents.expert import race_horizon
 from agents.greedy import GreedyAgent
 from camelup_env.actions import SkipExtra, action_table
 from camelup_env.engine import apply_outcome, chance_outcomes, legal_action_indices
@@ -99,10 +100,7 @@ class LookaheadAgent(Agent):
         if not race or self.later_payout <= 0:
             return
         odds_ = self.greedy.race_odds(s)
-        L = s.rules.track_length
-        lead = max(sp for sp, stack in s.stacks.items() if any(c < s.rules.n_racing
-                                                                 for c in stack))
-        horizon = min(1.0, max(0.0, (L - 3 - lead) / 6))
+        horizon = race_horizon(s, near=4, far=10)
         for i in race:
             c = (i - table.race_offset) % s.rules.n_racing
             keep = self.later_payout * max(odds_.winner[c], odds_.loser[c]) * horizon
