@@ -29,10 +29,11 @@ Two of its blind spots cost it games (``docs/expert.md`` has the measurements):
       sum over seats of weight(seat) * (held(seat, tile there) - held(seat, now)),
 
   where ``held`` is the expected reward of the seat's leg bets and position bets
-  (:func:`agents.greedy.held_rewards`, exact leg odds with the tile moved), ``weight`` is +1 for
-  us and ``-opponent_weight`` for each opponent (default ``1 / (players - 1)``: our coins minus
-  the opponents' mean, i.e. exactly minus the opponent in two-player games). A partner's
-  rewards (R9.4) count with weight 0: the copy we get is decided at leg end and ignored here.
+  (:func:`camelup_env.action_values.held_rewards`, exact leg odds with the tile moved),
+  ``weight`` is +1 for us and ``-opponent_weight`` for each opponent (default
+  ``1 / (players - 1)``: our coins minus the opponents' mean, i.e. exactly minus the opponent
+  in two-player games). A partner's rewards (R9.4) count with weight 0: the copy we get is
+  decided at leg end and ignored here.
 
 Everything else is greedy's value unchanged (leg bets, pyramid tile, Supercup camera, position
 bets, support dice, partnerships), so the agent plays every preset, Supercup included.
@@ -44,7 +45,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from agents.base import Agent, Observation, legal_indices
-from agents.greedy import GreedyAgent, held_rewards
+from agents.greedy import GreedyAgent
+from camelup_env.action_values import held_rewards
 from camelup_env.actions import PlaceTile, RaceBet, action_table
 from camelup_env.state import GameState
 
@@ -95,10 +97,10 @@ class ExpertAgent(Agent):
     description = ("greedy values + a charge for spending race cards early + tile placements "
                    "valued by their effect on the leg bets held")
 
-    def __init__(self, race_samples: int = 1000, race_seed: int = 0,
+    def __init__(self, race_samples: int = 1000,
                  keep_payout: float | None = None, near: float = 4.0, far: float = 10.0,
                  opponent_weight: float | None = None, tile_bets: bool = True) -> None:
-        self.greedy = GreedyAgent(race_samples=race_samples, race_seed=race_seed)
+        self.greedy = GreedyAgent(race_samples=race_samples)
         self.keep_payout = keep_payout
         self.near = float(near)
         self.far = float(far)

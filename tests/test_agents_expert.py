@@ -12,9 +12,10 @@ import pytest
 import agents
 from agents.arena import play_game, public_view
 from agents.expert import ExpertAgent, keep_value, race_horizon, tile_bet_effects
-from agents.greedy import GreedyAgent, leg_tile_ev
+from agents.greedy import GreedyAgent
 from camelup_env import RuleSet, legal_action_indices, new_game, odds
 from camelup_env.actions import PlaceTile, RaceBet, action_table
+from camelup_env.payouts import leg_tile_ev
 
 
 def test_registry_makes_the_expert() -> None:
@@ -73,7 +74,7 @@ def test_race_bets_are_charged_the_value_of_keeping_the_card(lead: int) -> None:
     legal = legal_action_indices(s)
     expert, greedy = ExpertAgent(race_samples=300), GreedyAgent(race_samples=300)
     mine, plain = expert.action_values(s, legal), greedy.action_values(s, legal)
-    race = odds.race_probabilities(s, 300, 0)
+    race = expert.greedy.race_odds(s)  # the estimate greedy's race values use
     horizon = race_horizon(s, expert.near, expert.far)
     payout = s.rules.race_bet_payouts[0]  # the default late payout
     table = action_table(s.rules)
