@@ -1,4 +1,4 @@
-"""What one seat observes (RULES.md R10), as a flat ``float32`` vector with named slices.
+"""What one seat observes (docs/rules.md R10), as a flat ``float32`` vector with named slices.
 
 An :class:`Observer` is built once per rule set (OpenSpiel style). ``observer.observe(state,
 seat)`` writes everything ``seat`` may know into one vector; ``observer.layout`` maps each slice

@@ -1,4 +1,4 @@
-"""Rule sets: a frozen, validated description of one game (RULES.md R1).
+"""Rule sets: a frozen, validated description of one game (docs/rules.md R1).
 
 A :class:`RuleSet` is pure data. Everything the engine does differently between presets is read
 from it — the camels, the dice and their faces, the leg-bet stacks, the pyramid tiles — so new

@@ -1,4 +1,4 @@
-"""Helpers shared by the engine tests: exact positions and chosen die rolls (RULES.md R13).
+"""Helpers shared by the engine tests: exact positions and chosen die rolls (docs/rules.md R13).
 
 Positions are built from ``new_game`` and then overwritten field by field on a copy, so every
 test states exactly which camels, tiles and bets are on the table.

@@ -1,5 +1,5 @@
 """The engine's contract: rule-set validation, illegal actions naming their rule, plain-word
-descriptions, JSON round trips, determinism, and what each player may see (RULES.md R10)."""
+descriptions, JSON round trips, determinism, and what each player may see (docs/rules.md R10)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Terms, presets, setup, turns and movement: RULES.md R0-R3, R5 and the worked examples E1, E2,
+"""Terms, presets, setup, turns and movement: docs/rules.md R0-R3, R5 and the worked examples E1, E2,
 E5-E7 (R13), each built from an exact position."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Property-based tests: random legal play over both presets and 2-8 players keeps every
-invariant of RULES.md, and the chance API agrees with the sampler."""
+invariant of docs/rules.md, and the chance API agrees with the sampler."""
 
 from __future__ import annotations
 

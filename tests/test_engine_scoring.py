@@ -1,4 +1,4 @@
-"""Actions, leg end, race end, money and partnerships: RULES.md R4, R6-R8, R9.4 and the worked
+"""Actions, leg end, race end, money and partnerships: docs/rules.md R4, R6-R8, R9.4 and the worked
 examples E3, E4 (R13), each built from an exact position."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Supercup (RULES.md R9, R1.4): module switches and player counts, support dice and the extra
+"""Supercup (docs/rules.md R9, R1.4): module switches and player counts, support dice and the extra
 action (R9.1, R9.1.1-R9.1.5), the photographer (R9.2), position bets (R9.3) and partnerships
 (R9.4 with module 4), each from an exact position, with one worked example per module.
 
