@@ -19,7 +19,8 @@ camel stacked on it), or bets face down on the overall winner or loser. Coins ar
 end of each leg (when the pyramid tiles are used up) and at the end of the race; the richest
 player wins. The rules, presets (`classic` 2014, `second_edition` 2018 with crazy camels,
 spectator tiles and partnerships at 6+ players, `supercup` = classic + the four Supercup
-modules, R9) and every interpretation are in the rules page (`docs/rules.md`); rule ids (R4.2, ...) below refer to it.
+modules, R9) and every interpretation are on the rules page (`docs/rules.md`); rule ids (R4.2,
+...) below refer to it.
 
 Supercup (`RuleSet("supercup", num_players=2..10, support_dice=, extra_action=, photographer=,
 position_bets=, partnerships=)`): module 1 (20-space track, 6 pyramid tiles, support dice),

@@ -1,5 +1,5 @@
-"""Terms, presets, setup, turns and movement: docs/rules.md R0-R3, R5 and the worked examples E1, E2,
-E5-E7 (R13), each built from an exact position."""
+"""Terms, presets, setup, turns and movement: docs/rules.md R0-R3, R5 and the worked examples
+E1, E2, E5-E7 (R13), each built from an exact position."""
 
 from __future__ import annotations
 
