@@ -100,6 +100,8 @@ class TrainConfig:
     imitation_games: int = setting(0,
         help="Imitation warm start: teacher self-play games (0: no warm start).")
     imitation_epochs: int = setting(8, help="Imitation warm start: passes over the demonstrations.")
+    imitation_batch_size: int = setting(
+        256, help="Imitation warm start: minibatch size (small: the demonstrations are few).")
 
     def __post_init__(self) -> None:
         self.validate()
@@ -112,7 +114,7 @@ class TrainConfig:
             raise ConfigError(str(exc)) from exc
         positive = ("total_timesteps", "n_envs", "n_steps", "batch_size", "n_epochs",
                     "snapshot_every", "eval_every", "eval_games", "checkpoint_every",
-                    "max_snapshots", "race_samples", "learning_rate")
+                    "max_snapshots", "race_samples", "learning_rate", "imitation_batch_size")
         for name in positive:
             if getattr(self, name) <= 0:
                 raise ConfigError(f"{name} must be positive, got {getattr(self, name)}")
@@ -378,7 +380,7 @@ def warm_start(model, cfg: TrainConfig) -> dict[str, float]:
     data = collect_demonstrations(cfg.rules(), observer, cfg.imitation_teacher,
                                   cfg.imitation_games, cfg.seed, cfg.reward_mode,
                                   cfg.coin_shaping)
-    stats = pretrain(model, data, cfg.imitation_epochs, cfg.batch_size, cfg.seed)
+    stats = pretrain(model, data, cfg.imitation_epochs, cfg.imitation_batch_size, cfg.seed)
     stats["seconds"] = round(time.time() - start, 1)
     print(f"imitation of {cfg.imitation_teacher}: {int(stats['samples'])} decisions from "
           f"{cfg.imitation_games} games, accuracy {stats['accuracy']:.3f}, value mse "
