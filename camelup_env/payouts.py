@@ -61,19 +61,21 @@ def race_card_ev(p, pile: tuple[tuple[int, int], ...], seat: int, payouts: tuple
     ``p`` may be a float or an array (one value per camel); the result has its shape.
     """
     scalar = np.ndim(p) == 0
-    probs = [float(p)] if scalar else [float(x) for x in p]
+    q0 = np.atleast_1d(np.asarray(p, dtype=float))
     hidden: dict[int, int] = {}
     for owner, _camel in pile:
         if owner != seat:
             hidden[owner] = hidden.get(owner, 0) + 1
+    # dist[c, x] = P(X = x correct hidden cards below ours | camel c is the right one), one
+    # Poisson-binomial convolution per other player, for every camel at once.
+    dist = np.ones((len(q0), 1))
+    for j in hidden.values():
+        q = (1.0 - (1.0 - q0) ** j)[:, None]
+        grown = np.zeros((len(q0), dist.shape[1] + 1))
+        grown[:, :-1] += dist * (1.0 - q)
+        grown[:, 1:] += dist * q
+        dist = grown
     last = len(payouts) - 1
-    out = []
-    for q0 in probs:
-        # dist[x] = P(X = x correct hidden cards below ours | our camel is the right one)
-        dist = [1.0]
-        for j in hidden.values():
-            q = 1.0 - (1.0 - q0) ** j
-            dist = [a * (1 - q) + b * q for a, b in zip([*dist, 0.0], [0.0, *dist], strict=True)]
-        paid = sum(d * payouts[min(x, last)] for x, d in enumerate(dist))
-        out.append(q0 * paid - (1.0 - q0))
-    return out[0] if scalar else np.array(out)
+    paid = dist @ np.array([payouts[min(x, last)] for x in range(dist.shape[1])], dtype=float)
+    out = q0 * paid - (1.0 - q0)
+    return float(out[0]) if scalar else out
