@@ -36,7 +36,7 @@ from training.vec_env import CamelUpVecEnv, fixed_opponents
 
 torch.set_num_threads(1)  # a small network: more threads only fight over the cores
 rules = RuleSet("classic", num_players=2)
-OBSERVER = {"odds_features": False}
+OBSERVER = {"odds_features": False, "race_samples": 200, "action_values": False}
 venv = VecMonitor(CamelUpVecEnv(8, rules, opponents=fixed_opponents(["random"]), seed=0,
                                 **OBSERVER))
 print(venv.observation_space.shape, venv.action_space)
