@@ -9,7 +9,9 @@
   slice, each labelled with its name, shape and place in the vector (matplotlib);
 * ``results.md``: the shipped agents and tournaments, read from ``results/`` (each tournament's
   ``summary.md`` and command, each model's ``evaluation.md``), so the page cannot drift from the
-  files it describes.
+  files it describes;
+* ``tutorials/*.md``: the tutorials with the outputs of their last execution
+  (``tutorials.notebooks.site_pages``).
 
 ``python docs/hooks.py OUT_DIR`` writes the same files to ``OUT_DIR`` to look at;
 ``python docs/hooks.py --readme`` refreshes the README's committed copy of the board picture.
@@ -177,8 +179,10 @@ def generated() -> dict[str, bytes | str]:
     """Every generated file, by its path in the site."""
     state = figure_state()
     page, images = results_page()
+    from tutorials.notebooks import site_pages
+
     return {"img/board.png": board_png(state), "img/observation.png": observation_png(state),
-            "results.md": page, **images}
+            "results.md": page, **images, **site_pages()}
 
 
 def on_files(files, config):  # the MkDocs hook
