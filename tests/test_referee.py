@@ -123,7 +123,7 @@ def test_hostile_bots_forfeit_with_the_right_reason(tmp_path: Path) -> None:
     entries = (AgentEntry("random", "random"),
                *(AgentEntry(n, f"py:agents.faulty:{n}", kwargs.get(n, {})) for n in names))
     rules = RuleSet("classic", num_players=2)
-    setup = MatchSetup(entries, rules.to_dict(), limits(move_timeout=3.0), 2000, str(tmp_path))
+    setup = MatchSetup(entries, rules.to_dict(), limits(move_timeout=6.0), 2000, str(tmp_path))
     games = [GameSpec(i, 0, 0, i % 2, 7, (0, i + 1) if i % 2 else (i + 1, 0))
              for i in range(len(names))]
     games += [GameSpec(len(names), 0, 0, 0, 8, (0, 0))]  # a clean game after the zoo
