@@ -13,7 +13,7 @@
 import os
 
 QUICK = os.environ.get("CAMELUP_TUTORIAL_QUICK") == "1"
-STEPS = 1_024 if QUICK else 100_000  # learner decisions
+STEPS = 4_096 if QUICK else 100_000  # learner decisions
 EVAL_GAMES = 10 if QUICK else 400
 print(f"{'quick' if QUICK else 'full'} run: {STEPS} steps, {EVAL_GAMES} evaluation games")
 
@@ -37,7 +37,7 @@ from training.vec_env import CamelUpVecEnv, fixed_opponents
 torch.set_num_threads(1)  # a small network: more threads only fight over the cores
 rules = RuleSet("classic", num_players=2)
 OBSERVER = {"odds_features": False, "race_samples": 200, "action_values": False}
-venv = VecMonitor(CamelUpVecEnv(8, rules, opponents=fixed_opponents(["random"]), seed=0,
+venv = VecMonitor(CamelUpVecEnv(4, rules, opponents=fixed_opponents(["random"]), seed=0,
                                 **OBSERVER))
 print(venv.observation_space.shape, venv.action_space)
 
@@ -116,6 +116,8 @@ for opponent in ("random", "heuristic"):
 import matplotlib.pyplot as plt
 import numpy as np
 
+if not curve.points:  # the quick budget may end before any game does
+    curve.points = [(0, 0.0)]
 steps, returns = np.array(curve.points).T
 window = min(200, len(returns))
 smooth = np.convolve(returns, np.ones(window) / window, mode="valid")
