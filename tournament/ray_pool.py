@@ -14,6 +14,7 @@ imported only here.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Sequence
 from dataclasses import asdict
 
@@ -101,8 +102,6 @@ def run_games_ray(todo: Sequence[GameSpec], setup: MatchSetup, workers: int | No
                 send(i)
     finally:
         for worker in pool:
-            try:
+            with contextlib.suppress(Exception):  # a dead actor has nothing left to close
                 ray.get(worker.close.remote(), timeout=10)
-            except Exception:  # a dead actor has nothing left to close
-                pass
             ray.kill(worker)
