@@ -3,6 +3,8 @@ backend, resume after a cut, and the user errors of the backend."""
 
 from __future__ import annotations
 
+import os
+import subprocess
 import sys
 from pathlib import Path
 
@@ -62,3 +64,17 @@ def test_bad_backend_settings_are_refused() -> None:
         config(backend="spark")
     with pytest.raises(ValueError, match="address is for backend ray"):
         config(address="127.0.0.1:6379")
+
+
+def test_an_unreachable_cluster_is_one_line_and_exit_2_before_any_game(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    done = subprocess.run(
+        [sys.executable, "-m", "camelup_cli", "tournament", "--agents", "random,heuristic",
+         "--players", "2", "--games", "2", "--backend", "ray", "--address", "127.0.0.1:1",
+         "--out", str(out), "--no-progress"],
+        env={**os.environ, "PYTHONPATH": str(ROOT)}, cwd=ROOT, capture_output=True, text=True,
+        timeout=120)
+    assert done.returncode == 2, done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and "cannot reach the Ray cluster at '127.0.0.1:1'" in lines[0]
+    assert not (out / "games.jsonl").exists() or not (out / "games.jsonl").read_text()

@@ -15,6 +15,7 @@ imported only here.
 from __future__ import annotations
 
 import contextlib
+import socket
 from collections.abc import Callable, Sequence
 from dataclasses import asdict
 
@@ -33,6 +34,8 @@ def connect(address: str | None, cpus: int | None = None) -> None:
         raise TournamentError('backend "ray" needs Ray: pip install -e ".[distributed]"') from exc
     if ray.is_initialized():
         return
+    if address:
+        _probe(address)
     try:
         if address:
             ray.init(address=address, include_dashboard=False, log_to_driver=False)
@@ -41,6 +44,19 @@ def connect(address: str | None, cpus: int | None = None) -> None:
                      object_store_memory=200 * 2**20)
     except (ConnectionError, RuntimeError, ValueError) as exc:
         raise TournamentError(f"cannot reach the Ray cluster at {address!r}: {exc}") from exc
+
+
+def _probe(address: str) -> None:
+    """Refuse an unreachable ``HOST:PORT`` within seconds (Ray itself retries for minutes);
+    other forms (``auto``, ``ray://...``) are left to Ray."""
+    host, sep, port = address.rpartition(":")
+    if not sep or not port.isdigit() or "/" in host:
+        return
+    try:
+        socket.create_connection((host, int(port)), timeout=5).close()
+    except OSError as exc:
+        raise TournamentError(f"cannot reach the Ray cluster at {address!r}: {exc} (start it "
+                              "with `ray start --head`; docs/distributed.md)") from exc
 
 
 class _GameWorker:
