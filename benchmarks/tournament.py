@@ -111,6 +111,8 @@ def compare_backends(games: int, agent: str) -> None:
              log_to_driver=False)
     base = {"name": "bench", "agents": [agent] * 4, "players": 4, "games": games,
             "preset": "classic"}
+    for backend in ("local", "ray"):  # untimed: fills the agents' compiled-code caches
+        _timed_run({**base, "games": 1, "workers": 1, "backend": backend})
     print(f"4 x {agent}, classic, {games} games (rounded up to whole rounds)")
     print("| workers | local games/s | Ray games/s | Ray / local time | Ray overhead per game |")
     print("|---|---|---|---|---|")
