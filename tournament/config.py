@@ -77,6 +77,10 @@ class TournamentConfig:
     workers: int | None = setting(None, help="game workers, each with its own bot processes "
                                   "(default: CPU count)")
     out: str | None = setting(None, help="results folder (default results/tournaments/NAME)")
+    backend: str = setting("local", help="where games run: local (worker processes on this "
+                           "machine) or ray (Ray actors; docs/distributed.md)")
+    address: str | None = setting(None, help="Ray cluster to join (backend ray; default: start "
+                                  "a local Ray instance on this machine's cores)")
 
     def __post_init__(self) -> None:
         entries = agent_entries(self.agents)
@@ -97,6 +101,10 @@ class TournamentConfig:
         for key in ("memory_mb", "cpu_seconds", "output_kb", "max_processes", "max_turns"):
             if getattr(self, key) <= 0:
                 raise ValueError(f"{key} must be > 0, got {getattr(self, key)}")
+        if self.backend not in ("local", "ray"):
+            raise ValueError(f"backend must be 'local' or 'ray', got {self.backend!r}")
+        if self.address and self.backend != "ray":
+            raise ValueError("address is for backend ray; add --backend ray")
         if self.workers is not None and self.workers < 1:
             raise ValueError(f"workers must be >= 1, got {self.workers}")
         try:

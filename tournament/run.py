@@ -46,6 +46,10 @@ def run_tournament(config: TournamentConfig, out: Path | None = None, progress: 
         todo = [g for g in games if g.game not in done_ids]
         setup = match_setup(config, out)
         if todo:
+            if config.backend == "ray":  # a missing Ray or cluster is found before any game
+                from tournament.ray_pool import connect
+
+                connect(config.address, config.workers)
             check_agents(setup)
         records = list(done)
         log = GameLog(out / "games.jsonl")
@@ -57,7 +61,12 @@ def run_tournament(config: TournamentConfig, out: Path | None = None, progress: 
                 if bar is not None:
                     bar.advance(bar.task_ids[0])
 
-            run_games(todo, setup, config.workers or os.cpu_count() or 1, on_record)
+            if config.backend == "ray":
+                from tournament.ray_pool import run_games_ray
+
+                run_games_ray(todo, setup, config.workers, on_record, config.address)
+            else:
+                run_games(todo, setup, config.workers or os.cpu_count() or 1, on_record)
         finally:
             if bar is not None:
                 bar.stop()
