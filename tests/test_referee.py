@@ -98,8 +98,8 @@ def test_the_standalone_example_bot_needs_no_camelup() -> None:
 ZOO = {  # bot -> what its forfeit reason starts with
     "RaisingBot": ("raised RuntimeError: bot exploded",),
     "IllegalBot": ("illegal action",),
-    "SleepyBot": ("timeout: no move within 3 s",),
-    "StubbornBot": ("timeout: no move within 3 s",),
+    "SleepyBot": ("timeout: no move within 6 s",),
+    "StubbornBot": ("timeout: no move within 6 s",),
     "CrashingBot": ("crashed: bot process ended (exit code 3)",),
     "ExitBot": ("raised SystemExit",),
     "InterruptBot": ("raised KeyboardInterrupt",),
@@ -107,7 +107,7 @@ ZOO = {  # bot -> what its forfeit reason starts with
     "FloatBot": ("illegal action: returned float 1.5",),
     "HogBot": ("memory limit",),
     "FloodBot": ("output limit",),
-    "ForkBot": ("timeout: no move within 3 s", "raised BlockingIOError"),
+    "ForkBot": ("timeout: no move within 6 s", "raised BlockingIOError"),
     "InitHangBot": ("timeout: not ready within 15 s (loading and warm-up)",),
     "CheatingBot": ("illegal action",),
 }
