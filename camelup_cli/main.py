@@ -42,11 +42,15 @@ class Parser(argparse.ArgumentParser):
 
 def _help(module_name: str) -> str:
     # Help text without importing heavy modules would need a second table; the docstring's first
-    # line is cheap enough to read from the module itself. argparse %-formats help text, so a
-    # literal "%" (as in "95% CI") is doubled.
+    # line is cheap enough to read from the module itself.
     doc = importlib.import_module(module_name).__doc__ or ""
-    first = doc.strip().splitlines()[0] if doc.strip() else ""
-    return first.replace("%", "%%")
+    return doc.strip().splitlines()[0] if doc.strip() else ""
+
+
+def _escaped(text: str) -> str:
+    """``text`` as an argparse ``help=``: those are %-formatted, so a literal "%" (as in
+    "95% CI") is doubled. Descriptions are printed as they are."""
+    return text.replace("%", "%%")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -58,9 +62,10 @@ def main(argv: list[str] | None = None) -> int:
         if name == chosen:
             module = importlib.import_module(module_name)
             help_text = _help(module_name)
-            module.add_arguments(sub.add_parser(name, help=help_text, description=help_text))
+            module.add_arguments(sub.add_parser(name, help=_escaped(help_text),
+                                                description=help_text))
         else:  # only listed: its arguments are parsed when it is the one chosen
-            sub.add_parser(name, help=None if chosen else _help(module_name))
+            sub.add_parser(name, help=None if chosen else _escaped(_help(module_name)))
     args = parser.parse_args(argv)
     # The exact command, for reports that must say how they were made.
     args.command_line = "camelup " + shlex.join(argv)

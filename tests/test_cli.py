@@ -28,6 +28,12 @@ def test_top_level_help_lists_every_subcommand(capsys) -> None:
 def test_every_subcommand_has_help(name: str, capsys) -> None:
     code, out, _ = _run([name, "--help"], capsys)
     assert code == 0 and f"camelup {name}" in out
+    assert "%%" not in out  # help text is %-formatted by argparse, descriptions are not
+
+
+def test_top_level_help_prints_percent_signs_once(capsys) -> None:
+    _, out, _ = _run(["--help"], capsys)
+    assert "95% CI" in out and "%%" not in out
 
 
 def test_tournament_help_documents_every_setting(capsys) -> None:
