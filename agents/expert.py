@@ -44,10 +44,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+import numpy as np
+
 from agents.base import Agent, Observation, legal_indices
 from agents.greedy import GreedyAgent
 from camelup_env.action_values import held_rewards
 from camelup_env.actions import PlaceTile, RaceBet, action_table
+from camelup_env.odds import placement_odds
 from camelup_env.state import GameState
 
 
@@ -70,27 +73,24 @@ def keep_value(p_win: float, p_last: float, horizon: float, payout: float) -> fl
 def tile_bet_effects(s: GameState, seat: int, places: Iterable[tuple[int, int]],
                      weights: dict[int, float]) -> dict[tuple[int, int], float]:
     """Change of the weighted expected leg-bet rewards of every seat when ``seat`` puts its tile
-    on ``(space, side)``, for each placement of ``places`` (its tile lifted from where it lies).
+    on ``(space, side)``, for each legal placement of ``places`` (its tile lifted from where it
+    lies).
 
     ``weights`` maps seat -> weight; seats holding no leg bet are skipped (their held value is
-    the pyramid tiles only, which no tile changes). One exact leg enumeration per placement
-    (:func:`camelup_env.odds.leg_rank_probabilities`, cached).
+    the pyramid tiles only, which no tile changes). The leg odds with the tile on each spot
+    come from :func:`camelup_env.odds.placement_odds`: the enumerations greedy's exact tile
+    values use, so the two share them.
     """
     bettors = {q: w for q, w in weights.items() if w and s.leg_bets[q]}
     if not bettors or s.game_over:
         return {}
 
-    def weighted(state: GameState) -> float:
-        return sum(w * sum(held_rewards(state, q)) for q, w in bettors.items())
+    def weighted(leg: np.ndarray | None) -> float:
+        return sum(w * sum(held_rewards(s, q, leg)) for q, w in bettors.items())
 
-    now = weighted(s)
-    others = {sp: t for sp, t in s.tiles.items() if t[0] != seat}
-    out = {}
-    for space, side in places:
-        probe = s.copy()
-        probe.tiles = {**others, space: (seat, side)}
-        out[(space, side)] = weighted(probe) - now
-    return out
+    now = weighted(None)
+    spots = placement_odds(s, seat)
+    return {place: weighted(spots[place].leg) - now for place in places if place in spots}
 
 
 class ExpertAgent(Agent):

@@ -6,8 +6,9 @@ Both paths train MaskablePPO with the config's hyperparameters and opponent mix;
 snapshots are in the pool from the start (an untrained copy of the learner), so ``"self"``
 opponents are real policies, as in a long run:
 
-* **new**: :class:`training.vec_env.CamelUpVecEnv` (``n_envs`` games in this process, a frozen
-  policy's moves decided by one forward pass per round), what ``camelup train`` uses;
+* **new**: :class:`training.vec_env.CamelUpVecEnv` (``n_envs`` games, a frozen policy's moves
+  decided by one forward pass per round), split over the config's ``env_workers`` processes
+  (:class:`training.sharded_vec_env.ShardedVecEnv`), what ``camelup train`` uses;
 * **old**: ``SelfPlayEnv`` (a ``SingleAgentEnv``) in SB3's ``SubprocVecEnv``, one process per
   core, each opponent policy move a batch-1 ``predict``: what ``camelup train`` used before.
 
@@ -36,7 +37,7 @@ from stable_baselines3.common.callbacks import BaseCallback
 from stable_baselines3.common.vec_env import SubprocVecEnv, VecEnvWrapper
 
 from camelup_cli.config import load_config
-from training.selfplay import OpponentPool, SelfPlayEnv
+from training.selfplay import SelfPlayEnv
 from training.train_ppo import TrainConfig, make_env, save_model
 
 
@@ -91,15 +92,20 @@ def _old_env(cfg: TrainConfig, rank: int, snapshot: str):
     return build
 
 
+def _timers(inner) -> dict[str, float]:
+    """Seconds in the env and in opponents' decisions, summed over the shards' processes."""
+    if inner is None:
+        return {"env": 0.0, "opponents": 0.0}
+    shards = inner.shard_attr("timers") if hasattr(inner, "shard_attr") else [inner.timers]
+    return {k: sum(t[k] for t in shards) for k in ("env", "opponents")}
+
+
 def measure(cfg: TrainConfig, path: str, snapshot: str, seconds: float) -> dict[str, float]:
     """Train on one path until ``seconds`` have passed (whole rollouts); figures per second."""
     # The old training process ran torch on one thread (its cores went to the env workers).
     torch.set_num_threads(1 if path == "old" else cfg.torch_threads or os.cpu_count() or 1)
     if path == "new":
-        pool = OpponentPool(cfg.opponent_mix, cfg.seed, cfg.max_snapshots,
-                            race_samples=cfg.race_samples if cfg.odds_features else None)
-        pool.add_snapshot(snapshot)
-        venv = make_env(cfg, pool)
+        venv = make_env(cfg, [snapshot])
         inner = venv.venv
         n_envs, n_steps = cfg.n_envs, cfg.n_steps
     else:
@@ -119,7 +125,7 @@ def measure(cfg: TrainConfig, path: str, snapshot: str, seconds: float) -> dict[
     model.learn(rollout)  # warm-up: numba compilation, caches, worker start
     timer = RolloutTimer()
     step_before = timed.seconds
-    opp_before = inner.timers["opponents"] if inner else 0.0
+    timers_before = _timers(inner)
     start = time.perf_counter()
     done = 0
     while done == 0 or time.perf_counter() - start < seconds:
@@ -128,7 +134,11 @@ def measure(cfg: TrainConfig, path: str, snapshot: str, seconds: float) -> dict[
     total = time.perf_counter() - start
     venv.close()
     step = timed.seconds - step_before
-    opponents = (inner.timers["opponents"] - opp_before) if inner else float("nan")
+    opponents = float("nan")
+    if inner is not None:  # the shards' own split, scaled to the wall time spent stepping
+        timers = _timers(inner)
+        env_s, opp_s = (timers[k] - timers_before[k] for k in ("env", "opponents"))
+        opponents = step * opp_s / (env_s + opp_s)
     rollouts = sum(timer.rollouts)
     return {
         "decisions": done, "seconds": total, "rate": done / total,
@@ -153,9 +163,10 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         for odds in (base.odds_features, not base.odds_features):
             cfg = replace(base, odds_features=odds)
-            snap_model = MaskablePPO("MlpPolicy", make_env(replace(cfg, n_envs=1), OpponentPool(
-                {"random": 1.0}, 0, 1)), policy_kwargs={"net_arch": list(cfg.net_arch)},
-                n_steps=8, batch_size=8, device="cpu")
+            tiny = replace(cfg, n_envs=1, env_workers=0, opponent_mix={"random": 1.0})
+            snap_model = MaskablePPO("MlpPolicy", make_env(tiny, []),
+                                     policy_kwargs={"net_arch": list(cfg.net_arch)},
+                                     n_steps=8, batch_size=8, device="cpu")
             snapshot = str(save_model(snap_model, Path(tmp) / f"snap_{odds}", cfg))
             for path, seconds in (("new", args.seconds), ("old", args.old_seconds)):
                 r = measure(cfg, path, snapshot, seconds)

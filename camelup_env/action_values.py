@@ -189,12 +189,16 @@ def _race_values(s: GameState, me: int, table: ActionTable, ro: odds.RaceOdds
     return out
 
 
-def held_rewards(s: GameState, seat: int) -> list[float]:
+def held_rewards(s: GameState, seat: int, leg: np.ndarray | None = None) -> list[float]:
     """Expected leg-scoring reward of each tile ``seat`` holds: uncovered leg bets (R6.2),
-    position bets (R9.3, replacing the leg bets they cover), then pyramid tiles."""
+    position bets (R9.3, replacing the leg bets they cover), then pyramid tiles.
+
+    ``leg``: the leg-rank probabilities to score them with (default: those of ``s``); a caller
+    asking "what if a tile stood elsewhere" passes :func:`camelup_env.odds.placement_odds`'.
+    """
     out: list[float] = []
     if s.leg_bets[seat]:
-        probs = odds.leg_rank_probabilities(s)
+        probs = odds.leg_rank_probabilities(s) if leg is None else leg
         out = [leg_tile_ev(probs, camel, value) for camel, value in uncovered_tiles(s, seat)]
         out += [position_tile_ev(probs, pos, camel)
                 for owner, pos, camel, _ in s.position_bets if owner == seat]

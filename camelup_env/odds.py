@@ -146,6 +146,7 @@ from camelup_env.state import GameState
 
 __all__ = [
     "RACE_SAMPLES",
+    "PlacementOdds",
     "PositionOdds",
     "RaceOdds",
     "clear_cache",
@@ -154,6 +155,7 @@ __all__ = [
     "leg_bet_evs",
     "leg_rank_probabilities",
     "placement_evs",
+    "placement_odds",
     "position_odds",
     "race_probabilities",
 ]
@@ -563,16 +565,21 @@ def _leg_kernel(key0, mask0, left, fc, fv, fw, nf, n_racing, track_length, tile_
 @njit(cache=True)
 def _placement_kernel(key, mask, left, fc, fv, fw, nf, n_racing, track_length, tile_side,
                       spaces, sides):
-    """Expected landings on a tile put on ``spaces[i]`` with ``sides[i]``, one enumeration each."""
+    """For a tile put on ``spaces[i]`` with ``sides[i]``, one enumeration each: the expected
+    landings on it (its owner's coins, R5.3) and the leg's rank probabilities ``[i, camel,
+    rank]`` with it there."""
     n = spaces.shape[0]
-    result = np.zeros(n)
+    landings = np.zeros(n)
+    ranks = np.zeros((n, n_racing, n_racing))
     for i in range(n):
         tile_side[spaces[i]] = sides[i]
-        arrivals = _leg_kernel(key, mask, left, fc, fv, fw, nf, n_racing, track_length,
-                               tile_side, 0, np.empty(0), np.empty(0, np.int64))[1]
+        out, arrivals, _, _, _, _ = _leg_kernel(key, mask, left, fc, fv, fw, nf, n_racing,
+                                                track_length, tile_side, 0, np.empty(0),
+                                                np.empty(0, np.int64))
         tile_side[spaces[i]] = 0
-        result[i] = arrivals[spaces[i]]
-    return result
+        landings[i] = arrivals[spaces[i]]
+        ranks[i] = out
+    return landings, ranks
 
 
 def _final_ranking(board: list, n_racing: int) -> np.ndarray:
@@ -641,6 +648,26 @@ def placement_evs(state: GameState, seat: int) -> dict[tuple[int, int], float]:
     ends, i.e. the coins it earns its owner. Costs one leg enumeration per placement (see the
     module docstring); empty when the game is over or no reveal is left.
     """
+    return {place: found.landings for place, found in placement_odds(state, seat).items()}
+
+
+@dataclass(frozen=True)
+class PlacementOdds:
+    """One tile placement's effect on the leg (:func:`placement_odds`)."""
+
+    landings: float  # expected units landing on the tile this leg: its owner's coins (R5.3)
+    leg: np.ndarray  # (R, R) exact P(camel ends this leg at rank r) with the tile there
+
+
+def placement_odds(state: GameState, seat: int) -> dict[tuple[int, int], PlacementOdds]:
+    """:func:`placement_evs` with, for each placement, the exact leg-rank probabilities of the
+    leg with the tile there (what a tile does to the leg bets already taken), from the same
+    enumerations, cached together.
+
+    A space no unit can reach this leg (behind every camel, or beyond the farthest reach of the
+    dice left, when no camel moves backwards) changes nothing: its landings are 0 and its leg
+    odds those of the position with ``seat``'s tile lifted, without an enumeration of its own.
+    """
     from camelup_env.actions import PlaceTile
     from camelup_env.engine import legal_actions
 
@@ -659,21 +686,35 @@ def placement_evs(state: GameState, seat: int) -> dict[tuple[int, int], float]:
     places = [(a.space, a.side) for a in legal_actions(probe) if isinstance(a, PlaceTile)]
     if not places:
         return {}
-    others = {s: t for s, t in state.tiles.items() if t[0] != seat}
-    side = np.array(_tile_sides(others, rules.track_length), np.int64)
-    t = _tables_of(rules)
+    probe.tiles = {s: t for s, t in state.tiles.items() if t[0] != seat}
+    side = _tile_sides(probe.tiles, rules.track_length)
+    lifted = _leg_entry(probe, board, side, over)[0]
     left = min(state.pyramid_tiles_left, len(state.pyramid))
-    if left <= 0 or over:
-        values = np.zeros(len(places))
-    else:
-        values = _placement_kernel(
+    result = {p: PlacementOdds(0.0, lifted) for p in places}
+    reached = [p for p in places if _reachable(state, p[0], left)]
+    if reached and left > 0 and not over:
+        t = _tables_of(rules)
+        landings, ranks = _placement_kernel(
             np.array(board, np.int64), _pyramid_mask(state), left, t.face_camel, t.face_value,
-            t.face_weight, t.n_faces, rules.n_racing, rules.track_length, side,
-            np.array([p[0] for p in places], np.int64), np.array([p[1] for p in places], np.int64),
-        )
-    result = {p: float(v) for p, v in zip(places, values, strict=True)}
+            t.face_weight, t.n_faces, rules.n_racing, rules.track_length,
+            np.array(side, np.int64), np.array([p[0] for p in reached], np.int64),
+            np.array([p[1] for p in reached], np.int64))
+        ranks.setflags(write=False)
+        for p, v, r in zip(reached, landings, ranks, strict=True):
+            result[p] = PlacementOdds(float(v), r)
     _cache_put(_place_cache, key, result)
     return dict(result)
+
+
+def _reachable(state: GameState, space: int, left: int) -> bool:
+    """Whether a unit may end a die move on ``space`` in the ``left`` reveals left. Only
+    forward movement is bounded: with crazy camels (R9.1) every space counts as reachable.
+    A die moves a unit at most its largest face, plus one from a tile (R5.3)."""
+    rules = state.rules
+    if rules.n_camels != rules.n_racing:
+        return True
+    reach = max(state.stacks) + left * (int(_tables_of(rules).face_value.max()) + 1)
+    return min(state.stacks) < space <= reach
 
 
 def _leg_enumeration(state: GameState, side: list[int], camera: int = 0):
@@ -735,12 +776,9 @@ def expected_photo_coins(state: GameState, spaces=None) -> dict[int, float]:
     if known is None:
         known = {}
         _cache_put(_photo_cache, key, known)
-    lowest = min(state.stacks)
-    reach = max(state.stacks) + left * int(_tables_of(rules).face_value.max()) + 1
-    forward_only = rules.n_camels == rules.n_racing
     for s in spaces:
         if s not in known:
-            if forward_only and not lowest < s <= reach:
+            if not _reachable(state, s, left):
                 known[s] = 0.0
             else:
                 known[s] = float(_leg_enumeration(state, side, camera=s)[2])

@@ -8,12 +8,14 @@ import itertools
 
 import numpy as np
 import pytest
+from engine_positions import random_positions
 
 import agents
 from agents.arena import play_game, public_view
 from agents.expert import ExpertAgent, keep_value, race_horizon, tile_bet_effects
 from agents.greedy import GreedyAgent
 from camelup_env import RuleSet, legal_action_indices, new_game, odds
+from camelup_env.action_values import held_rewards
 from camelup_env.actions import PlaceTile, RaceBet, action_table
 from camelup_env.payouts import leg_tile_ev
 
@@ -129,6 +131,34 @@ def test_a_tile_is_valued_by_its_effect_on_the_leg_bets_held(holder: int) -> Non
         assert mine[oasis] < plain[oasis] - 1.0
     effects = tile_bet_effects(s, 0, [(9, 1), (9, -1)], {0: 1.0, 1: -1.0})
     assert effects[(9, 1)] == pytest.approx(sign * change)
+
+
+@pytest.mark.parametrize("preset", ["classic", "second_edition"])
+def test_tile_bet_effects_equal_the_held_rewards_with_the_tile_moved(preset: str) -> None:
+    """R5.3/R6.2 oracle: each placement's effect is the weighted held rewards of the position
+    with the seat's tile moved there (a state copy scored afresh) minus those of now."""
+    checked = 0
+    for s in random_positions(RuleSet(preset, num_players=3), 12, seed=4, reveals=(1, 2, 3)):
+        me = s.current
+        if not any(s.leg_bets):
+            continue
+        weights = ExpertAgent().weights(s, me)
+        table = action_table(s.rules)
+        places = [(table.actions[i].space, table.actions[i].side) for i in legal_action_indices(s)
+                  if isinstance(table.actions[i], PlaceTile)]
+        effects = tile_bet_effects(s, me, places, weights)
+
+        def weighted(state, weights=weights):
+            return sum(w * sum(held_rewards(state, q)) for q, w in weights.items())
+
+        others = {sp: t for sp, t in s.tiles.items() if t[0] != me}
+        for space, side in places:
+            probe = s.copy()
+            probe.tiles = {**others, space: (me, side)}
+            assert effects[(space, side)] == pytest.approx(weighted(probe) - weighted(s),
+                                                           abs=1e-12)
+            checked += 1
+    assert checked > 20
 
 
 def test_no_leg_bets_held_means_greedy_tile_values() -> None:

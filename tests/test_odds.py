@@ -33,6 +33,7 @@ from camelup_env.odds import (
     leg_bet_evs,
     leg_rank_probabilities,
     placement_evs,
+    placement_odds,
     race_probabilities,
 )
 
@@ -105,6 +106,34 @@ def test_placement_evs_match_engine_brute_force(preset):
             placed, _ = apply_action(probe, PlaceTile(space, side), np.random.default_rng(0))
             _, paid = brute_force(placed, seat=seat)
             assert ev == pytest.approx(paid, abs=1e-12), (space, side)
+
+
+@pytest.mark.parametrize("preset", ["classic", "second_edition", "supercup"])
+def test_placement_odds_leg_odds_are_those_of_the_tile_placed(preset):
+    """R5.3 with R6.2: each placement's leg-rank probabilities equal the exact leg odds of the
+    position with the tile put there (the engine's own PlaceTile), bit for bit, including the
+    unreachable spaces answered without an enumeration."""
+    for state in random_positions(RuleSet(preset), 6, seed=23, reveals=(1, 2, 3)):
+        seat = int(state.current)
+        found = placement_odds(state, seat)
+        assert {p: v.landings for p, v in found.items()} == placement_evs(state, seat)
+        probe = state.copy()
+        probe.current = seat
+        probe.extra_pending = False
+        for (space, side), spot in found.items():
+            placed, _ = apply_action(probe, PlaceTile(space, side), np.random.default_rng(0))
+            np.testing.assert_allclose(spot.leg, leg_rank_probabilities(placed), rtol=0,
+                                       atol=1e-12, err_msg=str((space, side)))
+
+
+def test_placement_odds_skip_spaces_no_unit_can_reach():
+    """R5.1/R5.3: with one die left (1-3 steps) from spaces 2..3, a tile on 12 is never landed
+    on: its landings are 0 and its leg odds those of the board without the seat's tile."""
+    state = parse_position("classic", "2:orange;3:yellow,blue,green,white", dice_left="blue")
+    spots = placement_odds(state, 0)
+    assert spots[(12, 1)].landings == 0.0
+    np.testing.assert_array_equal(spots[(12, 1)].leg, leg_rank_probabilities(state))
+    assert spots[(5, 1)].landings == pytest.approx(1 / 3, abs=1e-12)
 
 
 def test_placement_evs_seat_with_a_tile_already_placed():

@@ -77,6 +77,16 @@ def test_resume_continues_from_the_checkpoint(trained, tmp_path) -> None:
     assert json.loads((out / "progress.json").read_text())["timesteps"] >= more.total_timesteps
 
 
+def test_games_split_over_worker_processes_train_and_take_snapshots(tmp_path) -> None:
+    """env_workers=2: the games run in two shard processes; a snapshot reaches both pools."""
+    cfg = tiny(tmp_path / "run", n_envs=2, env_workers=2, n_steps=32, total_timesteps=192,
+               snapshot_every=64, eval_every=10**6)
+    path = train(cfg)
+    progress = json.loads((tmp_path / "run" / "progress.json").read_text())
+    assert progress["timesteps"] >= 192 and len(progress["snapshots"]) >= 2
+    assert json.loads(zipfile.ZipFile(path).read("camelup.json"))["trained_steps"] >= 192
+
+
 def test_resume_refuses_a_different_config_and_a_fresh_dir(trained, tmp_path) -> None:
     cfg, _ = trained
     with pytest.raises(ConfigError, match="learning_rate"):
@@ -178,6 +188,7 @@ def test_imitation_warm_start_fits_the_teacher(tmp_path) -> None:
     ({"net_arch": [64, 0]}, "net_arch"),
     ({"eval_games": 3, "num_players": 4}, "eval_games must be at least"),
     ({"n_envs": 0}, "n_envs must be positive"),
+    ({"env_workers": 2}, r"env_workers must be in 0\.\.n_envs \(1\)"),
 ])
 def test_every_config_value_is_checked_before_training(tmp_path, override, message) -> None:
     with pytest.raises(ConfigError, match=message):

@@ -1,10 +1,12 @@
 """Self-play opponents: each episode's opponents drawn from frozen snapshots and baselines.
 
-:class:`SelfPlayEnv` is a :class:`~camelup_env.wrappers.SingleAgentEnv` whose opponents are
-redrawn at every reset from a mixture such as ``{"self": 0.6, "greedy": 0.3, "random": 0.1}``:
-``"self"`` picks one of the learner's frozen snapshots (uniformly, so old strategies are not
-forgotten), any other key is an agent name for :func:`agents.make`. The training process adds a
-snapshot with ``vec_env.env_method("add_snapshot", path)``; each worker process loads it once.
+An :class:`OpponentPool` draws from a mixture such as ``{"self": 0.6, "greedy": 0.3,
+"random": 0.1}``: ``"self"`` picks one of the learner's frozen snapshots (uniformly, so old
+strategies are not forgotten), any other key is an agent name for :func:`agents.make`.
+:class:`SelfPlayVecEnv` (what ``camelup train`` uses) is the batched env with such a pool;
+:class:`SelfPlayEnv` is the same for one :class:`~camelup_env.wrappers.SingleAgentEnv` (the old
+path, kept for the training benchmark). The training process adds a snapshot with
+``vec_env.env_method("add_snapshot", path)``; each worker process loads it once.
 """
 
 from __future__ import annotations
@@ -17,7 +19,9 @@ import numpy as np
 
 import agents
 from agents.ppo import load_agent
+from camelup_env.rules import RuleSet
 from camelup_env.wrappers import SingleAgentEnv
+from training.vec_env import CamelUpVecEnv
 
 
 class OpponentPool:
@@ -94,3 +98,24 @@ class SelfPlayEnv(SingleAgentEnv):
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         self.set_opponents(self.pool.draw(self.num_players - 1))
         return super().reset(seed=seed, options=options)
+
+
+class SelfPlayVecEnv(CamelUpVecEnv):
+    """A :class:`~training.vec_env.CamelUpVecEnv` whose games draw each episode's opponents
+    from one :class:`OpponentPool` (``pool_seed``; scripted opponents that estimate race odds
+    use the observation's ``race_samples`` when odds features are on, so they share its cached
+    odds)."""
+
+    def __init__(self, num_envs: int, rules: RuleSet, opponent_mix: dict[str, float],
+                 pool_seed: Any, max_snapshots: int = 20, snapshots: list[str] | None = None,
+                 **kwargs: Any):
+        odds_on = kwargs.get("odds_features", True)
+        self.pool = OpponentPool(opponent_mix, pool_seed, max_snapshots,
+                                 race_samples=kwargs.get("race_samples") if odds_on else None)
+        for path in snapshots or []:
+            self.pool.add_snapshot(path)
+        n_opponents = rules.num_players - 1
+        super().__init__(num_envs, rules, lambda: self.pool.draw(n_opponents), **kwargs)
+
+    def add_snapshot(self, path: str | Path) -> None:
+        self.pool.add_snapshot(str(path))

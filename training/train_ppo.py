@@ -4,8 +4,9 @@ Read top to bottom: the configuration (every field documented, every value check
 anything runs), the environment, the background evaluator, the callback that snapshots,
 evaluates and checkpoints, and the main loop.
 
-* The learner plays ``n_envs`` games at once in one process (:class:`training.vec_env.
-  CamelUpVecEnv`), a random seat in each; every episode's opponents are drawn from
+* The learner plays ``n_envs`` games at once (:class:`training.vec_env.CamelUpVecEnv`, split
+  over ``env_workers`` processes by :class:`training.sharded_vec_env.ShardedVecEnv`), a random
+  seat in each; every episode's opponents are drawn from
   ``opponent_mix``: frozen snapshots of the learner (``"self"``, one added every
   ``snapshot_every`` steps, all games where one snapshot must move decided by one forward pass)
   and scripted bots.
@@ -66,6 +67,9 @@ class TrainConfig:
     total_timesteps: int = setting(1_000_000, help="Learner decisions to train for.")
     n_envs: int = setting(64,
         help="Games played side by side (one policy forward pass decides all of them).")
+    env_workers: int = setting(0,
+        help="Processes stepping the games, n_envs split between them (0 or 1: the learner's "
+             "own process; about one per core is fastest).")
     seed: int = setting(0, help="Seed of the games, the opponent draws and the network.")
     device: str = setting("auto", help="Torch device: auto (CUDA when present), cpu or cuda.")
     torch_threads: int = setting(0, help="Torch threads for the updates (0: one per core).")
@@ -123,6 +127,9 @@ class TrainConfig:
                               f"{self.reward_mode!r}")
         if self.device not in ("auto", "cpu", "cuda") and not self.device.startswith("cuda:"):
             raise ConfigError(f"device must be auto, cpu or cuda[:N], got {self.device!r}")
+        if self.env_workers < 0 or self.env_workers > self.n_envs:
+            raise ConfigError(f"env_workers must be in 0..n_envs ({self.n_envs}), got "
+                              f"{self.env_workers}")
         if self.torch_threads < 0:
             raise ConfigError(f"torch_threads must be >= 0, got {self.torch_threads}")
         if self.imitation_games < 0 or self.imitation_epochs < 0:
@@ -170,17 +177,38 @@ class TrainConfig:
 
 
 # 2. Environment ----------------------------------------------------------------------------
-def make_env(cfg: TrainConfig, pool):
-    """The batched self-play env: every episode draws its opponents from ``pool``."""
+def make_env(cfg: TrainConfig, snapshots: list[str]):
+    """The batched self-play env (in ``env_workers`` processes when more than one): every
+    episode draws its opponents from a pool of ``cfg.opponent_mix`` holding ``snapshots``."""
+    from functools import partial
+
     from stable_baselines3.common.vec_env import VecMonitor
 
-    from training.vec_env import CamelUpVecEnv
+    from training.sharded_vec_env import ShardedVecEnv
 
-    n_opponents = cfg.num_players - 1
-    venv = CamelUpVecEnv(cfg.n_envs, cfg.rules(), lambda: pool.draw(n_opponents),
-                         reward_mode=cfg.reward_mode, coin_shaping=cfg.coin_shaping,
-                         seed=cfg.seed, **cfg.observer_settings())
+    if cfg.env_workers <= 1:
+        venv = _self_play_shard(cfg, snapshots, 1, 0)
+    else:
+        venv = ShardedVecEnv(partial(_self_play_shard, cfg, snapshots, cfg.env_workers),
+                             cfg.env_workers)
     return VecMonitor(venv)  # episode rewards and lengths for TensorBoard (rollout/ep_rew_mean)
+
+
+def _self_play_shard(cfg: TrainConfig, snapshots: list[str], shards: int, k: int):
+    """Shard ``k`` of ``shards``: its share of the games, seeded where the previous one's end
+    (game ``i`` has seed ``seed + i`` however the games are split), its own opponent pool."""
+    from training.selfplay import SelfPlayVecEnv
+
+    sizes = [cfg.n_envs // shards + (j < cfg.n_envs % shards) for j in range(shards)]
+    if shards > 1:
+        import torch
+
+        torch.set_num_threads(1)  # frozen snapshots' forward passes: one core per worker
+    return SelfPlayVecEnv(sizes[k], cfg.rules(), cfg.opponent_mix,
+                          pool_seed=cfg.seed if shards == 1 else [cfg.seed, k],
+                          max_snapshots=cfg.max_snapshots, snapshots=snapshots,
+                          reward_mode=cfg.reward_mode, coin_shaping=cfg.coin_shaping,
+                          seed=cfg.seed + sum(sizes[:k]), **cfg.observer_settings())
 
 
 def save_model(model, path: Path, cfg: TrainConfig, optimizer: bool = False) -> Path:
@@ -295,7 +323,7 @@ class BackgroundEvaluator:
 
 
 # 4. Snapshots, evaluation and checkpoints during training ----------------------------------
-def make_callback(cfg: TrainConfig, out: Path, progress: dict, pool, evaluator):
+def make_callback(cfg: TrainConfig, out: Path, progress: dict, evaluator):
     from stable_baselines3.common.callbacks import BaseCallback
 
     class SelfPlayCallback(BaseCallback):
@@ -328,7 +356,7 @@ def make_callback(cfg: TrainConfig, out: Path, progress: dict, pool, evaluator):
                 path = save_model(self.model, out / "snapshots" / f"step_{self.num_timesteps}",
                                   cfg)
                 progress["snapshots"].append(str(path))
-                pool.add_snapshot(str(path))
+                self.training_env.env_method("add_snapshot", str(path))
             if self._due("last_eval", cfg.eval_every):
                 evaluator.submit(self.model, self.num_timesteps)
             self.show(evaluator.poll())
@@ -367,7 +395,8 @@ def write_progress(out: Path, progress: dict) -> None:
 
 # 5. Main loop ------------------------------------------------------------------------------
 #: Settings a ``--resume`` may change: train longer, move the folder, or the machine.
-RESUME_MAY_CHANGE = frozenset({"total_timesteps", "out_dir", "device", "torch_threads"})
+RESUME_MAY_CHANGE = frozenset({"total_timesteps", "out_dir", "device", "torch_threads",
+                               "env_workers"})
 
 
 def warm_start(model, cfg: TrainConfig) -> dict[str, float]:
@@ -424,8 +453,6 @@ def train(cfg: TrainConfig, resume: bool = False, command: str | None = None) ->
     import torch
     from sb3_contrib import MaskablePPO
 
-    from training.selfplay import OpponentPool
-
     device = resolve_device(cfg.device)
     progress = open_run(cfg, resume)
     torch.set_num_threads(cfg.torch_threads or os.cpu_count() or 1)
@@ -434,11 +461,7 @@ def train(cfg: TrainConfig, resume: bool = False, command: str | None = None) ->
         (out / sub).mkdir(parents=True, exist_ok=True)
     (out / "config.json").write_text(json.dumps(asdict(cfg), indent=2))
 
-    pool = OpponentPool(cfg.opponent_mix, cfg.seed, cfg.max_snapshots,
-                        race_samples=cfg.race_samples if cfg.odds_features else None)
-    for path in progress["snapshots"]:
-        pool.add_snapshot(path)
-    vec_env = make_env(cfg, pool)
+    vec_env = make_env(cfg, list(progress["snapshots"]))
     model = MaskablePPO(
         "MlpPolicy", vec_env, learning_rate=cfg.learning_rate, n_steps=cfg.n_steps,
         batch_size=cfg.batch_size, n_epochs=cfg.n_epochs, gamma=cfg.gamma,
@@ -453,7 +476,7 @@ def train(cfg: TrainConfig, resume: bool = False, command: str | None = None) ->
     elif cfg.imitation_games:
         progress["imitation"] = warm_start(model, cfg)
     evaluator = BackgroundEvaluator(cfg, out, progress)
-    callback = make_callback(cfg, out, progress, pool, evaluator)
+    callback = make_callback(cfg, out, progress, evaluator)
     remaining = cfg.total_timesteps - progress["timesteps"]
     start = time.time()
     try:

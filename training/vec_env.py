@@ -242,7 +242,10 @@ class CamelUpVecEnv(VecEnv):
         indices = list(self._get_indices(indices))
         if method_name == "action_masks":  # sb3-contrib asks every env for its own row
             return [self._masks[i].copy() for i in indices]
-        return [getattr(self, method_name)(*method_args, **method_kwargs) for _ in indices]
+        # Every index is this one object: call once (a method with an effect, such as
+        # add_snapshot, must not run num_envs times), one answer per index.
+        result = getattr(self, method_name)(*method_args, **method_kwargs)
+        return [result for _ in indices]
 
     def env_is_wrapped(self, wrapper_class, indices=None) -> list[bool]:
         return [False for _ in self._get_indices(indices)]
