@@ -132,13 +132,13 @@ def measure(cfg: TrainConfig, path: str, snapshot: str, seconds: float) -> dict[
         model.learn(rollout, callback=timer, reset_num_timesteps=False)
         done += rollout
     total = time.perf_counter() - start
-    venv.close()
     step = timed.seconds - step_before
     opponents = float("nan")
     if inner is not None:  # the shards' own split, scaled to the wall time spent stepping
         timers = _timers(inner)
         env_s, opp_s = (timers[k] - timers_before[k] for k in ("env", "opponents"))
         opponents = step * opp_s / (env_s + opp_s)
+    venv.close()
     rollouts = sum(timer.rollouts)
     return {
         "decisions": done, "seconds": total, "rate": done / total,
