@@ -366,12 +366,14 @@ def refresh_frozen(algo: Any) -> None:
 def save_policy_file(algo: Any, cfg: RLlibConfig, path: Path, iteration: int) -> Path:
     """The learner's weights as a camelup model file (read by ``rllib:`` and ``ppo:``)."""
     from agents.policy_file import Architecture, write_policy_file
+    from camelup_env.actions import action_table
+    from camelup_env.observation import Observer
 
     weights = {k: torch.as_tensor(np.asarray(v)) for k, v in learner_weights(algo).items()}
     rules = cfg.rules()
-    probe = SelfPlayEnv(cfg.env_config()).game
-    arch = Architecture(probe.observer.size, int(probe.action_space("player_0").n),
-                        tuple(cfg.net_arch), tuple(cfg.net_arch), "Tanh", True)
+    arch = Architecture(Observer(rules, **cfg.observer_settings()).size,
+                        len(action_table(rules)), tuple(cfg.net_arch), tuple(cfg.net_arch),
+                        "Tanh", True)
     return write_policy_file(path, weights, arch, rules, observer=cfg.observer_settings(),
                              env_version=ENV_VERSION, trainer="rllib",
                              trained_iterations=iteration, config=asdict(cfg))
@@ -429,7 +431,7 @@ SCALARS = {
     ("learners", LEARNER, "policy_loss"): "train/policy_loss",
     ("learners", LEARNER, "vf_loss"): "train/value_loss",
     ("learners", LEARNER, "entropy"): "train/entropy",
-    ("learners", LEARNER, "mean_kl_loss"): "train/approx_kl",
+    ("learners", LEARNER, "mean_kl_loss"): "train/mean_kl",
     ("time_this_iter_s",): "time/iteration_seconds",
 }
 
