@@ -222,3 +222,16 @@ def test_unusable_checkpoints_are_one_line_errors(run: Path, tmp_path: Path) -> 
     assert done.returncode == 2, done.stderr
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and "holds no camelup_policy.zip" in lines[0], lines
+
+
+def test_an_unreachable_cluster_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    """In a fresh process (the module's local Ray would be reused in this one)."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run(
+        [sys.executable, "-m", "camelup_cli", "train", "--trainer", "rllib", *TINY,
+         "--address", "127.0.0.1:9", "--out-dir", str(tmp_path / "run")],
+        env=env, cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 2, done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and "cannot reach the Ray cluster at '127.0.0.1:9'" in lines[0], lines
+    assert not (tmp_path / "run").exists()

@@ -467,10 +467,10 @@ def train(cfg: RLlibConfig, resume: bool = False, command: str | None = None) ->
     from torch.utils.tensorboard import SummaryWriter
 
     progress = open_run(cfg, resume)
+    started = start_ray(cfg)  # an unreachable cluster is refused before anything is written
     out = Path(cfg.out_dir)
     (out / "checkpoints").mkdir(parents=True, exist_ok=True)
     (out / "config.json").write_text(json.dumps(asdict(cfg), indent=2))
-    started = start_ray(cfg)
     algo = algorithm_config(cfg).build_algo()
     writer = SummaryWriter(str(out / "tensorboard"))
     start = time.time()
