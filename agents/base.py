@@ -112,6 +112,14 @@ def _load_ppo(rest: str, **kwargs: Any) -> Agent:
 register_prefix("ppo", _load_ppo, "ppo:path/to/model.zip - a trained MaskablePPO policy")
 
 
+def _load_rllib(rest: str, **kwargs: Any) -> Agent:
+    return _import("agents.rllib:load")(rest, **kwargs)  # reads no pickle, imports no Ray
+
+
+register_prefix("rllib", _load_rllib,
+                "rllib:path/to/checkpoint - a policy trained by camelup train --trainer rllib")
+
+
 def names() -> list[str]:
     """The registered agent names (prefix loaders not included)."""
     return list(_AGENTS)

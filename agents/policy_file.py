@@ -198,10 +198,28 @@ def save_policy(model: Any, path: str | Path, rules: RuleSet, *,
     ``.zip`` suffix gets it, as with SB3's ``save``. The file is written to a temporary name and
     renamed, so a crash never leaves half a model. Returns the path written.
     """
-    import torch
-
     policy = getattr(model, "policy", model)
     arch = architecture_of(policy)
+    training, optimizer_state = None, None
+    if optimizer and hasattr(model, "num_timesteps"):
+        training = {"num_timesteps": int(model.num_timesteps),
+                    "n_updates": int(getattr(model, "_n_updates", 0))}
+        optimizer_state = policy.optimizer.state_dict()
+    return write_policy_file(path, policy.state_dict(), arch, rules, observer=observer,
+                             env_version=env_version, optimizer_state=optimizer_state,
+                             training=training, **extra)
+
+
+def write_policy_file(path: str | Path, weights: Mapping[str, Any], arch: Architecture,
+                      rules: RuleSet, *, observer: Mapping[str, Any] | Observer,
+                      env_version: str, optimizer_state: Any = None,
+                      training: dict[str, int] | None = None, **extra: Any) -> Path:
+    """Write a camelup model file from a ``state_dict`` with ``MaskableActorCriticPolicy``'s
+    parameter names and shapes for ``arch`` (what :func:`save_policy` does for a live SB3
+    model; RLlib training writes its own network's weights, laid out the same way, with it).
+    Arguments as for :func:`save_policy`; ``training`` holds resume counters."""
+    import torch
+
     clash = RESERVED_KEYS & set(extra)
     if clash:
         raise ValueError(f"extra metadata may not use the reserved key(s) {sorted(clash)}")
@@ -212,15 +230,16 @@ def save_policy(model: Any, path: str | Path, rules: RuleSet, *,
     if observer_size != arch.observation_size:
         raise ValueError(f"the policy takes {arch.observation_size} features but the observer "
                          f"settings {settings} give {observer_size}")
+    check_weights_fit(weights, arch.build().state_dict(), "the weights to save")
     doc: dict[str, Any] = {
         "format": METADATA_FORMAT, "version": VERSION, "rules": rules.to_dict(),
         "observer": settings, "env_version": str(env_version), "policy": arch.to_dict(),
     }
-    members = {WEIGHTS_MEMBER: {k: v.detach().cpu() for k, v in policy.state_dict().items()}}
-    if optimizer and hasattr(model, "num_timesteps"):
-        doc["training"] = {"num_timesteps": int(model.num_timesteps),
-                           "n_updates": int(getattr(model, "_n_updates", 0))}
-        members[OPTIMIZER_MEMBER] = policy.optimizer.state_dict()
+    members: dict[str, Any] = {WEIGHTS_MEMBER: {k: v.detach().cpu() for k, v in weights.items()}}
+    if training is not None:
+        doc["training"] = training
+    if optimizer_state is not None:
+        members[OPTIMIZER_MEMBER] = optimizer_state
     doc.update(extra)
     path = Path(path)
     if path.suffix != ".zip":

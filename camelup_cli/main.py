@@ -47,6 +47,27 @@ def _help(module_name: str) -> str:
     return doc.strip().splitlines()[0] if doc.strip() else ""
 
 
+def _module_name(command: str, argv: list[str]) -> str:
+    """The module of ``command``; ``camelup train --trainer NAME`` has one per trainer."""
+    if command == "train":
+        from training import trainer_module
+
+        return trainer_module(argv)
+    return SUBCOMMANDS[command]
+
+
+def _import(module_name: str):
+    """The subcommand's module; an optional extra it needs but lacks is one line, exit 2."""
+    try:
+        return importlib.import_module(module_name)
+    except ImportError as exc:
+        if exc.name is None or exc.name.split(".")[0] in ("training", "camelup_cli"):
+            raise
+        print(f"camelup: error: {module_name} needs the package {exc.name!r}, which is not "
+              "installed (optional extras: README, Install)", file=sys.stderr)
+        sys.exit(2)
+
+
 def _escaped(text: str) -> str:
     """``text`` as an argparse ``help=``: those are %-formatted, so a literal "%" (as in
     "95% CI") is doubled. Descriptions are printed as they are."""
@@ -60,7 +81,8 @@ def main(argv: list[str] | None = None) -> int:
     chosen = argv[0] if argv and argv[0] in SUBCOMMANDS else None
     for name, module_name in SUBCOMMANDS.items():
         if name == chosen:
-            module = importlib.import_module(module_name)
+            module_name = _module_name(name, argv[1:])
+            module = _import(module_name)
             help_text = _help(module_name)
             module.add_arguments(sub.add_parser(name, help=_escaped(help_text),
                                                 description=help_text))
@@ -69,7 +91,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     # The exact command, for reports that must say how they were made.
     args.command_line = "camelup " + shlex.join(argv)
-    module = importlib.import_module(SUBCOMMANDS[args.command])
+    module = _import(_module_name(args.command, argv[1:]))
     try:
         return int(module.run(args) or 0)
     except ConfigError as exc:

@@ -24,6 +24,17 @@ from camelup_env.wrappers import SingleAgentEnv
 from training.vec_env import CamelUpVecEnv
 
 
+def make_opponent(name: str, race_samples: int | None = None) -> Any:
+    """The scripted agent ``name``; one that estimates race odds uses ``race_samples`` (when
+    given), so it shares the learner's cached odds of a position."""
+    kwargs = {}
+    if race_samples is not None and ":" not in name:
+        takes = inspect.signature(agents.factory(name)).parameters
+        if "race_samples" in takes:
+            kwargs["race_samples"] = race_samples
+    return agents.make(name, **kwargs)
+
+
 class OpponentPool:
     """Draws opponents from a mixture of snapshots (``"self"``) and named agents."""
 
@@ -59,14 +70,6 @@ class OpponentPool:
             self._loaded[path] = load_agent(path, deterministic=False, trust_observation=True)
         return self._loaded[path]
 
-    def _make(self, name: str) -> Any:
-        kwargs = {}
-        if self.race_samples is not None and ":" not in name:
-            takes = inspect.signature(agents.factory(name)).parameters
-            if "race_samples" in takes:
-                kwargs["race_samples"] = self.race_samples
-        return agents.make(name, **kwargs)
-
     def draw(self, n: int) -> list[Any]:
         out = []
         for _ in range(n):
@@ -77,7 +80,7 @@ class OpponentPool:
                 out.append(self._snapshot())
             else:
                 if name not in self._scripted:
-                    self._scripted[name] = self._make(name)
+                    self._scripted[name] = make_opponent(name, self.race_samples)
                 out.append(self._scripted[name])
         return out
 

@@ -112,19 +112,10 @@ class TrainConfig:
 
     def validate(self) -> None:
         """Every value checked up front: a bad config fails in a second, not after an hour."""
-        try:
-            self.rules()
-        except ValueError as exc:
-            raise ConfigError(str(exc)) from exc
-        positive = ("total_timesteps", "n_envs", "n_steps", "batch_size", "n_epochs",
-                    "snapshot_every", "eval_every", "eval_games", "checkpoint_every",
-                    "max_snapshots", "race_samples", "learning_rate", "imitation_batch_size")
-        for name in positive:
-            if getattr(self, name) <= 0:
-                raise ConfigError(f"{name} must be positive, got {getattr(self, name)}")
-        if self.reward_mode not in REWARD_MODES:
-            raise ConfigError(f"reward_mode must be one of {', '.join(REWARD_MODES)}, got "
-                              f"{self.reward_mode!r}")
+        check_game_settings(self)
+        check_positive(self, ("total_timesteps", "n_envs", "n_steps", "batch_size", "n_epochs",
+                              "snapshot_every", "eval_every", "eval_games", "checkpoint_every",
+                              "max_snapshots", "learning_rate", "imitation_batch_size"))
         if self.device not in ("auto", "cpu", "cuda") and not self.device.startswith("cuda:"):
             raise ConfigError(f"device must be auto, cpu or cuda[:N], got {self.device!r}")
         if self.env_workers < 0 or self.env_workers > self.n_envs:
@@ -136,36 +127,16 @@ class TrainConfig:
             raise ConfigError("imitation_games and imitation_epochs must be >= 0")
         if not 0 < self.gamma <= 1 or not 0 <= self.gae_lambda <= 1:
             raise ConfigError("gamma must be in (0, 1] and gae_lambda in [0, 1]")
-        if self.clip_range <= 0 or self.ent_coef < 0 or self.coin_shaping < 0:
-            raise ConfigError("clip_range must be positive, ent_coef and coin_shaping >= 0")
-        if not self.net_arch or any(w <= 0 for w in self.net_arch):
-            raise ConfigError(f"net_arch must be positive layer widths, got {self.net_arch}")
+        if self.clip_range <= 0 or self.ent_coef < 0:
+            raise ConfigError("clip_range must be positive, ent_coef >= 0")
         if self.eval_games < self.num_players:
             raise ConfigError(f"eval_games must be at least num_players ({self.num_players}) "
                               "so every seat is played")
-        if (not self.opponent_mix or any(w < 0 for w in self.opponent_mix.values())
-                or sum(self.opponent_mix.values()) <= 0):
-            raise ConfigError(f"opponent_mix needs non-negative weights with a positive sum, "
-                              f"got {self.opponent_mix}")
-        self._check_agents("opponent_mix", [n for n in self.opponent_mix if n != "self"])
         if not self.eval_opponents:
             raise ConfigError("eval_opponents must name at least one agent")
-        self._check_agents("eval_opponents", self.eval_opponents)
+        check_agents("eval_opponents", self.eval_opponents)
         if self.imitation_games:
-            self._check_agents("imitation_teacher", [self.imitation_teacher])
-        out = Path(self.out_dir)
-        if out.exists() and not out.is_dir():
-            raise ConfigError(f"out_dir {self.out_dir} exists and is not a folder")
-
-    @staticmethod
-    def _check_agents(field_name: str, specs: list[str]) -> None:
-        import agents
-
-        for spec in specs:
-            try:
-                agents.factory(spec) if ":" not in spec else agents.make(spec)
-            except (ValueError, ImportError, OSError) as exc:
-                raise ConfigError(f"{field_name}: {exc}") from exc
+            check_agents("imitation_teacher", [self.imitation_teacher])
 
     def rules(self) -> RuleSet:
         return RuleSet(self.preset, num_players=self.num_players)
@@ -174,6 +145,49 @@ class TrainConfig:
         """The learner's observation (keyword arguments of ``Observer``)."""
         return {"odds_features": self.odds_features, "race_samples": self.race_samples,
                 "action_values": self.action_values}
+
+
+# Checks shared with training.rllib_selfplay's config, which has the same game settings.
+def check_positive(cfg: Any, names: tuple[str, ...]) -> None:
+    for name in names:
+        if getattr(cfg, name) <= 0:
+            raise ConfigError(f"{name} must be positive, got {getattr(cfg, name)}")
+
+
+def check_agents(field_name: str, specs: list[str]) -> None:
+    """Every spec names an agent that can be made (a ``ppo:`` file is read now)."""
+    import agents
+
+    for spec in specs:
+        try:
+            agents.factory(spec) if ":" not in spec else agents.make(spec)
+        except (ValueError, ImportError, OSError) as exc:
+            raise ConfigError(f"{field_name}: {exc}") from exc
+
+
+def check_game_settings(cfg: Any) -> None:
+    """The settings of the games, the observation, the network and the opponents, and
+    ``out_dir``: fields both trainers have (``rules()`` builds the rule set)."""
+    try:
+        cfg.rules()
+    except ValueError as exc:
+        raise ConfigError(str(exc)) from exc
+    check_positive(cfg, ("race_samples",))
+    if cfg.reward_mode not in REWARD_MODES:
+        raise ConfigError(f"reward_mode must be one of {', '.join(REWARD_MODES)}, got "
+                          f"{cfg.reward_mode!r}")
+    if cfg.coin_shaping < 0:
+        raise ConfigError(f"coin_shaping must be >= 0, got {cfg.coin_shaping}")
+    if not cfg.net_arch or any(w <= 0 for w in cfg.net_arch):
+        raise ConfigError(f"net_arch must be positive layer widths, got {cfg.net_arch}")
+    mix = cfg.opponent_mix
+    if not mix or any(w < 0 for w in mix.values()) or sum(mix.values()) <= 0:
+        raise ConfigError(f"opponent_mix needs non-negative weights with a positive sum, "
+                          f"got {mix}")
+    check_agents("opponent_mix", [n for n in mix if n != "self"])
+    out = Path(cfg.out_dir)
+    if out.exists() and not out.is_dir():
+        raise ConfigError(f"out_dir {cfg.out_dir} exists and is not a folder")
 
 
 # 2. Environment ----------------------------------------------------------------------------
@@ -505,7 +519,10 @@ def train(cfg: TrainConfig, resume: bool = False, command: str | None = None) ->
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    from training import add_trainer_flag
+
     parser.add_argument("config", nargs="?", help="YAML config (configs/train/*.yaml)")
+    add_trainer_flag(parser)
     parser.add_argument("--resume", action="store_true",
                         help="continue the run in out_dir from its last checkpoint")
     add_override_flags(parser, TrainConfig)

@@ -1,0 +1,531 @@
+"""Train a Camel Up agent with RLlib's PPO in self-play (``camelup train --trainer rllib CONFIG``).
+
+Read top to bottom: the configuration (every field documented and checked before Ray starts),
+the multi-agent environment, the masked actor-critic network, the PPO algorithm built from
+them, the checkpoints, and the main loop. RLlib's new API stack throughout (``RLModule``,
+``EnvRunner``, ``Learner``).
+
+* **Seats and policies.** Every game has one seat played by the RLlib module ``"learner"`` (the
+  one trained) at a random seat; every other seat draws an opponent from ``opponent_mix``:
+  ``"self"`` is the module ``"frozen"``, a copy of the learner's weights refreshed every
+  ``snapshot_every`` iterations and never trained, any other key a scripted agent from
+  :func:`agents.make`. The environment names its agents by role (``"learner"``,
+  ``"opponent_1"`` ...), so the policy mapping is a fixed function of the name
+  (:func:`module_for`) and the environment owns the draw, as :mod:`training.selfplay` does for
+  the SB3 trainer.
+* **Why scripted bots play inside the environment**, not as RLlib modules: a camelup agent
+  decides from the public game state (the bots read the board, not the feature vector), which
+  an RLlib module never sees. So :class:`SelfPlayEnv` plays the scripted seats itself between
+  two decisions of RLlib's agents, as :class:`camelup_env.wrappers.SingleAgentEnv` does. It
+  drives the PettingZoo AEC environment ``camelup_v1`` (``raw_env``) directly rather than
+  through RLlib's ``PettingZooEnv`` wrapper, because that wrapper exposes the fixed seat names
+  ``player_k`` as agents, and here the agent behind a seat changes every game; the turn
+  semantics are the same: only the agent to move gets an observation, and each agent's reward
+  is what it gained since its own previous observation (the AEC ``last()`` reward).
+* **Action masking.** Observations are camelup's ``{"observation", "action_mask"}`` dict;
+  :class:`MaskedActorCritic` sets the logits of illegal actions to a large negative number
+  before RLlib builds the action distribution, in sampling and in the PPO loss alike.
+* **Files.** Every ``checkpoint_every`` iterations (and at the end, and on Ctrl-C) an RLlib
+  checkpoint goes to ``checkpoints/iter_NNNNNN/`` (``Algorithm.save_to_path``, used by
+  ``--resume``), with ``camelup_policy.zip`` inside it: the learner's weights as a camelup
+  model file (tensors and JSON, :mod:`agents.policy_file`; the network has the parameter
+  names and shapes of sb3-contrib's ``MaskableActorCriticPolicy``, so one safe reader serves
+  both trainers). ``agents.make("rllib:CHECKPOINT")`` plays it (:mod:`agents.rllib`) reading
+  only that file; ``model.zip`` in ``out_dir`` is the final one (``ppo:OUT_DIR/model.zip``).
+  TensorBoard scalars go to ``out_dir/tensorboard``, ``progress.json`` records the run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import os
+import shlex
+import sys
+import time
+from dataclasses import asdict, dataclass
+from itertools import pairwise
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import ray
+import torch
+from ray.rllib.core.columns import Columns
+from ray.rllib.core.rl_module.apis.value_function_api import ValueFunctionAPI
+from ray.rllib.core.rl_module.torch import TorchRLModule
+from ray.rllib.env.multi_agent_env import MultiAgentEnv
+from torch import nn
+
+from agents.rllib import CHECKPOINT_PREFIX, POLICY_FILE
+from camelup_cli.config import (
+    ConfigError,
+    add_override_flags,
+    load_config,
+    overrides_from_args,
+    setting,
+)
+from camelup_env.camelup_v1 import ENV_VERSION
+from camelup_env.rules import RuleSet
+from training.train_ppo import TrainConfig, check_game_settings, check_positive
+
+#: The policies: the one trained, and the frozen copy of it that "self" opponents play.
+LEARNER, FROZEN = "learner", "frozen"
+
+
+def _as_in_sb3_trainer(name: str, **changes: Any) -> Any:
+    """A setting documented once: the SB3 trainer's field ``name`` (its help and default)."""
+    field = {f.name: f for f in dataclasses.fields(TrainConfig)}[name]
+    kwargs = {"default": field.default, "default_factory": field.default_factory, **changes}
+    if "default" in changes:
+        kwargs["default_factory"] = dataclasses.MISSING
+    return setting(help=field.metadata["help"], **kwargs)
+
+
+# 1. Configuration --------------------------------------------------------------------------
+@dataclass
+class RLlibConfig:
+    """Every setting of an RLlib run; YAML files and ``--field-name`` flags set them."""
+
+    name: str = _as_in_sb3_trainer("name", default="rllib_selfplay")
+    preset: str = _as_in_sb3_trainer("preset")
+    num_players: int = _as_in_sb3_trainer("num_players")
+    reward_mode: str = _as_in_sb3_trainer("reward_mode")
+    odds_features: bool = _as_in_sb3_trainer("odds_features")
+    action_values: bool = _as_in_sb3_trainer("action_values")
+    race_samples: int = _as_in_sb3_trainer("race_samples")
+    coin_shaping: float = _as_in_sb3_trainer("coin_shaping")
+    iterations: int = setting(200,
+        help="PPO iterations: each plays train_batch_size decisions, then updates the learner.")
+    train_batch_size: int = setting(4000,
+        help="Environment steps (decisions of the learner and the frozen copies) per "
+             "iteration.")
+    minibatch_size: int = setting(512, help="Minibatch size of the updates.")
+    num_epochs: int = setting(4, help="Passes over each iteration's batch.")
+    learning_rate: float = _as_in_sb3_trainer("learning_rate")
+    gamma: float = _as_in_sb3_trainer("gamma")
+    gae_lambda: float = _as_in_sb3_trainer("gae_lambda")
+    clip_range: float = _as_in_sb3_trainer("clip_range")
+    ent_coef: float = _as_in_sb3_trainer("ent_coef")
+    net_arch: list[int] = _as_in_sb3_trainer("net_arch")
+    opponent_mix: dict[str, float] = setting(
+        default_factory=lambda: {"self": 0.5, "greedy": 0.3, "heuristic": 0.1, "random": 0.1},
+        help="Opponent draw weights per seat: 'self' (the frozen copy of the learner) or any "
+             "agent name (played inside the environment).")
+    snapshot_every: int = setting(5,
+        help="Iterations between copies of the learner's weights into the frozen opponent.")
+    checkpoint_every: int = setting(10, help="Iterations between checkpoints.")
+    env_runners: int = setting(1,
+        help="Ray actors playing the games (0: the training process plays them itself).")
+    address: str | None = setting(None,
+        help="Ray cluster to train on (HOST:PORT of `ray start --head`); null starts a local "
+             "Ray instance.")
+    num_cpus: int = setting(0, help="CPUs of the local Ray instance (0: all of this machine's).")
+    seed: int = _as_in_sb3_trainer("seed")
+    out_dir: str = _as_in_sb3_trainer("out_dir", default="runs/rllib_selfplay")
+
+    def __post_init__(self) -> None:
+        self.validate()
+
+    def validate(self) -> None:
+        """Every value checked up front, before Ray starts."""
+        check_game_settings(self)
+        check_positive(self, ("iterations", "train_batch_size", "minibatch_size", "num_epochs",
+                              "learning_rate", "snapshot_every", "checkpoint_every"))
+        if self.minibatch_size > self.train_batch_size:
+            raise ConfigError(f"minibatch_size ({self.minibatch_size}) must be at most "
+                              f"train_batch_size ({self.train_batch_size})")
+        if not 0 < self.gamma <= 1 or not 0 <= self.gae_lambda <= 1:
+            raise ConfigError("gamma must be in (0, 1] and gae_lambda in [0, 1]")
+        if self.clip_range <= 0 or self.ent_coef < 0:
+            raise ConfigError("clip_range must be positive, ent_coef >= 0")
+        if self.env_runners < 0 or self.num_cpus < 0:
+            raise ConfigError("env_runners and num_cpus must be >= 0")
+        if self.address is not None and not self.address.strip():
+            raise ConfigError("address must be HOST:PORT (or null for a local Ray instance)")
+
+    def rules(self) -> RuleSet:
+        return RuleSet(self.preset, num_players=self.num_players)
+
+    def observer_settings(self) -> dict[str, Any]:
+        """The learner's observation (keyword arguments of ``Observer``)."""
+        return {"odds_features": self.odds_features, "race_samples": self.race_samples,
+                "action_values": self.action_values}
+
+    def env_config(self) -> dict[str, Any]:
+        """What :class:`SelfPlayEnv` is built from (plain data: it travels to Ray actors)."""
+        return {"rules": self.rules().to_dict(), "observer": self.observer_settings(),
+                "reward_mode": self.reward_mode, "coin_shaping": self.coin_shaping,
+                "opponent_mix": dict(self.opponent_mix), "seed": self.seed}
+
+
+# 2. Environment ----------------------------------------------------------------------------
+class SelfPlayEnv(MultiAgentEnv):
+    """camelup_v1 as an RLlib multi-agent env: agents by role, scripted seats played inside.
+
+    ``config`` is :meth:`RLlibConfig.env_config` (RLlib passes it as an ``EnvContext``, whose
+    ``worker_index`` and ``vector_index`` make each copy's games different). Agents:
+    ``"learner"`` and ``"opponent_k"`` (k = 1..n-1, the k-th seat after the learner's); an
+    ``opponent_k`` exists in a game only when that seat drew ``"self"``.
+    """
+
+    def __init__(self, config: dict[str, Any] | None = None):
+        super().__init__()
+        from camelup_env.camelup_v1 import raw_env
+
+        config = config or {}
+        rules = RuleSet.from_dict(config["rules"])
+        self.game = raw_env(rules=rules, reward_mode=config.get("reward_mode", "win"),
+                            coin_shaping=config.get("coin_shaping", 0.0),
+                            **config.get("observer", {}))
+        self.n = rules.num_players
+        self.possible_agents = [LEARNER] + [f"opponent_{k}" for k in range(1, self.n)]
+        self.agents = []
+        seat0 = self.game.possible_agents[0]
+        self.observation_spaces = dict.fromkeys(self.possible_agents,
+                                                self.game.observation_space(seat0))
+        self.action_spaces = dict.fromkeys(self.possible_agents, self.game.action_space(seat0))
+        mix = config.get("opponent_mix", {"self": 1.0})
+        self.mix_names = list(mix)
+        weights = np.array([mix[k] for k in self.mix_names], dtype=float)
+        self.mix_weights = weights / weights.sum()
+        self.rng = np.random.default_rng([int(config.get("seed", 0)),
+                                          int(getattr(config, "worker_index", 0)),
+                                          int(getattr(config, "vector_index", 0))])
+        odds_on = config.get("observer", {}).get("odds_features", True)
+        self.race_samples = config.get("observer", {}).get("race_samples") if odds_on else None
+        self.bots: dict[str, Any] = {}  # scripted agents by name, made once
+        self.agent_at: dict[int, str] = {}  # seat -> RLlib agent this game
+        self.bot_at: dict[int, Any] = {}  # seat -> scripted agent this game
+
+    def reset(self, *, seed: int | None = None, options: dict | None = None):
+        if seed is not None:
+            self.rng = np.random.default_rng(seed)
+        learner = int(self.rng.integers(self.n))
+        self.agent_at, self.bot_at = {learner: LEARNER}, {}
+        for k in range(1, self.n):
+            seat = (learner + k) % self.n
+            name = self.mix_names[int(self.rng.choice(len(self.mix_names), p=self.mix_weights))]
+            if name == "self":
+                self.agent_at[seat] = f"opponent_{k}"
+            else:
+                self.bot_at[seat] = self._bot(name)
+                self.bot_at[seat].reset(int(self.rng.integers(1 << 31)))
+        self.agents = list(self.agent_at.values())
+        self.pending = dict.fromkeys(self.agents, 0.0)  # reward since each agent's last obs
+        self.seen: set[str] = set()
+        self.game.reset(seed=int(self.rng.integers(1 << 31)), options=options)
+        self._play_bots()
+        obs, _, _, _, infos = self._outputs()
+        return obs, infos
+
+    def step(self, action_dict: dict[str, int]):
+        agent = self.agent_at[self.game.state.current]
+        self.game.step(int(action_dict[agent]))
+        self._collect_rewards()
+        self._play_bots()
+        return self._outputs()
+
+    # Internals ------------------------------------------------------------------------------
+    def _bot(self, name: str) -> Any:
+        from training.selfplay import make_opponent
+
+        if name not in self.bots:
+            self.bots[name] = make_opponent(name, self.race_samples)
+        return self.bots[name]
+
+    def _over(self) -> bool:
+        return any(self.game.terminations.values()) or any(self.game.truncations.values())
+
+    def _collect_rewards(self) -> None:
+        for seat, agent in self.agent_at.items():
+            self.pending[agent] += self.game.rewards[self.game.possible_agents[seat]]
+
+    def _play_bots(self) -> None:
+        """Scripted seats move until one of RLlib's agents must act or the game ends."""
+        from camelup_env.observation import LazyObservation, public_view
+
+        game = self.game
+        while not self._over() and game.state.current in self.bot_at:
+            seat, state = game.state.current, game.state
+            mask = game.infos[game.agent_selection]["action_mask"].copy()
+            observation = LazyObservation(mask, lambda s=state, k=seat: game.observer.observe(s, k))
+            game.step(int(self.bot_at[seat](observation, public_view(state, seat))))
+            self._collect_rewards()
+
+    def _outputs(self):
+        """This step's dicts: the agent to move gets its observation and its pending reward;
+        at the end, every agent that has played gets its last observation and reward."""
+        game = self.game
+        if self._over():
+            done = [a for a in self.agents if a in self.seen]
+            terminated = any(game.terminations.values())
+            seat_of = {a: s for s, a in self.agent_at.items()}
+            obs = {a: game.observe(game.possible_agents[seat_of[a]]) for a in done}
+            rewards = {a: self.pending[a] for a in done}
+            ends = {**dict.fromkeys(done, terminated), "__all__": terminated}
+            cuts = {**dict.fromkeys(done, not terminated), "__all__": not terminated}
+            return obs, rewards, ends, cuts, {}
+        seat = game.state.current
+        agent = self.agent_at[seat]
+        self.seen.add(agent)
+        reward, self.pending[agent] = self.pending[agent], 0.0
+        obs = {agent: game.observe(game.possible_agents[seat])}
+        return obs, {agent: reward}, {"__all__": False}, {"__all__": False}, {}
+
+
+def module_for(agent_id: str, episode: Any = None, **kwargs: Any) -> str:
+    """The policy mapping: the learner's seat to ``"learner"``, "self" seats to ``"frozen"``."""
+    return LEARNER if agent_id == LEARNER else FROZEN
+
+
+# 3. Network --------------------------------------------------------------------------------
+#: The logit of an illegal action (as sb3-contrib's masking: finite, so no NaN in the loss).
+MASKED_LOGIT = -1e8
+
+
+def _mlp(sizes: list[int]) -> nn.Sequential:
+    layers: list[nn.Module] = []
+    for a, b in pairwise(sizes):
+        layers += [nn.Linear(a, b), nn.Tanh()]
+    return nn.Sequential(*layers)
+
+
+class MaskedActorCritic(TorchRLModule, ValueFunctionAPI):
+    """Separate policy and value MLPs (tanh) over the observation vector, masked logits.
+
+    Parameter names and shapes are sb3-contrib's ``MaskableActorCriticPolicy``'s with
+    ``net_arch`` for both heads (``mlp_extractor.policy_net``, ``mlp_extractor.value_net``,
+    ``action_net``, ``value_net``), so the learner's ``state_dict`` is a camelup model file's
+    weights as it is. ``model_config``: ``{"net_arch": [widths]}``.
+    """
+
+    def setup(self) -> None:
+        size = int(self.observation_space["observation"].shape[0])
+        widths = [size, *self.model_config["net_arch"]]
+        self.mlp_extractor = nn.Module()
+        self.mlp_extractor.policy_net = _mlp(widths)
+        self.mlp_extractor.value_net = _mlp(widths)
+        self.action_net = nn.Linear(widths[-1], int(self.action_space.n))
+        self.value_net = nn.Linear(widths[-1], 1)
+
+    def _forward(self, batch: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+        obs = batch[Columns.OBS]
+        logits = self.action_net(self.mlp_extractor.policy_net(obs["observation"]))
+        legal = obs["action_mask"] > 0
+        return {Columns.ACTION_DIST_INPUTS:
+                torch.where(legal, logits, torch.full_like(logits, MASKED_LOGIT))}
+
+    def compute_values(self, batch: dict[str, Any], embeddings: Any = None) -> Any:
+        features = self.mlp_extractor.value_net(batch[Columns.OBS]["observation"])
+        return self.value_net(features).squeeze(-1)
+
+
+# 4. The algorithm --------------------------------------------------------------------------
+def algorithm_config(cfg: RLlibConfig) -> Any:
+    """RLlib's ``PPOConfig`` for ``cfg``: two modules of one network, only the learner trained."""
+    from ray.rllib.algorithms.ppo import PPOConfig
+    from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
+    from ray.rllib.core.rl_module.rl_module import RLModuleSpec
+
+    network = RLModuleSpec(module_class=MaskedActorCritic,
+                           model_config={"net_arch": list(cfg.net_arch)})
+    return (
+        PPOConfig()
+        .environment(SelfPlayEnv, env_config=cfg.env_config())
+        .env_runners(num_env_runners=cfg.env_runners, num_cpus_per_env_runner=1)
+        .multi_agent(policies={LEARNER, FROZEN}, policy_mapping_fn=module_for,
+                     policies_to_train=[LEARNER])
+        .rl_module(rl_module_spec=MultiRLModuleSpec(
+            rl_module_specs={LEARNER: network, FROZEN: network}))
+        .training(train_batch_size_per_learner=cfg.train_batch_size,
+                  minibatch_size=cfg.minibatch_size, num_epochs=cfg.num_epochs,
+                  lr=cfg.learning_rate, gamma=cfg.gamma, lambda_=cfg.gae_lambda,
+                  clip_param=cfg.clip_range, entropy_coeff=cfg.ent_coef)
+        .learners(num_learners=0)
+        .debugging(seed=cfg.seed, log_level="ERROR")
+    )
+
+
+def learner_weights(algo: Any) -> dict[str, Any]:
+    """The learner module's ``state_dict`` (tensors), from the learner group."""
+    state = algo.learner_group.get_state(components=f"learner/rl_module/{LEARNER}")
+    return state["learner"]["rl_module"][LEARNER]
+
+
+def refresh_frozen(algo: Any) -> None:
+    """Copy the learner's weights into the frozen module, on the learner and every env runner.
+    (RLlib syncs only the trained modules to the env runners after an update.)"""
+    algo.learner_group.set_state({"learner": {"rl_module": {FROZEN: learner_weights(algo)}}})
+    algo.env_runner_group.sync_weights(from_worker_or_learner_group=algo.learner_group,
+                                       policies=[FROZEN], inference_only=True)
+
+
+# 5. Checkpoints ----------------------------------------------------------------------------
+def save_policy_file(algo: Any, cfg: RLlibConfig, path: Path, iteration: int) -> Path:
+    """The learner's weights as a camelup model file (read by ``rllib:`` and ``ppo:``)."""
+    from agents.policy_file import Architecture, write_policy_file
+    from camelup_env.actions import action_table
+    from camelup_env.observation import Observer
+
+    weights = {k: torch.as_tensor(np.asarray(v)) for k, v in learner_weights(algo).items()}
+    rules = cfg.rules()
+    arch = Architecture(Observer(rules, **cfg.observer_settings()).size,
+                        len(action_table(rules)), tuple(cfg.net_arch), tuple(cfg.net_arch),
+                        "Tanh", True)
+    return write_policy_file(path, weights, arch, rules, observer=cfg.observer_settings(),
+                             env_version=ENV_VERSION, trainer="rllib",
+                             trained_iterations=iteration, config=asdict(cfg))
+
+
+def checkpoint(algo: Any, cfg: RLlibConfig, out: Path, progress: dict) -> Path:
+    """An RLlib checkpoint with the camelup policy file inside; recorded in progress.json."""
+    iteration = int(algo.iteration)
+    folder = (out / "checkpoints" / f"{CHECKPOINT_PREFIX}{iteration:06d}").resolve()
+    algo.save_to_path(str(folder))
+    save_policy_file(algo, cfg, folder / POLICY_FILE, iteration)
+    progress.update(iteration=iteration, checkpoint=str(folder.relative_to(out.resolve())))
+    write_progress(out, progress)
+    return folder
+
+
+def write_progress(out: Path, progress: dict) -> None:
+    tmp = out / "progress.json.tmp"
+    tmp.write_text(json.dumps(progress, indent=2))
+    os.replace(tmp, out / "progress.json")  # atomic: a kill never leaves half a file
+
+
+# 6. Main loop ------------------------------------------------------------------------------
+#: Settings a ``--resume`` may change: train longer, move the folder, or the cluster.
+RESUME_MAY_CHANGE = frozenset({"iterations", "out_dir", "address", "num_cpus", "env_runners"})
+
+
+def open_run(cfg: RLlibConfig, resume: bool) -> dict:
+    """The run's progress record: new, or the interrupted run's (same config required)."""
+    out = Path(cfg.out_dir)
+    progress_file = out / "progress.json"
+    if resume:
+        if not progress_file.exists():
+            raise ConfigError(f"nothing to resume in {out}: no checkpoint yet")
+        progress = json.loads(progress_file.read_text())
+        changed = sorted(k for k, v in asdict(cfg).items()
+                         if progress["config"].get(k) != v and k not in RESUME_MAY_CHANGE)
+        if changed:
+            raise ConfigError(f"--resume with a different config (changed: {changed}); use the "
+                              "config of the interrupted run or a new out_dir")
+        if not (out / progress["checkpoint"]).is_dir():
+            raise ConfigError(f"nothing to resume in {out}: {progress['checkpoint']} is missing")
+        progress["config"] = asdict(cfg)
+        return progress
+    if progress_file.exists():
+        raise ConfigError(f"{out} already holds a run; pass --resume or use a new out_dir")
+    return {"config": asdict(cfg), "iteration": 0, "checkpoint": None}
+
+
+#: result key (path through RLlib's result dict) -> TensorBoard tag
+SCALARS = {
+    ("env_runners", "module_episode_returns_mean", LEARNER): "rollout/learner_return_mean",
+    ("env_runners", "episode_len_mean"): "rollout/episode_len_mean",
+    ("env_runners", "num_env_steps_sampled_lifetime"): "rollout/env_steps",
+    ("learners", LEARNER, "policy_loss"): "train/policy_loss",
+    ("learners", LEARNER, "vf_loss"): "train/value_loss",
+    ("learners", LEARNER, "entropy"): "train/entropy",
+    ("learners", LEARNER, "mean_kl_loss"): "train/mean_kl",
+    ("time_this_iter_s",): "time/iteration_seconds",
+}
+
+
+def scalars(result: dict[str, Any]) -> dict[str, float]:
+    """The TensorBoard scalars of one ``algo.train()`` result (those it holds)."""
+    out = {}
+    for path, tag in SCALARS.items():
+        value: Any = result
+        for key in path:
+            value = value.get(key) if isinstance(value, dict) else None
+        if isinstance(value, (int, float, np.floating, np.integer)):
+            out[tag] = float(value)
+    return out
+
+
+def start_ray(cfg: RLlibConfig) -> bool:
+    """Join ``cfg.address`` or start a local Ray; True if this call started it (and so ends
+    it). An unreachable cluster is a one-line :class:`ConfigError`."""
+    from tournament.config import TournamentError
+    from tournament.ray_pool import connect
+
+    if ray.is_initialized():
+        return False
+    try:
+        connect(cfg.address, cfg.num_cpus or None)
+    except TournamentError as exc:
+        raise ConfigError(str(exc)) from exc
+    return True
+
+
+def train(cfg: RLlibConfig, resume: bool = False, command: str | None = None) -> Path:
+    from torch.utils.tensorboard import SummaryWriter
+
+    progress = open_run(cfg, resume)
+    started = start_ray(cfg)  # an unreachable cluster is refused before anything is written
+    out = Path(cfg.out_dir)
+    (out / "checkpoints").mkdir(parents=True, exist_ok=True)
+    (out / "config.json").write_text(json.dumps(asdict(cfg), indent=2))
+    algo = algorithm_config(cfg).build_algo()
+    writer = SummaryWriter(str(out / "tensorboard"))
+    start = time.time()
+    try:
+        if resume:
+            algo.restore_from_path(str((out / progress["checkpoint"]).resolve()))
+        else:
+            refresh_frozen(algo)
+        while algo.iteration < cfg.iterations:
+            result = algo.train()
+            for tag, value in scalars(result).items():
+                writer.add_scalar(tag, value, algo.iteration)
+            line = ", ".join(f"{t.split('/')[1]} {v:.3g}" for t, v in scalars(result).items())
+            print(f"iteration {algo.iteration}/{cfg.iterations}: {line}", flush=True)
+            if algo.iteration % cfg.snapshot_every == 0:
+                refresh_frozen(algo)
+            if algo.iteration % cfg.checkpoint_every == 0:
+                checkpoint(algo, cfg, out, progress)
+        if progress["iteration"] != algo.iteration:
+            checkpoint(algo, cfg, out, progress)
+        final = save_policy_file(algo, cfg, out / "model.zip", int(algo.iteration))
+    except KeyboardInterrupt:
+        checkpoint(algo, cfg, out, progress)
+        again = command or f"camelup train --trainer rllib CONFIG --out-dir {shlex.quote(str(out))}"
+        if "--resume" not in again:
+            again += " --resume"
+        print(f"\ninterrupted after iteration {algo.iteration}; checkpoint saved. Resume with:\n"
+              f"  {again}", file=sys.stderr)
+        raise
+    finally:
+        writer.close()
+        algo.stop()
+        if started:
+            ray.shutdown()
+    print(f"trained {algo.iteration} iterations in {time.time() - start:.0f} s -> {final} "
+          f"(rllib:{out / progress['checkpoint']})")
+    return final
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    from training import add_trainer_flag
+
+    parser.add_argument("config", nargs="?", help="YAML config (configs/train/rllib_*.yaml)")
+    add_trainer_flag(parser)
+    parser.add_argument("--resume", action="store_true",
+                        help="continue the run in out_dir from its last checkpoint")
+    add_override_flags(parser, RLlibConfig)
+
+
+def run(args: argparse.Namespace) -> int:
+    """``camelup train --trainer rllib``: a config error is one line, exit code 2 (camelup_cli
+    prints ConfigError); Ctrl-C leaves a checkpoint and exit code 130."""
+    cfg = load_config(RLlibConfig, args.config, overrides_from_args(args, RLlibConfig))
+    try:
+        train(cfg, resume=args.resume, command=getattr(args, "command_line", None))
+    except KeyboardInterrupt:
+        return 130
+    return 0
