@@ -7,11 +7,17 @@ Side by side in one run, on the same schedule (4-player classic, seat-rotated, p
 
 * *in-process*: ``workers`` processes play the games with the agents in the same process as the
   game (:func:`agents.arena.play_game`) - no isolation, the speed to match;
+* *in-process, own caches*: the same, but each agent keeps odds caches of its own (the
+  :mod:`camelup_env.odds` LRU dicts, swapped in for each of its moves), as it does in a bot
+  process of its own: the share of isolation's cost that is the agents' own extra computing,
+  not the messages and processes (the four seats of a table no longer share one position's
+  odds; with identical agents and paired seeds that sharing is large);
 * *isolated*: the real tournament (:func:`tournament.run.run_tournament`): the referee, one
   sandboxed bot process per seat speaking the line protocol, fsynced ``games.jsonl``.
 
-Prints both times and their ratio (issue #14: at most 1.5), and checks that both played the
-same games (the same final coins: the referee is the in-process game, moved).
+Prints the three times and the ratios to in-process (issue #14: isolated at most 1.5), and
+checks that all played the same games (the same final coins: the referee is the in-process
+game, moved).
 
 With ``--backends`` it measures the real tournament instead on the local backend and on Ray
 (a local Ray instance, :mod:`tournament.ray_pool`) at 1 and 2 workers each, side by side, and
@@ -27,6 +33,7 @@ import os
 import sys
 import tempfile
 import time
+from collections import OrderedDict
 from pathlib import Path
 
 # Run as a script, this file's own folder comes first on sys.path and its name would hide the
@@ -41,17 +48,37 @@ from tournament.schedule import GameSpec, schedule  # noqa: E402
 _AGENTS: dict = {}
 
 
-def _in_process(job: tuple[str, dict, GameSpec]) -> tuple[int, list[int]]:
+class _OwnCaches:
+    """An agent that plays with odds caches of its own, as in a bot process (module docstring)."""
+
+    def __init__(self, agent) -> None:
+        from camelup_env import odds
+
+        self.agent, self.odds = agent, odds
+        self.caches = {name: OrderedDict() for name, value in vars(odds).items()
+                       if name.endswith("_cache") and isinstance(value, OrderedDict)}
+
+    def reset(self, seed: int | None = None) -> None:
+        self.agent.reset(seed)
+
+    def __call__(self, observation, public_state) -> int:
+        for name, cache in self.caches.items():
+            setattr(self.odds, name, cache)
+        return self.agent(observation, public_state)
+
+
+def _in_process(job: tuple[str, dict, GameSpec, bool]) -> tuple[int, list[int]]:
     import agents
     from agents.arena import play_game
     from camelup_env.rules import RuleSet
 
-    spec_name, rules_doc, spec = job
+    spec_name, rules_doc, spec, own_caches = job
     lineup = []
     for seat, index in enumerate(spec.seats):
-        key = (index, seat)
+        key = (index, seat, own_caches)
         if key not in _AGENTS:
-            _AGENTS[key] = agents.make(spec_name)
+            agent = agents.make(spec_name)
+            _AGENTS[key] = _OwnCaches(agent) if own_caches else agent
         agent = _AGENTS[key]
         agent.reset(spec.seed * 64 + index)
         lineup.append(agent)
@@ -76,22 +103,27 @@ def main() -> None:
     games = schedule(config)
     rules_doc = config.ruleset().to_dict()
 
-    start = time.perf_counter()
-    with mp.get_context("spawn").Pool(args.workers) as pool:
-        baseline = dict(pool.map(_in_process, [(args.agent, rules_doc, g) for g in games],
-                                 chunksize=8))
-    in_process = time.perf_counter() - start
+    def in_process(own_caches: bool) -> tuple[float, dict]:
+        start = time.perf_counter()
+        with mp.get_context("spawn").Pool(args.workers) as pool:
+            coins = dict(pool.map(_in_process, [(args.agent, rules_doc, g, own_caches)
+                                                for g in games], chunksize=8))
+        return time.perf_counter() - start, coins
+
+    shared, baseline = in_process(False)
+    own, own_coins = in_process(True)
 
     with tempfile.TemporaryDirectory() as tmp:
         start = time.perf_counter()
         run_tournament(config, Path(tmp), progress=False)
         isolated = time.perf_counter() - start
         coins = {r["game"]: r["coins"] for r in read_games(Path(tmp) / "games.jsonl")}
-    same = "same games" if coins == baseline else "DIFFERENT GAMES"
+    same = "same games" if coins == baseline == own_coins else "DIFFERENT GAMES"
     n = len(games)
     print(f"{n} games of 4 x {args.agent}, classic, {args.workers} workers: in-process "
-          f"{in_process:.1f} s ({n / in_process:.2f} games/s), isolated {isolated:.1f} s "
-          f"({n / isolated:.2f} games/s), ratio {isolated / in_process:.2f} ({same})")
+          f"{shared:.1f} s ({n / shared:.2f} games/s), in-process with own caches {own:.1f} s "
+          f"(ratio {own / shared:.2f}), isolated {isolated:.1f} s ({n / isolated:.2f} "
+          f"games/s), ratio {isolated / shared:.2f} ({same})")
 
 
 def _timed_run(settings: dict) -> tuple[float, dict]:

@@ -191,13 +191,18 @@ class GameState:
         return json.dumps(self.to_dict(), separators=(",", ":"))
 
     @classmethod
-    def from_dict(cls, doc: dict[str, Any]) -> GameState:
+    def from_dict(cls, doc: dict[str, Any], validate: bool = True) -> GameState:
         """Rebuild a state from :meth:`to_dict` output; a bad document raises ``ValueError``.
 
         The document may come from a stranger (a state or replay file): every value's JSON type
         and shape is checked here, then :meth:`validate` checks the values against the rule
         set, so nothing out of range reaches the engine, the odds or an observer. Errors name
         the field (``"stacks[1][0]: ..."``).
+
+        ``validate=False`` skips :meth:`validate` (a third of the cost) for a document whose
+        values come from this engine itself: the public view the referee sends an in-project
+        bot every move (:mod:`tournament.host`), where the check would only repeat the
+        referee's engine in the bot's process. The type and shape checks still run.
         """
         if not isinstance(doc, dict):
             raise ValueError(
@@ -221,9 +226,9 @@ class GameState:
 
         def seats(name: str, width: int = 0) -> tuple:
             """A per-seat list: ints, or (with ``width``) lists of ``width``-int rows."""
-            rows = _items(doc[name], name, length=n)
             if not width:
-                return tuple(_int(v, f"{name}[{i}]") for i, v in enumerate(rows))
+                return _ints(doc[name], name, n)
+            rows = _items(doc[name], name, length=n)
             return tuple(_rows(r, f"{name}[{i}]", width) for i, r in enumerate(rows))
 
         photographer = doc["photographer"]
@@ -232,15 +237,9 @@ class GameState:
             stacks=_stacks(doc["stacks"]),
             tiles={space: (owner, side)
                    for space, owner, side in _rows(doc["tiles"], "tiles", 3)},
-            pyramid=tuple(_int(d, f"pyramid[{i}]")
-                          for i, d in enumerate(_items(doc["pyramid"], "pyramid"))),
+            pyramid=_ints(doc["pyramid"], "pyramid"),
             revealed=_rows(doc["revealed"], "revealed", 3),
-            leg_stacks=tuple(
-                tuple(_int(v, f"leg_stacks[{i}][{j}]")
-                      for j, v in enumerate(_items(stack, f"leg_stacks[{i}]")))
-                for i, stack in enumerate(_items(doc["leg_stacks"], "leg_stacks",
-                                                 length=rules.n_racing))
-            ),
+            leg_stacks=_rows(doc["leg_stacks"], "leg_stacks", length=rules.n_racing),
             pyramid_tiles_left=_int(doc["pyramid_tiles_left"], "pyramid_tiles_left"),
             coins=seats("coins"),
             leg_bets=seats("leg_bets", 2),
@@ -255,13 +254,14 @@ class GameState:
             game_over=_bool(doc["game_over"], "game_over"),
             crater=_int(doc["crater"], "crater"),
             photographer=(None if photographer is None
-                          else _row(photographer, "photographer", 2)),
+                          else _ints(photographer, "photographer", 2)),
             position_bets=_rows(doc["position_bets"], "position_bets", 4),
             extra_pending=_bool(doc["extra_pending"], "extra_pending"),
         )
         if len(state.stacks) != len(doc["stacks"]) or len(state.tiles) != len(doc["tiles"]):
             raise ValueError("stacks and tiles may list each space once")
-        state.validate()
+        if validate:
+            state.validate()
         return state
 
     @classmethod
@@ -402,6 +402,13 @@ def _int(value: Any, name: str) -> int:
     return value
 
 
+def _fits(values: list) -> bool:
+    """Every value is an int ``_int`` accepts: the checks of a whole list in one pass, with no
+    per-entry field name built (a bot process rebuilds every state it is sent, so this is its
+    hot path); only a list that fails is walked again entry by entry, to name the bad one."""
+    return all(type(v) is int and -MAX_COUNT <= v <= MAX_COUNT for v in values)
+
+
 def _bool(value: Any, name: str) -> bool:
     if type(value) is not bool:
         raise ValueError(f"{name} must be true or false, got {str(value)[:40]}")
@@ -416,12 +423,21 @@ def _items(value: Any, name: str, length: int | None = None) -> list:
     return value
 
 
-def _row(value: Any, name: str, width: int) -> tuple[int, ...]:
-    return tuple(_int(v, f"{name}[{j}]") for j, v in enumerate(_items(value, name, width)))
+def _ints(value: Any, name: str, length: int | None = None) -> tuple[int, ...]:
+    """A list of ints (of ``length`` entries, if given) as a tuple."""
+    items = _items(value, name, length)
+    if _fits(items):
+        return tuple(items)
+    return tuple(_int(v, f"{name}[{j}]") for j, v in enumerate(items))
 
 
-def _rows(value: Any, name: str, width: int) -> tuple[tuple[int, ...], ...]:
-    return tuple(_row(r, f"{name}[{i}]", width) for i, r in enumerate(_items(value, name)))
+def _rows(value: Any, name: str, width: int | None = None, length: int | None = None,
+          ) -> tuple[tuple[int, ...], ...]:
+    """A list (of ``length`` entries) of int lists (each of ``width`` entries) as tuples."""
+    rows = _items(value, name, length)
+    if all(type(r) is list and (width is None or len(r) == width) and _fits(r) for r in rows):
+        return tuple(map(tuple, rows))
+    return tuple(_ints(r, f"{name}[{i}]", width) for i, r in enumerate(rows))
 
 
 def _stacks(value: Any) -> dict[int, tuple[int, ...]]:
@@ -429,7 +445,5 @@ def _stacks(value: Any) -> dict[int, tuple[int, ...]]:
     stacks = {}
     for i, entry in enumerate(_items(value, "stacks")):
         space, camels = _items(entry, f"stacks[{i}]", 2)
-        stacks[_int(space, f"stacks[{i}][0]")] = tuple(
-            _int(c, f"stacks[{i}][1][{j}]")
-            for j, c in enumerate(_items(camels, f"stacks[{i}][1]")))
+        stacks[_int(space, f"stacks[{i}][0]")] = _ints(camels, f"stacks[{i}][1]")
     return stacks

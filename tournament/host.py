@@ -6,6 +6,8 @@ there, under the loading deadline); each ``move`` rebuilds the public view with
 ``GameState.from_dict`` and hands the agent the same observation dict a seat gets in-process
 (the feature vector is computed from the public view, lazily, and equals the one computed from
 the real game, ``tests/test_referee.py``). What the agent does to these copies stays here.
+The view is type-checked but not re-validated (``validate=False``): it is the referee's own
+game, and the rebuild is this process's largest cost after the agent's own.
 
 The protocol keeps its own copy of stdout; ``print`` in an agent goes to stderr (the bot's
 log), so it cannot break the protocol by accident. An exception from the agent - any
@@ -53,6 +55,8 @@ class Host:
         self.spec, self.kwargs, self.channel = spec, kwargs, channel
         self.agent: Any = None
         self.rules: Any = None
+        self.features: Any = None  # the rule set's observer, looked up once a game
+        self.n_actions = 0
         self.seat = 0
 
     def send(self, message: dict[str, Any]) -> None:
@@ -60,6 +64,8 @@ class Host:
         self.channel.flush()
 
     def start(self, message: dict[str, Any]) -> None:
+        from agents.arena import observer
+        from camelup_env.actions import action_table
         from camelup_env.rules import RuleSet
 
         rules = RuleSet.from_dict(message["rules"])
@@ -74,27 +80,23 @@ class Host:
             if warm is not None:
                 warm(public_view(new_game(rules, seed=0), self.seat))
         self.rules = rules
+        self.features = observer(rules)
+        self.n_actions = len(action_table(rules))
         reset = getattr(self.agent, "reset", None)
         if reset is not None:
             reset(int(message["seed"]))
         self.send({"type": "ready"})
 
     def move(self, message: dict[str, Any]) -> None:
-        from agents.arena import observer
         from camelup_env.observation import LazyObservation
         from camelup_env.state import GameState
 
-        state = GameState.from_dict(message["state"])
-        mask = np.zeros(len(self._table()), dtype=np.int8)
+        state = GameState.from_dict(message["state"], validate=False)  # the referee's own game
+        mask = np.zeros(self.n_actions, dtype=np.int8)
         mask[message["legal"]] = 1
-        features = observer(self.rules)
-        observation = LazyObservation(mask, lambda: features(state, self.seat))
+        features, seat = self.features, self.seat
+        observation = LazyObservation(mask, lambda: features(state, seat))
         self.send(action_reply(self.agent(observation, state)))
-
-    def _table(self) -> tuple:
-        from camelup_env.actions import action_table
-
-        return action_table(self.rules).actions
 
     def serve(self, lines: IO[bytes]) -> int:
         for line in lines:

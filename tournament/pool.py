@@ -2,7 +2,12 @@
 
 The referee's work is cheap next to a bot's thinking, so a pool of ``workers`` game workers
 (default: one per core), each keeping one warm bot process per seat it has needed, keeps the
-cores busy. Workers are trusted code (the referee); only bot processes run agent code. A worker
+cores busy. With no more workers than usable CPUs, each worker is pinned to a CPU of its own,
+and its bots inherit the pin: a game is a relay (referee, bot, referee, ...) that never needs
+two CPUs at once, and every hand-over between processes on different CPUs is a cross-CPU
+wake-up, which on a virtual machine costs about ten times a hand-over on one CPU
+(``docs/tournaments.md``, Speed). Pinning is scheduling only: the bots' limits and pipes are
+the same. Workers are trusted code (the referee); only bot processes run agent code. A worker
 that dies (it should not: no bot code runs in it) has its game played again by a fresh worker,
 once; twice is an error of the runner, reported, never blamed on a bot.
 
@@ -15,6 +20,7 @@ from __future__ import annotations
 import contextlib
 import json
 import multiprocessing as mp
+import os
 import re
 import signal
 from collections.abc import Callable, Sequence
@@ -116,6 +122,18 @@ def play_spec(spec: GameSpec, setup: MatchSetup, bots: dict, worker: int = 0) ->
     }
 
 
+def worker_cpus(workers: int) -> list[int | None]:
+    """The CPU each game worker and its bots are pinned to (module docstring), or None each
+    where there are more workers than usable CPUs (or no affinity API: not Linux)."""
+    try:
+        usable = sorted(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return [None] * workers
+    if workers > len(usable):
+        return [None] * workers
+    return usable[:workers]
+
+
 def _set_pdeathsig() -> None:
     """Linux: die with the parent (a kill -9 of the run leaves no orphans)."""
     with contextlib.suppress(Exception):
@@ -124,8 +142,10 @@ def _set_pdeathsig() -> None:
         ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
 
 
-def _worker_main(conn, setup: MatchSetup, worker: int) -> None:
+def _worker_main(conn, setup: MatchSetup, worker: int, cpu: int | None = None) -> None:
     _set_pdeathsig()
+    if cpu is not None:
+        os.sched_setaffinity(0, {cpu})
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
     bots: dict = {}
     try:
@@ -147,9 +167,10 @@ def _worker_main(conn, setup: MatchSetup, worker: int) -> None:
 
 
 class _Worker:
-    def __init__(self, ctx, setup: MatchSetup, index: int) -> None:
+    def __init__(self, ctx, setup: MatchSetup, index: int, cpu: int | None) -> None:
         self.conn, child = ctx.Pipe()
-        self.process = ctx.Process(target=_worker_main, args=(child, setup, index), daemon=True)
+        self.process = ctx.Process(target=_worker_main, args=(child, setup, index, cpu),
+                                   daemon=True)
         self.process.start()
         child.close()
         self.task: GameSpec | None = None
@@ -176,7 +197,8 @@ def run_games(todo: Sequence[GameSpec], setup: MatchSetup, workers: int,
     ctx = mp.get_context("spawn")  # a fresh interpreter: the parent may run threads
     pending = list(reversed(todo))
     retried: set[int] = set()
-    pool = [_Worker(ctx, setup, i) for i in range(min(workers, len(todo)))]
+    cpus = worker_cpus(min(workers, len(todo)))
+    pool = [_Worker(ctx, setup, i, cpus[i]) for i in range(min(workers, len(todo)))]
     try:
         for w in pool:
             w.send(pending.pop())
@@ -202,7 +224,7 @@ def run_games(todo: Sequence[GameSpec], setup: MatchSetup, workers: int,
                     retried.add(spec.game)
                     pending.append(spec)
                     i = pool.index(w)
-                    w = pool[i] = _Worker(ctx, setup, i)
+                    w = pool[i] = _Worker(ctx, setup, i, cpus[i])
                 else:
                     on_record(record)
                 w.task = None
