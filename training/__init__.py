@@ -1,8 +1,10 @@
-"""Self-play PPO training, evaluation and tournaments for camelup."""
+"""Self-play training for camelup: the trainers behind ``camelup train`` and what they share."""
 
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
+from typing import Any
 
 #: ``camelup train --trainer NAME`` -> the module implementing it (imported only when chosen)
 TRAINERS: dict[str, str] = {
@@ -28,3 +30,38 @@ def add_trainer_flag(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--trainer", choices=list(TRAINERS), default="sb3",
                         help="sb3: MaskablePPO (docs/training.md); rllib: RLlib's PPO on Ray "
                              "(docs/distributed.md); `--trainer rllib --help` lists its settings")
+
+
+def add_train_arguments(parser: argparse.ArgumentParser, config_cls: type,
+                        config_files: str) -> None:
+    """What every trainer's command line takes: a config file, ``--trainer``, ``--resume`` and
+    one ``--field-name`` flag per field of ``config_cls``."""
+    from camelup_cli.config import add_override_flags
+
+    parser.add_argument("config", nargs="?", help=f"YAML config ({config_files})")
+    add_trainer_flag(parser)
+    parser.add_argument("--resume", action="store_true",
+                        help="continue the run in out_dir from its last checkpoint")
+    add_override_flags(parser, config_cls)
+
+
+def run_trainer(args: argparse.Namespace, config_cls: type, train: Callable[..., Any],
+                user_errors: tuple[type[Exception], ...] = ()) -> int:
+    """``camelup train``: a config error (or one of ``user_errors``) is one line, exit code 2
+    (camelup_cli prints ConfigError); Ctrl-C leaves a checkpoint and exit code 130."""
+    from camelup_cli.config import ConfigError, load_config, overrides_from_args
+
+    cfg = load_config(config_cls, args.config, overrides_from_args(args, config_cls))
+    try:
+        train(cfg, resume=args.resume, command=getattr(args, "command_line", None))
+    except user_errors as exc:
+        raise ConfigError(str(exc)) from exc
+    except KeyboardInterrupt:
+        return 130
+    return 0
+
+
+def resume_command(command: str | None, fallback: str) -> str:
+    """The command that continues an interrupted run: the one given, with ``--resume``."""
+    again = command or fallback
+    return again if "--resume" in again else f"{again} --resume"

@@ -61,9 +61,6 @@ from torch import nn
 from agents.rllib import CHECKPOINT_PREFIX, POLICY_FILE
 from camelup_cli.config import (
     ConfigError,
-    add_override_flags,
-    load_config,
-    overrides_from_args,
     setting,
 )
 from camelup_env.camelup_v1 import ENV_VERSION
@@ -497,9 +494,10 @@ def train(cfg: RLlibConfig, resume: bool = False, command: str | None = None) ->
         final = save_policy_file(algo, cfg, out / "model.zip", int(algo.iteration))
     except KeyboardInterrupt:
         checkpoint(algo, cfg, out, progress)
-        again = command or f"camelup train --trainer rllib CONFIG --out-dir {shlex.quote(str(out))}"
-        if "--resume" not in again:
-            again += " --resume"
+        from training import resume_command
+
+        again = resume_command(
+            command, f"camelup train --trainer rllib CONFIG --out-dir {shlex.quote(str(out))}")
         print(f"\ninterrupted after iteration {algo.iteration}; checkpoint saved. Resume with:\n"
               f"  {again}", file=sys.stderr)
         raise
@@ -514,21 +512,13 @@ def train(cfg: RLlibConfig, resume: bool = False, command: str | None = None) ->
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    from training import add_trainer_flag
+    from training import add_train_arguments
 
-    parser.add_argument("config", nargs="?", help="YAML config (configs/train/rllib_*.yaml)")
-    add_trainer_flag(parser)
-    parser.add_argument("--resume", action="store_true",
-                        help="continue the run in out_dir from its last checkpoint")
-    add_override_flags(parser, RLlibConfig)
+    add_train_arguments(parser, RLlibConfig, "configs/train/rllib_*.yaml")
 
 
 def run(args: argparse.Namespace) -> int:
-    """``camelup train --trainer rllib``: a config error is one line, exit code 2 (camelup_cli
-    prints ConfigError); Ctrl-C leaves a checkpoint and exit code 130."""
-    cfg = load_config(RLlibConfig, args.config, overrides_from_args(args, RLlibConfig))
-    try:
-        train(cfg, resume=args.resume, command=getattr(args, "command_line", None))
-    except KeyboardInterrupt:
-        return 130
-    return 0
+    """``camelup train --trainer rllib``."""
+    from training import run_trainer
+
+    return run_trainer(args, RLlibConfig, train)

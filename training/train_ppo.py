@@ -36,9 +36,6 @@ from typing import Any
 
 from camelup_cli.config import (
     ConfigError,
-    add_override_flags,
-    load_config,
-    overrides_from_args,
     setting,
 )
 from camelup_env.camelup_v1 import ENV_VERSION, REWARD_MODES
@@ -501,9 +498,10 @@ def train(cfg: TrainConfig, resume: bool = False, command: str | None = None) ->
     except KeyboardInterrupt:
         callback.checkpoint()
         evaluator.stop()
-        again = command or f"camelup train CONFIG --out-dir {shlex.quote(cfg.out_dir)}"
-        if "--resume" not in again:
-            again += " --resume"
+        from training import resume_command
+
+        again = resume_command(command,
+                               f"camelup train CONFIG --out-dir {shlex.quote(cfg.out_dir)}")
         print(f"\ninterrupted at {model.num_timesteps} steps; checkpoint saved. Resume with:\n"
               f"  {again}", file=sys.stderr)
         raise
@@ -519,25 +517,15 @@ def train(cfg: TrainConfig, resume: bool = False, command: str | None = None) ->
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    from training import add_trainer_flag
+    from training import add_train_arguments
 
-    parser.add_argument("config", nargs="?", help="YAML config (configs/train/*.yaml)")
-    add_trainer_flag(parser)
-    parser.add_argument("--resume", action="store_true",
-                        help="continue the run in out_dir from its last checkpoint")
-    add_override_flags(parser, TrainConfig)
+    add_train_arguments(parser, TrainConfig, "configs/train/*.yaml")
 
 
 def run(args: argparse.Namespace) -> int:
-    """``camelup train``: a config error or an unusable checkpoint is one line, exit code 2
-    (camelup_cli prints ConfigError); Ctrl-C leaves a checkpoint and exit code 130."""
+    """``camelup train``: an unusable checkpoint is one line and exit code 2, like a config
+    error."""
     from agents.ppo import ModelFileError
+    from training import run_trainer
 
-    cfg = load_config(TrainConfig, args.config, overrides_from_args(args, TrainConfig))
-    try:
-        train(cfg, resume=args.resume, command=getattr(args, "command_line", None))
-    except ModelFileError as exc:
-        raise ConfigError(str(exc)) from exc
-    except KeyboardInterrupt:
-        return 130
-    return 0
+    return run_trainer(args, TrainConfig, train, user_errors=(ModelFileError,))
