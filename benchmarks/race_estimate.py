@@ -19,20 +19,8 @@ import time
 
 import numpy as np
 
-from camelup_env import RuleSet, apply_action, legal_action_indices, new_game, odds
-
-
-def positions(preset: str, players: int, n: int, seed: int = 0) -> list:
-    rng = np.random.default_rng(seed)
-    state, out = new_game(RuleSet(preset, num_players=players), seed=seed), []
-    while len(out) < n:
-        if state.game_over:
-            state = new_game(state.rules, seed=int(rng.integers(1 << 30)))
-        legal = legal_action_indices(state)
-        state, _ = apply_action(state, legal[rng.integers(len(legal))], rng)
-        if not state.game_over and rng.random() < 0.1:
-            out.append(state)
-    return out
+from camelup_env import RuleSet, odds
+from camelup_env.sampling import random_positions
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -43,7 +31,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     print("command: python benchmarks/race_estimate.py " + " ".join(
         argv if argv is not None else sys.argv[1:]))
-    states = positions(args.preset, args.players, args.positions)
+    states = random_positions(RuleSet(args.preset, num_players=args.players), args.positions)
     refs = [odds.race_probabilities(s, 100_000, seed=1) for s in states]
     odds.position_odds(states[0], 8)  # compile
     rows = [("plain Monte Carlo", 200), ("shared estimate", 64), ("plain Monte Carlo", 64),

@@ -41,6 +41,7 @@ from camelup_env.actions import (
 )
 from camelup_env.events import FinalBetsScored, LegScored, PhotoPayout, TilePayout
 from camelup_env.observation import public_view
+from camelup_env.sampling import random_positions
 from camelup_env.state import GameState
 
 ALL = (LegScored, TilePayout, PhotoPayout, FinalBetsScored)
@@ -88,18 +89,10 @@ def expected_after(state: GameState, index: int, seat: int,
 
 def positions(rules: RuleSet, n: int, max_left: int = 3, seed: int = 0) -> list[GameState]:
     """States of seeded random games with at most ``max_left`` reveals left in the leg."""
-    rng = np.random.default_rng(seed)
-    state, out = new_game(rules, seed=seed), []
-    while len(out) < n:
-        if state.game_over:
-            state = new_game(rules, seed=int(rng.integers(1 << 30)))
-        legal = legal_action_indices(state)
-        state, _ = apply_action(state, legal[rng.integers(len(legal))], rng)
-        left = min(state.pyramid_tiles_left, len(state.pyramid))
-        if not state.game_over and not state.extra_pending and 0 < left <= max_left \
-                and rng.random() < 0.3:
-            out.append(state)
-    return out
+    def few_left(s: GameState) -> bool:
+        return not s.extra_pending and 0 < min(s.pyramid_tiles_left, len(s.pyramid)) <= max_left
+
+    return random_positions(rules, n, seed, keep=0.3, accept=few_left)
 
 
 #: What each kind's value counts (the module docstring): a tile's own payouts only (not its

@@ -9,22 +9,14 @@ import numpy as np
 import pytest
 
 from agents.greedy import GreedyAgent
-from camelup_env import RuleSet, apply_action, legal_action_indices, new_game, odds, parse_position
+from camelup_env import RuleSet, legal_action_indices, odds, parse_position
 from camelup_env.observation import Observer, public_view
+from camelup_env.sampling import random_positions
 
 
 def positions(preset: str, n: int, seed: int = 0) -> list:
     """Positions of seeded random 4-player games, every phase of the race."""
-    rng = np.random.default_rng(seed)
-    state, out = new_game(RuleSet(preset, num_players=4), seed=seed), []
-    while len(out) < n:
-        if state.game_over:
-            state = new_game(state.rules, seed=int(rng.integers(1 << 30)))
-        legal = legal_action_indices(state)
-        state, _ = apply_action(state, legal[rng.integers(len(legal))], rng)
-        if not state.game_over and rng.random() < 0.1:
-            out.append(state)
-    return out
+    return random_positions(RuleSet(preset, num_players=4), n, seed)
 
 
 @pytest.mark.parametrize("preset", ["classic", "second_edition", "supercup"])
