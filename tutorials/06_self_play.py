@@ -76,8 +76,9 @@ print({kind: f"{seconds:.2f} s" for kind, seconds in learner_env.timers.items()}
 # ## What the shipped agents' curves show
 #
 # Each run writes `eval.csv` (win share against each evaluation opponent, with a 95% interval)
-# and `learning_curve.png`. The shipped agents were trained before the batched pipeline, with
-# 40-game periodic evaluations; their final 2,000-game evaluation is `evaluation.md`.
+# and `learning_curve.png`. The 4-player agent was trained before the batched pipeline, with
+# 40-game periodic evaluations; the 2-player agent on this pipeline, with 500-game evaluations
+# against greedy and expert. Each one's final 2,000-game evaluation is `evaluation.md`.
 
 # %%
 import csv
@@ -104,9 +105,10 @@ plt.tight_layout()
 plt.show()
 
 # %% [markdown]
-# The intervals of 40-game evaluations are about ±0.15 wide: the 2-player run's 0.64 against
-# greedy at 200k decisions measured 0.47 over 2,000 games. That is why `camelup train` now
-# evaluates with 500 paired, seat-rotated games in a background process. The final evaluations:
+# The intervals of 40-game evaluations are about ±0.15 wide: an earlier 2-player run's 0.64
+# against greedy at 200k decisions measured 0.47 over 2,000 games (`results/models/README.md`,
+# attempt 4). That is why `camelup train` now evaluates with 500 paired, seat-rotated games in a
+# background process (about ±0.04). The final evaluations:
 
 # %%
 for name in ("classic2", "classic4"):
