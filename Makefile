@@ -37,7 +37,9 @@ demo: install
 	$(VENV)/bin/camelup tournament configs/tournament/demo.yaml --out runs/demo
 	$(VENV)/bin/camelup tournament configs/tournament/demo_2p.yaml --out runs/demo_2p
 
-# The full training of both shipped agents (hours on 2 cores; resumable with --resume).
+# The full training of both shipped configs, 20M learner decisions each: about 11 hours per
+# config on 2 cores (the 2-player run measured 520-660 decisions/s, the 4-player config 489/s
+# in benchmarks/training.py), about 22 hours in all; stop any time and rerun with --resume.
 train: install
 	$(VENV)/bin/camelup train configs/train/ppo_selfplay.yaml
 	$(VENV)/bin/camelup train configs/train/ppo_selfplay_2p.yaml
