@@ -403,24 +403,12 @@ RESUME_MAY_CHANGE = frozenset({"iterations", "out_dir", "address", "num_cpus", "
 
 def open_run(cfg: RLlibConfig, resume: bool) -> dict:
     """The run's progress record: new, or the interrupted run's (same config required)."""
-    out = Path(cfg.out_dir)
-    progress_file = out / "progress.json"
-    if resume:
-        if not progress_file.exists():
-            raise ConfigError(f"nothing to resume in {out}: no checkpoint yet")
-        progress = json.loads(progress_file.read_text())
-        changed = sorted(k for k, v in asdict(cfg).items()
-                         if progress["config"].get(k) != v and k not in RESUME_MAY_CHANGE)
-        if changed:
-            raise ConfigError(f"--resume with a different config (changed: {changed}); use the "
-                              "config of the interrupted run or a new out_dir")
-        if not (out / progress["checkpoint"]).is_dir():
-            raise ConfigError(f"nothing to resume in {out}: {progress['checkpoint']} is missing")
-        progress["config"] = asdict(cfg)
-        return progress
-    if progress_file.exists():
-        raise ConfigError(f"{out} already holds a run; pass --resume or use a new out_dir")
-    return {"config": asdict(cfg), "iteration": 0, "checkpoint": None}
+    from training import open_run as open_progress
+
+    return open_progress(
+        cfg, resume, RESUME_MAY_CHANGE, fresh={"iteration": 0, "checkpoint": None},
+        has_checkpoint=lambda out, progress: bool(progress["checkpoint"])
+        and (out / progress["checkpoint"]).is_dir())
 
 
 #: result key (path through RLlib's result dict) -> TensorBoard tag

@@ -440,24 +440,13 @@ def resolve_device(name: str) -> str:
 
 def open_run(cfg: TrainConfig, resume: bool) -> dict:
     """The run's progress record: new, or the interrupted run's (same config required)."""
-    out = Path(cfg.out_dir)
-    progress_file = out / "progress.json"
-    if resume:
-        if not progress_file.exists() or not (out / "checkpoints" / "latest.zip").exists():
-            raise ConfigError(f"nothing to resume in {out}: no checkpoint yet")
-        progress = json.loads(progress_file.read_text())
-        # A resumed run may be longer, or its folder moved; anything else would mix two runs.
-        changed = sorted(k for k, v in asdict(cfg).items()
-                         if progress["config"].get(k) != v and k not in RESUME_MAY_CHANGE)
-        if changed:
-            raise ConfigError(f"--resume with a different config (changed: {changed}); use the "
-                              "config of the interrupted run or a new out_dir")
-        progress["config"] = asdict(cfg)
-        return progress
-    if progress_file.exists():
-        raise ConfigError(f"{out} already holds a run; pass --resume or use a new out_dir")
-    return {"config": asdict(cfg), "timesteps": 0, "snapshots": [], "last_snapshot": 0,
-            "last_eval": 0, "last_checkpoint": 0, "evals_pending": []}
+    from training import open_run as open_progress
+
+    return open_progress(
+        cfg, resume, RESUME_MAY_CHANGE,
+        fresh={"timesteps": 0, "snapshots": [], "last_snapshot": 0, "last_eval": 0,
+               "last_checkpoint": 0, "evals_pending": []},
+        has_checkpoint=lambda out, _: (out / "checkpoints" / "latest.zip").exists())
 
 
 def train(cfg: TrainConfig, resume: bool = False, command: str | None = None) -> Path:
