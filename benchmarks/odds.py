@@ -8,7 +8,8 @@ For the start of a leg (a new game's position, seed 1) of ``classic`` (5 dice, 5
 outcome sequences) and ``second_edition`` (6 dice, 5 drawn, sequences weighted by the dice left)
 it times :func:`camelup_env.odds.leg_rank_probabilities` uncached (cache cleared before every
 call) and cached, against the textbook method written here in plain Python (copy the board,
-move, recurse; its own small movement code on Python lists, no numba), checks that both agree
+move, recurse; its own small movement code on Python lists, no numba; which crazy camel
+moves is the engine's :func:`camelup_env.movement.crazy_camel_to_move`), checks that both agree
 (max abs difference), and prints the speed-up measured in this run. numba compile time is
 excluded: every kernel is warmed up first (and numba's on-disk cache is used). It also times
 :func:`placement_evs`, prints the ``n_samples`` / standard error / time table of
@@ -24,6 +25,7 @@ import time
 import numpy as np
 
 from camelup_env import RuleSet, new_game, odds
+from camelup_env.movement import crazy_camel_to_move  # R5.5 has one home
 
 
 # The textbook way: plain Python, self-contained ------------------------------------------------
@@ -47,21 +49,6 @@ def _py_move(stacks, tiles, camel, steps, track_length):
     return dst
 
 
-def _py_crazy(stacks, shown, n_racing):
-    carriers, on_other = [], -1
-    for stack in stacks.values():
-        for i, camel in enumerate(stack):
-            if camel < n_racing:
-                continue
-            if any(c < n_racing for c in stack[i + 1:]):
-                carriers.append(camel)
-            if i + 1 < len(stack) and stack[i + 1] >= n_racing:
-                on_other = stack[i + 1]
-    if len(carriers) == 1:
-        return carriers[0]
-    return on_other if on_other >= 0 else shown
-
-
 def py_leg_rank_probabilities(stacks, tiles, pyramid, reveals, dice, n_racing, track_length):
     """``[camel][rank]`` by recursive enumeration of every (die, distinct face) sequence."""
     out = [[0.0] * n_racing for _ in range(n_racing)]
@@ -83,7 +70,7 @@ def py_leg_rank_probabilities(stacks, tiles, pyramid, reveals, dice, n_racing, t
                 w = weight * p / len(left_dice)
                 new = {s: list(st) for s, st in board.items()}
                 if camel >= n_racing:
-                    dst = _py_move(new, tiles, _py_crazy(new, camel, n_racing), -value,
+                    dst = _py_move(new, tiles, crazy_camel_to_move(new, camel, n_racing), -value,
                                    track_length)
                 else:
                     dst = _py_move(new, tiles, camel, value, track_length)
