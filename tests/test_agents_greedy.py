@@ -8,25 +8,17 @@ import pytest
 import agents
 from agents.arena import public_view
 from agents.greedy import GreedyAgent
-from camelup_env import RuleSet, apply_action, legal_action_indices, legal_actions, new_game, odds
+from camelup_env import RuleSet, legal_action_indices, new_game, odds
 from camelup_env.actions import PlaceTile, action_table
 from camelup_env.odds import expected_landings
 from camelup_env.payouts import race_card_ev
+from camelup_env.sampling import random_positions
 
 
 def positions(preset: str, n: int = 12, players: int = 4):
     """Public views of positions reached by random play (a spread of legs and tiles)."""
-    rng = np.random.default_rng(0)
-    out = []
-    state = new_game(RuleSet(preset, num_players=players), seed=1)
-    while len(out) < n:
-        if state.game_over:
-            state = new_game(state.rules, seed=len(out))
-        acts = legal_actions(state)
-        state, _ = apply_action(state, acts[rng.integers(len(acts))], rng)
-        if not state.game_over and rng.random() < 0.3:
-            out.append(public_view(state, state.current))
-    return out
+    rules = RuleSet(preset, num_players=players)
+    return [public_view(s, s.current) for s in random_positions(rules, n, seed=1, keep=0.3)]
 
 
 @pytest.mark.parametrize("preset", ["classic", "second_edition"])

@@ -24,6 +24,7 @@ from camelup_env.actions import (
 from camelup_env.events import PhotoPayout
 from camelup_env.odds import expected_photo_coins
 from camelup_env.payouts import leg_tile_ev
+from camelup_env.sampling import random_positions
 from camelup_env.state import GameState
 from tournament.config import tournament_config
 from tournament.records import read_games
@@ -86,17 +87,7 @@ def _position_values(s: GameState) -> dict[PositionBet, float]:
 
 def _random_positions(n: int) -> list[GameState]:
     rules = RuleSet("supercup", num_players=6, extra_action=True)
-    rng = np.random.default_rng(3)
-    state = new_game(rules, seed=3)
-    out = []
-    while len(out) < n:
-        if state.game_over:
-            state = new_game(rules, seed=len(out))
-        legal = legal_action_indices(state)
-        state, _ = apply_action(state, legal[rng.integers(len(legal))], rng)
-        if not state.game_over and rng.random() < 0.3:
-            out.append(public_view(state, state.current))
-    return out
+    return [public_view(s, s.current) for s in random_positions(rules, n, seed=3, keep=0.3)]
 
 
 def test_position_bet_values_are_the_formula_on_the_exact_odds() -> None:
