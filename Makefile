@@ -37,12 +37,13 @@ demo: install
 	$(VENV)/bin/camelup tournament configs/tournament/demo.yaml --out runs/demo
 	$(VENV)/bin/camelup tournament configs/tournament/demo_2p.yaml --out runs/demo_2p
 
-# The full training of both shipped configs, 20M learner decisions each: about 11 hours per
-# config on 2 cores (the 2-player run measured 520-660 decisions/s, the 4-player config 489/s
-# in benchmarks/training.py), about 22 hours in all; stop any time and rerun with --resume.
+# The full training of the three shipped configs, 20M learner decisions each: about 11 hours
+# per config on 2 cores (the 2-player run measured 520-660 decisions/s, the 4-player runs about
+# 550/s), about 33 hours in all; stop any time and rerun with --resume.
 train: install
 	$(VENV)/bin/camelup train configs/train/ppo_selfplay.yaml
 	$(VENV)/bin/camelup train configs/train/ppo_selfplay_2p.yaml
+	$(VENV)/bin/camelup train configs/train/ppo_selfplay_second4.yaml
 
 bench: install
 	$(PY) benchmarks/engine.py

@@ -116,6 +116,14 @@ def _load_rllib(rest: str, **kwargs: Any) -> Agent:
     return _import("agents.rllib:load")(rest, **kwargs)  # reads no pickle, imports no Ray
 
 
+def _load_search(rest: str, **kwargs: Any) -> Agent:
+    return _import("agents.value_search:load")(rest, **kwargs)
+
+
+register_prefix("search", _load_search,
+                "search:path/to/model.zip - a ppo: policy plus expectimax scored by its value head")
+
+
 register_prefix("rllib", _load_rllib,
                 "rllib:path/to/checkpoint - a policy trained by camelup train --trainer rllib")
 

@@ -45,3 +45,14 @@ def test_no_tracked_file_points_outside_the_repository() -> None:
                 errors="ignore")) and path != Path(__file__).resolve():
             offenders.append(name)
     assert offenders == []
+
+
+def test_the_agents_page_lists_what_camelup_agents_prints() -> None:
+    """docs/agents.md shows the output of ``camelup agents``: every registered name and prefix
+    with its description, as the command prints them."""
+    from agents import describe_agents
+
+    page = (ROOT / "docs" / "agents.md").read_text()
+    width = max(len(name) for name, _ in describe_agents())
+    for name, doc in describe_agents():
+        assert f"{name.ljust(width)}  {doc}" in page, f"docs/agents.md lacks {name!r}"
