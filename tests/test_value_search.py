@@ -66,3 +66,15 @@ def test_a_model_file_without_its_reward_settings_is_refused(tmp_path: Path) -> 
 def test_search_settings_are_checked() -> None:
     with pytest.raises(ValueError, match="candidates"):
         ValueSearchAgent(agents.make(f"ppo:{MODEL}"), "win", 0.0, candidates=0)
+
+
+def test_evaluate_plays_a_search_spec_in_its_model_files_game() -> None:
+    """``camelup evaluate search:MODEL`` defaults to the preset and player count the model file
+    records, as for ``ppo:``."""
+    import argparse
+
+    from tournament.evaluate import _rules
+
+    four = ROOT / "results" / "models" / "classic4" / "model.zip"
+    args = argparse.Namespace(candidate=f"search:{four}", preset=None, players=None)
+    assert _rules(args) == RuleSet("classic", num_players=4)

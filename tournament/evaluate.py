@@ -105,13 +105,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", default=None, help="folder for evaluation.csv / .md")
 
 
+#: agent prefixes whose spec is a camelup model file, which records the game it was trained for
+MODEL_FILE_PREFIXES = ("ppo", "search")
+
+
 def _rules(args: argparse.Namespace) -> RuleSet:
     preset, players = args.preset, args.players
-    if args.candidate.startswith("ppo:") and (preset is None or players is None):
+    prefix, _, path = args.candidate.partition(":")
+    if prefix in MODEL_FILE_PREFIXES and (preset is None or players is None):
         from agents.ppo import read_metadata
 
         try:
-            recorded = RuleSet.from_dict(read_metadata(args.candidate[4:])["rules"])
+            recorded = RuleSet.from_dict(read_metadata(path)["rules"])
         except Exception as exc:  # a missing or foreign file: the user's to fix
             raise TournamentError(f"cannot read the rules of {args.candidate!r}: "
                                   f"{type(exc).__name__}: {exc}") from None
