@@ -30,9 +30,12 @@ def test_unknown_agent_lists_known_names() -> None:
         agents.make("nosuchprefix:whatever")
 
 
-def test_python_prefix_and_custom_prefixes() -> None:
+def test_python_prefix_and_custom_prefixes(monkeypatch) -> None:
     bot = agents.make("py:agents.random_agent:RandomAgent", seed=3)
     assert bot.name == "py:agents.random_agent:RandomAgent"
+    from agents import base
+
+    monkeypatch.setattr(base, "_PREFIXES", dict(base._PREFIXES))  # the registration is undone
     agents.register_prefix("const", lambda rest, **kw: agents.make("random", seed=int(rest)))
     assert agents.make("const:5").name == "const:5"
     names = dict(agents.describe_agents())
