@@ -103,10 +103,10 @@ class ValueSearchAgent(Agent):
             return legal[0]
         me = public_state.current
         root = deal_hidden(public_state, self.rng)
-        logits, _ = self._forward([(root, me)])
-        order = sorted(legal, key=lambda i: -logits[0][i])
-        best = logits[0][order[0]]
-        chosen = [i for i in order[: self.candidates] if logits[0][i] >= best - self.margin]
+        logits = self._logits(self._observe([(root, me)]))[0]
+        order = sorted(legal, key=lambda i: -logits[i])
+        best = logits[order[0]]
+        chosen = [i for i in order[: self.candidates] if logits[i] >= best - self.margin]
         if len(chosen) == 1:
             return chosen[0]
         scores = [self._score(root, me, a) for a in chosen]
@@ -121,15 +121,15 @@ class ValueSearchAgent(Agent):
             leaves += [(w, s) for w, s in frontier if s.game_over or s.current == me]
             if not waiting:
                 break
-            logits, _ = self._forward([(s, s.current) for _, s in waiting])
-            moves = [int(np.argmax(np.where(legal_action_mask(s), row, -np.inf)))
-                     for (_, s), row in zip(waiting, logits, strict=True)]
+            obs = self._observe([(s, s.current) for _, s in waiting])
+            masks = np.stack([legal_action_mask(s) for _, s in waiting]).astype(bool)
+            moves = self.policy.act_batch(obs, masks, deterministic=True).tolist()
             frontier = self._expand(waiting, moves, budget=self.max_leaves - len(leaves))
         start = root.coins[me]
         total = 0.0
         live = [(w, s) for w, s in leaves if not s.game_over]
         if live:
-            _, values = self._forward([(s, me) for _, s in live])
+            values = self._values(self._observe([(s, me) for _, s in live]))
             total += sum(w * float(v) for (w, _), v in zip(live, values, strict=True))
         for w, s in leaves:
             if s.game_over:
@@ -154,18 +154,27 @@ class ValueSearchAgent(Agent):
             out += [(w * p, apply_outcome(s, a, outcome)[0]) for outcome, p in picks]
         return out
 
-    def _forward(self, seats: Sequence[tuple[GameState, int]]) -> tuple[np.ndarray, np.ndarray]:
-        """Policy logits and value-head estimates of each (state, seat)'s observation."""
+    def _observe(self, seats: Sequence[tuple[GameState, int]]) -> np.ndarray:
+        """The observation of each (state, seat), with the policy's own settings."""
+        observe = self.policy.observer.observe
+        return np.stack([observe(s, seat) for s, seat in seats]).astype(np.float32)
+
+    def _logits(self, obs: np.ndarray) -> np.ndarray:
+        """The policy head's logits (unmasked) of each observation."""
         import torch
 
-        observe = self.policy.observer.observe
-        obs = np.stack([observe(s, seat) for s, seat in seats]).astype(np.float32)
         net = self.policy.policy
         with torch.no_grad():
             tensor = torch.as_tensor(obs, device=net.device)
-            logits = net.get_distribution(tensor).distribution.logits.cpu().numpy()
-            values = net.predict_values(tensor).cpu().numpy()[:, 0]
-        return logits, values
+            return net.get_distribution(tensor).distribution.logits.cpu().numpy()
+
+    def _values(self, obs: np.ndarray) -> np.ndarray:
+        """The value head's estimate of each observation."""
+        import torch
+
+        net = self.policy.policy
+        with torch.no_grad():
+            return net.predict_values(torch.as_tensor(obs, device=net.device)).cpu().numpy()[:, 0]
 
 
 def load(rest: str, **kwargs: Any) -> ValueSearchAgent:
