@@ -486,14 +486,15 @@ def check_weights_fit(weights: Mapping[str, Any], expected: Mapping[str, Any],
 
 
 # Resuming training and upgrading old files ---------------------------------------------------
-def load_into(model: Any, path: str | Path) -> dict[str, Any]:
+def load_into(model: Any, path: str | Path, weights_only: bool = False) -> dict[str, Any]:
     """Load a model file's weights, optimizer state and counters into a built ``MaskablePPO``.
 
     For ``camelup train --resume``: the caller builds the model from the run's config (as for a
     fresh run), then this copies in what the checkpoint holds, without unpickling anything.
+    ``weights_only`` (fine-tuning, ``init_from``) leaves the optimizer and counters fresh.
     The architecture must match the model's; returns the file's metadata.
     """
-    file = read_policy_file(path, optimizer=True)
+    file = read_policy_file(path, optimizer=not weights_only)
     policy = model.policy
     mine = architecture_of(policy)
     if mine != file.architecture:
@@ -501,6 +502,8 @@ def load_into(model: Any, path: str | Path) -> dict[str, Any]:
                              f"the model's {mine.to_dict()}")
     check_weights_fit(file.weights, policy.state_dict(), path)
     policy.load_state_dict(file.weights)
+    if weights_only:
+        return file.meta
     if file.optimizer is not None:
         try:
             policy.optimizer.load_state_dict(file.optimizer)

@@ -97,6 +97,43 @@ def test_resume_refuses_a_different_config_and_a_fresh_dir(trained, tmp_path) ->
         train(cfg)
 
 
+def test_init_from_fine_tunes_the_files_weights(trained, tmp_path) -> None:
+    """init_from: the run starts from the file's weights (its first "self" opponent is the file)
+    and counts its own decisions; a negligible learning rate leaves those weights in place."""
+    import torch
+
+    from agents.policy_file import read_policy_file
+
+    cfg, model_path = trained
+    out = tmp_path / "fine"
+    fine = replace(cfg, out_dir=str(out), init_from=str(model_path), total_timesteps=128,
+                   learning_rate=1e-12, eval_every=10**6)
+    path = train(fine)
+    progress = json.loads((out / "progress.json").read_text())
+    assert progress["snapshots"][0] == str(model_path)
+    assert progress["init_from"] == {"path": str(model_path),
+                                     "trained_steps": read_policy_file(model_path).meta[
+                                         "trained_steps"]}
+    assert json.loads(zipfile.ZipFile(path).read("camelup.json"))["trained_steps"] < 256
+    start, end = read_policy_file(model_path).weights, read_policy_file(path).weights
+    assert all(torch.allclose(start[k], end[k], atol=1e-6) for k in start)
+
+
+def test_init_from_refuses_a_file_of_another_run_shape(trained, tmp_path) -> None:
+    cfg, model_path = trained
+    fine = {"out_dir": str(tmp_path / "fine"), "init_from": str(model_path)}
+    with pytest.raises(ConfigError, match="init_from: model file not found"):
+        replace(cfg, **{**fine, "init_from": str(tmp_path / "none.zip")})
+    with pytest.raises(ConfigError, match="other net_arch"):
+        replace(cfg, **fine, net_arch=[16])
+    with pytest.raises(ConfigError, match="other rules"):
+        replace(cfg, **fine, num_players=3)
+    with pytest.raises(ConfigError, match="other observation"):
+        replace(cfg, **fine, odds_features=True)
+    with pytest.raises(ConfigError, match="exclude each other"):
+        replace(cfg, **fine, imitation_games=5)
+
+
 def test_corrupt_and_mismatched_model_files_get_clear_errors(trained, tmp_path) -> None:
     _, model_path = trained
     garbage = tmp_path / "garbage.zip"

@@ -103,6 +103,9 @@ class TrainConfig:
     imitation_epochs: int = setting(8, help="Imitation warm start: passes over the demonstrations.")
     imitation_batch_size: int = setting(
         256, help="Imitation warm start: minibatch size (small: the demonstrations are few).")
+    init_from: str = setting("",
+        help="Fine-tune: start from this model file's weights (same game, observation and "
+             "network; a fresh optimizer, decisions counted from 0). Empty: a new network.")
 
     def __post_init__(self) -> None:
         self.validate()
@@ -134,6 +137,11 @@ class TrainConfig:
         check_agents("eval_opponents", self.eval_opponents)
         if self.imitation_games:
             check_agents("imitation_teacher", [self.imitation_teacher])
+        if self.init_from:
+            if self.imitation_games:
+                raise ConfigError("init_from and imitation_games exclude each other: a "
+                                  "fine-tuned run starts from the file's weights")
+            check_init_file(self)
 
     def rules(self) -> RuleSet:
         return RuleSet(self.preset, num_players=self.num_players)
@@ -160,6 +168,25 @@ def check_agents(field_name: str, specs: list[str]) -> None:
             agents.factory(spec) if ":" not in spec else agents.make(spec)
         except (ValueError, ImportError, OSError) as exc:
             raise ConfigError(f"{field_name}: {exc}") from exc
+
+
+def check_init_file(cfg: TrainConfig) -> None:
+    """``init_from`` is a readable model file for exactly this run's game, observation and
+    network (read without its tensors: a second, not a load)."""
+    from agents.policy_file import ModelFileError, read_policy_file
+
+    try:
+        file = read_policy_file(cfg.init_from, tensors=False)
+    except ModelFileError as exc:
+        raise ConfigError(f"init_from: {exc}") from exc
+    mismatch = [what for what, mine, theirs in (
+        ("rules", cfg.rules().to_dict(), file.rules.to_dict()),
+        ("observation", cfg.observer_settings(), file.observer_settings),
+        ("net_arch", list(cfg.net_arch), list(file.architecture.pi)),
+    ) if mine != theirs]
+    if mismatch:
+        raise ConfigError(f"init_from: {cfg.init_from} was trained with other "
+                          f"{', '.join(mismatch)} than this config")
 
 
 def check_game_settings(cfg: Any) -> None:
@@ -461,6 +488,8 @@ def train(cfg: TrainConfig, resume: bool = False, command: str | None = None) ->
         (out / sub).mkdir(parents=True, exist_ok=True)
     (out / "config.json").write_text(json.dumps(asdict(cfg), indent=2))
 
+    if cfg.init_from and not resume:
+        progress["snapshots"].append(cfg.init_from)  # "self" opponents start as the model refined
     vec_env = make_env(cfg, list(progress["snapshots"]))
     model = MaskablePPO(
         "MlpPolicy", vec_env, learning_rate=cfg.learning_rate, n_steps=cfg.n_steps,
@@ -473,6 +502,12 @@ def train(cfg: TrainConfig, resume: bool = False, command: str | None = None) ->
         from agents.ppo import load_into
 
         load_into(model, out / "checkpoints" / "latest.zip")  # never unpickles the file
+    elif cfg.init_from:
+        from agents.ppo import load_into
+
+        meta = load_into(model, cfg.init_from, weights_only=True)
+        progress["init_from"] = {"path": cfg.init_from,
+                                 "trained_steps": meta.get("trained_steps")}
     elif cfg.imitation_games:
         progress["imitation"] = warm_start(model, cfg)
     evaluator = BackgroundEvaluator(cfg, out, progress)
