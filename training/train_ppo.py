@@ -182,7 +182,8 @@ def check_init_file(cfg: TrainConfig) -> None:
     mismatch = [what for what, mine, theirs in (
         ("rules", cfg.rules().to_dict(), file.rules.to_dict()),
         ("observation", cfg.observer_settings(), file.observer_settings),
-        ("net_arch", list(cfg.net_arch), list(file.architecture.pi)),
+        ("net_arch", [list(cfg.net_arch)] * 2,
+         [list(file.architecture.pi), list(file.architecture.vf)]),
     ) if mine != theirs]
     if mismatch:
         raise ConfigError(f"init_from: {cfg.init_from} was trained with other "
