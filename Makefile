@@ -40,6 +40,8 @@ demo: install
 # The full training of the three shipped configs, 20M learner decisions each: about 11 hours
 # per config on 2 cores (the 2-player run measured 520-660 decisions/s, the 4-player runs about
 # 550/s), about 33 hours in all; stop any time and rerun with --resume.
+# The shipped classic2 is then fine-tuned against expert (`camelup train
+# configs/train/ppo_finetune_2p_expert.yaml`, 2.05M decisions in 89 minutes on one core).
 train: install
 	$(VENV)/bin/camelup train configs/train/ppo_selfplay.yaml
 	$(VENV)/bin/camelup train configs/train/ppo_selfplay_2p.yaml
