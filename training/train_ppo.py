@@ -499,13 +499,11 @@ def train(cfg: TrainConfig, resume: bool = False, command: str | None = None) ->
         policy_kwargs={"net_arch": list(cfg.net_arch)}, seed=cfg.seed, device=device,
         tensorboard_log=str(out / "tensorboard"), verbose=0,
     )
-    if resume:
-        from agents.ppo import load_into
+    from agents.ppo import load_into
 
+    if resume:
         load_into(model, out / "checkpoints" / "latest.zip")  # never unpickles the file
     elif cfg.init_from:
-        from agents.ppo import load_into
-
         meta = load_into(model, cfg.init_from, weights_only=True)
         progress["init_from"] = {"path": cfg.init_from,
                                  "trained_steps": meta.get("trained_steps")}
