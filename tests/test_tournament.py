@@ -116,9 +116,9 @@ def test_unreadable_config_files_are_refused_naming_the_file(tmp_path: Path, tex
 
 def test_summary_statistics_by_hand() -> None:
     records = [
-        {"game": 0, "agents": ["a", "b", "c"], "scores": [5, 5, 1], "ranks": [1, 1, 3],
+        {"game": 0, "round": 0, "agents": ["a", "b", "c"], "scores": [5, 5, 1], "ranks": [1, 1, 3],
          "winner_seats": [0, 1], "forfeit": None},
-        {"game": 1, "agents": ["b", "c", "a"], "scores": [0, 9, 4], "ranks": [3, 1, 2],
+        {"game": 1, "round": 0, "agents": ["b", "c", "a"], "scores": [0, 9, 4], "ranks": [3, 1, 2],
          "winner_seats": [1], "forfeit": {"seat": 0, "agent": "b", "reason": "x"}},
     ]
     s = summarise(records, ["a", "b", "c"])
@@ -128,6 +128,11 @@ def test_summary_statistics_by_hand() -> None:
     assert rows["b"]["forfeits"] == 1 and rows["a"]["mean_coins"] == 4.5
     assert s["h2h"]["a"]["b"] == 0.75 and s["h2h"]["b"]["a"] == 0.25
     assert s["h2h"]["c"]["a"] == 0.5
+    # both games are one round (one seed): the interval is clustered by round, and one cluster
+    # has no measurable spread
+    assert math.isnan(rows["a"]["win_ci"])
+    records[1]["round"] = 1
+    assert summarise(records, ["a", "b", "c"])["rows"][0]["win_ci"] > 0
 
 
 def test_a_tournament_with_a_cmd_bot_and_a_crasher_replays_every_game(tmp_path: Path) -> None:

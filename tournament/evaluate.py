@@ -4,7 +4,8 @@ In game ``g`` the candidate sits in seat ``g mod n`` and the baseline fills ever
 the ``n`` rotations of a group share one seed, so they see the same dice (paired seeds cut the
 variance that luck adds). A game's *win share* is ``1/k`` when the candidate is one of ``k``
 tied winners, else 0; its mean over games estimates the win rate (1/n is an equal player).
-The 95% interval is :func:`tournament.ratings.mean_ci` over per-game shares.
+The 95% interval is :func:`tournament.ratings.mean_ci` over per-game shares, clustered by seed
+group: the rotations of a group are not independent games.
 
 Games are played like a tournament's (the same referee, bot processes and game workers), so a
 bot that breaks a rule forfeits and an agent that cannot be built stops the evaluation at once.
@@ -71,19 +72,19 @@ def evaluate(candidate: str, opponent: str, rules: RuleSet, games: int, seed: in
     entries = (AgentEntry(candidate, candidate), AgentEntry(f"{opponent} (opponent)", opponent))
     setup = MatchSetup(entries, rules.to_dict(), config.limits(), config.max_turns)
     check_agents(setup)
-    rows: list[tuple[float, float, float, bool]] = []
+    rows: list[tuple[float, float, float, bool, int]] = []
 
     def on_record(record: dict) -> None:
         seat = record["rotation"]  # the candidate's seat (evaluation_games)
         others = [c for s, c in enumerate(record["scores"]) if s != seat]
         forfeit = record["forfeit"] is not None and record["forfeit"]["seat"] == seat
         rows.append((win_share(record, seat), float(record["scores"][seat]),
-                     sum(others) / len(others), forfeit))
+                     sum(others) / len(others), forfeit, record["round"]))
 
     run_games(evaluation_games(games, rules.num_players, seed), setup,
               workers or os.cpu_count() or 1, on_record)
-    shares, coins, opp_coins, forfeits = (list(col) for col in zip(*rows, strict=True))
-    mean, half = mean_ci(shares)
+    shares, coins, opp_coins, forfeits, rounds = (list(col) for col in zip(*rows, strict=True))
+    mean, half = mean_ci(shares, rounds)
     return EvalResult(
         candidate=candidate, opponent=opponent, preset=rules.preset,
         num_players=rules.num_players, games=games, win_rate=mean, ci_low=mean - half,

@@ -1,6 +1,7 @@
 """Statistics of a set of games: win shares, coins, ranks, openskill ratings, head to head.
 
-One home for the interval formula (:func:`mean_ci`), used by tournaments and evaluation alike.
+One home for the interval formula (:func:`mean_ci`, clustered by seed), used by tournaments and
+evaluation alike.
 Ratings are openskill Plackett-Luce over the games in id order (so a resumed run rates exactly
 as an uninterrupted one); win rates count a shared victory as ``1/k``.
 """
@@ -10,20 +11,36 @@ from __future__ import annotations
 import itertools
 import math
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from typing import Any
 
 
-def mean_ci(values: Sequence[float]) -> tuple[float, float]:
-    """Mean and the half-width of its 95% normal-approximation interval (nan if undefined)."""
+def mean_ci(values: Sequence[float],
+            groups: Sequence[Hashable] | None = None) -> tuple[float, float]:
+    """Mean and the half-width of its 95% normal-approximation interval (nan if undefined).
+
+    ``groups`` labels the values that are not independent of each other: games played on one
+    seed (the seat rotations of an evaluation, the seatings of a tournament round) see the same
+    dice, so their results move together, and treating them as independent understates the
+    spread (in four-player classic, one agent against three greedy, by about a sixth:
+    ``docs/evaluation.md``). The variance is then the cluster-robust one over the group sums,
+
+        var(mean) = G / (G - 1) * sum_g (sum_{i in g} (v_i - mean))^2 / n^2,
+
+    which with every value its own group (the default) is exactly ``s^2 / n``.
+    """
     n = len(values)
     if n == 0:
         return float("nan"), float("nan")
     mean = sum(values) / n
-    if n < 2:
+    residuals: dict[Hashable, float] = defaultdict(float)
+    for i, v in enumerate(values):
+        residuals[i if groups is None else groups[i]] += v - mean
+    g = len(residuals)
+    if g < 2:
         return mean, float("nan")
-    var = sum((v - mean) ** 2 for v in values) / (n - 1)
-    return mean, 1.96 * math.sqrt(var / n)
+    var = g / (g - 1) * sum(r * r for r in residuals.values()) / (n * n)
+    return mean, 1.96 * math.sqrt(var)
 
 
 def win_share(record: dict, seat: int) -> float:
@@ -46,12 +63,16 @@ def summarise(records: list[dict], labels: list[str]) -> dict[str, Any]:
     ahead: dict[tuple[str, str], float] = defaultdict(float)
     met: dict[tuple[str, str], int] = defaultdict(int)
     seat_shares: dict[int, list[float]] = defaultdict(list)
+    rounds: dict[str, list[int]] = defaultdict(list)  # the seed group of each value above
+    seat_rounds: dict[int, list[int]] = defaultdict(list)
     for rec in records:
         agents, rk = rec["agents"], rec["ranks"]
         for seat, label in enumerate(agents):
             share = win_share(rec, seat)
             shares[label].append(share)
             seat_shares[seat].append(share)
+            rounds[label].append(rec["round"])
+            seat_rounds[seat].append(rec["round"])
             scores[label].append(rec["scores"][seat])
             ranks[label].append(rk[seat])
         if rec["forfeit"]:
@@ -73,8 +94,8 @@ def summarise(records: list[dict], labels: list[str]) -> dict[str, Any]:
             ratings[label] = model.rating(mu=mu, sigma=sigma, name=label)
     rows = []
     for label in labels:
-        win, win_ci = mean_ci(shares[label])
-        coins, coins_ci = mean_ci(scores[label])
+        win, win_ci = mean_ci(shares[label], rounds[label])
+        coins, coins_ci = mean_ci(scores[label], rounds[label])
         rank, _ = mean_ci(ranks[label])
         r = ratings[label]
         rows.append({
@@ -86,7 +107,7 @@ def summarise(records: list[dict], labels: list[str]) -> dict[str, Any]:
     rows.sort(key=lambda row: -row["ordinal"])
     h2h = {a: {b: (ahead[a, b] / met[a, b] if met[a, b] else None) for b in labels}
            for a in labels}
-    seats = {seat: mean_ci(v) for seat, v in sorted(seat_shares.items())}
+    seats = {seat: mean_ci(v, seat_rounds[seat]) for seat, v in sorted(seat_shares.items())}
     forfeit_list = [(r["game"], r["forfeit"]["agent"], r["forfeit"]["reason"])
                     for r in records if r["forfeit"]]
     return {"rows": rows, "h2h": h2h, "h2h_games": {f"{a} vs {b}": n for (a, b), n in
