@@ -186,6 +186,13 @@ def test_evaluate_command_writes_a_seat_rotated_report(trained, tmp_path, capsys
     assert "| random | 6 |" in report and "Command: `camelup evaluate" in report
     rows = (tmp_path / "evaluation.csv").read_text().splitlines()
     assert rows[1].split(",")[3] == "2"  # num_players from the model's own metadata
+    with open(tmp_path / "games.csv", newline="") as f:
+        games = list(csv.DictReader(f))
+    assert [int(g["game"]) for g in games] == list(range(6))
+    assert [int(g["seat"]) for g in games] == [0, 1] * 3  # seats rotate
+    assert [int(g["seed_group"]) for g in games] == [0, 0, 1, 1, 2, 2]  # a seed per rotation
+    win_rate = float(rows[1].split(",")[5])
+    assert abs(sum(float(g["win_share"]) for g in games) / 6 - win_rate) < 1e-9
 
 
 def test_imitation_warm_start_fits_the_teacher(tmp_path) -> None:

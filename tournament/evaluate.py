@@ -21,7 +21,7 @@ import csv
 import os
 import sys
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 
 from camelup_env.rules import RuleSet
@@ -29,6 +29,19 @@ from tournament.config import AgentEntry, TournamentConfig, TournamentError, che
 from tournament.pool import MatchSetup, check_agents, run_games
 from tournament.ratings import mean_ci, win_share
 from tournament.schedule import GameSpec
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """The candidate's result in one evaluation game (a row of ``games.csv``)."""
+
+    game: int
+    seed_group: int  # games of one group share a seed: compare two candidates group by group
+    seat: int
+    win_share: float
+    coins: float
+    opponent_coins: float  # mean over the other seats
+    forfeit: bool
 
 
 @dataclass(frozen=True)
@@ -44,9 +57,13 @@ class EvalResult:
     mean_coins: float
     mean_opponent_coins: float
     forfeits: int
+    per_game: tuple[GameResult, ...] = field(default=(), repr=False)
 
     def as_row(self) -> dict:
-        return asdict(self)
+        """The summary row (``evaluation.csv``): every field but ``per_game``."""
+        row = asdict(self)
+        del row["per_game"]
+        return row
 
 
 def evaluation_games(games: int, players: int, seed: int) -> list[GameSpec]:
@@ -72,24 +89,27 @@ def evaluate(candidate: str, opponent: str, rules: RuleSet, games: int, seed: in
     entries = (AgentEntry(candidate, candidate), AgentEntry(f"{opponent} (opponent)", opponent))
     setup = MatchSetup(entries, rules.to_dict(), config.limits(), config.max_turns)
     check_agents(setup)
-    rows: list[tuple[float, float, float, bool, int]] = []
+    rows: list[GameResult] = []
 
     def on_record(record: dict) -> None:
         seat = record["rotation"]  # the candidate's seat (evaluation_games)
         others = [c for s, c in enumerate(record["scores"]) if s != seat]
-        forfeit = record["forfeit"] is not None and record["forfeit"]["seat"] == seat
-        rows.append((win_share(record, seat), float(record["scores"][seat]),
-                     sum(others) / len(others), forfeit, record["round"]))
+        rows.append(GameResult(
+            game=record["game"], seed_group=record["round"], seat=seat,
+            win_share=win_share(record, seat), coins=float(record["scores"][seat]),
+            opponent_coins=sum(others) / len(others),
+            forfeit=record["forfeit"] is not None and record["forfeit"]["seat"] == seat))
 
     run_games(evaluation_games(games, rules.num_players, seed), setup,
               workers or os.cpu_count() or 1, on_record)
-    shares, coins, opp_coins, forfeits, rounds = (list(col) for col in zip(*rows, strict=True))
-    mean, half = mean_ci(shares, rounds)
+    rows.sort(key=lambda r: r.game)
+    mean, half = mean_ci([r.win_share for r in rows], [r.seed_group for r in rows])
     return EvalResult(
         candidate=candidate, opponent=opponent, preset=rules.preset,
         num_players=rules.num_players, games=games, win_rate=mean, ci_low=mean - half,
-        ci_high=mean + half, mean_coins=sum(coins) / len(coins),
-        mean_opponent_coins=sum(opp_coins) / len(opp_coins), forfeits=sum(forfeits),
+        ci_high=mean + half, mean_coins=sum(r.coins for r in rows) / len(rows),
+        mean_opponent_coins=sum(r.opponent_coins for r in rows) / len(rows),
+        forfeits=sum(r.forfeit for r in rows), per_game=tuple(rows),
     )
 
 
@@ -154,19 +174,26 @@ def run(args: argparse.Namespace) -> int:
         write_report(Path(args.out), rows, args.command_line)
     return 0
 def write_report(out: Path, rows: list[EvalResult], command: str) -> None:
-    """``evaluation.csv`` and ``evaluation.md`` (with the command that made them)."""
+    """``evaluation.csv`` and ``evaluation.md`` (with the command that made them), and
+    ``games.csv``: every game's result, to re-analyse or to pair with another candidate's."""
     out.mkdir(parents=True, exist_ok=True)
     with open(out / "evaluation.csv", "w", newline="") as f:
         writer = csv.DictWriter(f, fieldnames=list(rows[0].as_row()))
         writer.writeheader()
         writer.writerows(r.as_row() for r in rows)
+    with open(out / "games.csv", "w", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=["opponent", *(f.name for f in fields(GameResult))])
+        writer.writeheader()
+        writer.writerows({"opponent": r.opponent, **asdict(g)} for r in rows for g in r.per_game)
     r0 = rows[0]
     lines = [
         f"# Evaluation of `{r0.candidate}`",
         "",
         f"{r0.preset}, {r0.num_players} players; the candidate takes each seat equally often "
         "and the opponent fills every other seat; paired seeds across rotations. Win share: "
-        f"1/k for a k-way tied win; an equal player scores {1 / r0.num_players:.3f}.",
+        f"1/k for a k-way tied win; an equal player scores {1 / r0.num_players:.3f}. 95% "
+        "intervals clustered by seed group (the rotations of one seed are not independent); "
+        "every game in `games.csv`.",
         "",
         "| opponent | games | win share | 95% CI | mean coins (candidate) "
         "| mean coins (opponents) | forfeits |",
