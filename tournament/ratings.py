@@ -23,7 +23,7 @@ def mean_ci(values: Sequence[float],
     seed (the seat rotations of an evaluation, the seatings of a tournament round) see the same
     dice, so their results move together, and treating them as independent understates the
     spread (in four-player classic, one agent against three greedy, by about a sixth:
-    ``docs/evaluation.md``). The variance is then the cluster-robust one over the group sums,
+    ``docs/tournaments.md``). The variance is then the cluster-robust one over the group sums,
 
         var(mean) = G / (G - 1) * sum_g (sum_{i in g} (v_i - mean))^2 / n^2,
 
