@@ -58,6 +58,7 @@ def test_tournament_help_documents_every_setting(capsys) -> None:
     ["evaluate", "greedy", "--games", "x"],
     ["evaluate", "ppo:/nonexistent.zip", "--games", "4"],
     ["evaluate", "search:/nonexistent.zip", "--games", "4"],
+    ["compare", "/nonexistent/a", "/nonexistent/b"],
     ["replay", "/nonexistent/folder", "--game", "0"],
     ["replay", "/nonexistent/folder", "--game", "zero"],
     ["train", "/nonexistent/train.yaml"],

@@ -190,7 +190,7 @@ def test_evaluate_command_writes_a_seat_rotated_report(trained, tmp_path, capsys
         games = list(csv.DictReader(f))
     assert [int(g["game"]) for g in games] == list(range(6))
     assert [int(g["seat"]) for g in games] == [0, 1] * 3  # seats rotate
-    assert [int(g["seed_group"]) for g in games] == [0, 0, 1, 1, 2, 2]  # a seed per rotation
+    assert [int(g["seed"]) for g in games] == [0, 0, 1, 1, 2, 2]  # a seed per rotation pair
     win_rate = float(rows[1].split(",")[5])
     assert abs(sum(float(g["win_share"]) for g in games) / 6 - win_rate) < 1e-9
 

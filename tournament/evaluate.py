@@ -36,7 +36,7 @@ class GameResult:
     """The candidate's result in one evaluation game (a row of ``games.csv``)."""
 
     game: int
-    seed_group: int  # games of one group share a seed: compare two candidates group by group
+    seed: int  # the rotations of one seed form a group (the interval is clustered by seed)
     seat: int
     win_share: float
     coins: float
@@ -95,7 +95,7 @@ def evaluate(candidate: str, opponent: str, rules: RuleSet, games: int, seed: in
         seat = record["rotation"]  # the candidate's seat (evaluation_games)
         others = [c for s, c in enumerate(record["scores"]) if s != seat]
         rows.append(GameResult(
-            game=record["game"], seed_group=record["round"], seat=seat,
+            game=record["game"], seed=record["seed"], seat=seat,
             win_share=win_share(record, seat), coins=float(record["scores"][seat]),
             opponent_coins=sum(others) / len(others),
             forfeit=record["forfeit"] is not None and record["forfeit"]["seat"] == seat))
@@ -103,7 +103,7 @@ def evaluate(candidate: str, opponent: str, rules: RuleSet, games: int, seed: in
     run_games(evaluation_games(games, rules.num_players, seed), setup,
               workers or os.cpu_count() or 1, on_record)
     rows.sort(key=lambda r: r.game)
-    mean, half = mean_ci([r.win_share for r in rows], [r.seed_group for r in rows])
+    mean, half = mean_ci([r.win_share for r in rows], [r.seed for r in rows])
     return EvalResult(
         candidate=candidate, opponent=opponent, preset=rules.preset,
         num_players=rules.num_players, games=games, win_rate=mean, ci_low=mean - half,

@@ -1,0 +1,96 @@
+"""Compare two candidates game by game on the evaluation games both played.
+
+``camelup compare A B`` reads the ``games.csv`` of two ``camelup evaluate --out`` runs (a folder
+or the file) and prints, per opponent, each candidate's win share and their **paired
+difference** with its 95% interval. Two evaluations with the same ``--games``, ``--seed``, rule
+set and opponent play the same seeds in the same seats, so the luck of the dice is common to
+both and drops out of the difference: the paired interval is narrower than the two separate
+intervals suggest (both are clustered by seed, :func:`tournament.ratings.mean_ci`). Games are
+matched by opponent and game id and must agree on seed and seat; anything else is refused.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from tournament.ratings import mean_ci
+
+COLUMNS = ("opponent", "game", "seed", "seat", "win_share")
+
+
+class CompareError(Exception):
+    """Two evaluations that cannot be compared (one line for the user)."""
+
+
+@dataclass(frozen=True)
+class Comparison:
+    opponent: str
+    games: int
+    share_a: float
+    share_b: float
+    difference: float  # share_a - share_b
+    half_width: float  # of the difference's 95% interval
+
+
+def read_games(path: Path) -> dict[tuple[str, int], tuple[int, int, float]]:
+    """``(opponent, game) -> (seed, seat, win share)`` from an evaluation's ``games.csv``."""
+    file = path / "games.csv" if path.is_dir() else path
+    try:
+        with open(file, newline="") as f:
+            reader = csv.DictReader(f)
+            missing = [c for c in COLUMNS if c not in (reader.fieldnames or [])]
+            if missing:
+                raise CompareError(f"{file}: not an evaluation's games.csv (no column "
+                                   f"{', '.join(missing)})")
+            return {(row["opponent"], int(row["game"])):
+                    (int(row["seed"]), int(row["seat"]), float(row["win_share"]))
+                    for row in reader}
+    except OSError as exc:
+        raise CompareError(f"cannot read {file}: {exc.strerror}") from None
+    except ValueError as exc:
+        raise CompareError(f"{file}: malformed row ({exc})") from None
+
+
+def compare(a: dict, b: dict) -> list[Comparison]:
+    """Per opponent (in ``a``'s order), the paired difference of ``a`` over ``b``."""
+    if a.keys() != b.keys():
+        raise CompareError(f"the two evaluations played different games ({len(a)} and "
+                           f"{len(b)} rows; run both with the same --opponents, --games)")
+    results = []
+    for opponent in dict.fromkeys(key[0] for key in a):
+        keys = sorted(key for key in a if key[0] == opponent)
+        for key in keys:
+            if a[key][:2] != b[key][:2]:
+                raise CompareError(f"game {key[1]} against {opponent} has seed/seat {a[key][:2]} "
+                                   f"in one evaluation and {b[key][:2]} in the other (run "
+                                   "both with the same --seed and rule set)")
+        seeds = [a[key][0] for key in keys]
+        difference, half = mean_ci([a[key][2] - b[key][2] for key in keys], seeds)
+        results.append(Comparison(
+            opponent=opponent, games=len(keys),
+            share_a=sum(a[key][2] for key in keys) / len(keys),
+            share_b=sum(b[key][2] for key in keys) / len(keys),
+            difference=difference, half_width=half))
+    return results
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("a", help="an evaluation's --out folder (or its games.csv)")
+    parser.add_argument("b", help="the other evaluation, on the same games")
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        rows = compare(read_games(Path(args.a)), read_games(Path(args.b)))
+    except CompareError as exc:
+        print(f"camelup compare: error: {exc}", file=sys.stderr)
+        return 2
+    for r in rows:
+        print(f"vs {r.opponent:<10} A {r.share_a:.3f}  B {r.share_b:.3f}  A - B "
+              f"{r.difference:+.3f} [{r.difference - r.half_width:+.3f}, "
+              f"{r.difference + r.half_width:+.3f}]  ({r.games} paired games)")
+    return 0
