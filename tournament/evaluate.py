@@ -182,7 +182,7 @@ def write_report(out: Path, rows: list[EvalResult], command: str) -> None:
         writer.writeheader()
         writer.writerows(r.as_row() for r in rows)
     with open(out / "games.csv", "w", newline="") as f:
-        writer = csv.DictWriter(f, fieldnames=["opponent", *(f.name for f in fields(GameResult))])
+        writer = csv.DictWriter(f, fieldnames=["opponent", *(c.name for c in fields(GameResult))])
         writer.writeheader()
         writer.writerows({"opponent": r.opponent, **asdict(g)} for r in rows for g in r.per_game)
     r0 = rows[0]
