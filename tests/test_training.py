@@ -18,6 +18,7 @@ from agents.arena import play_game
 from agents.ppo import ModelFileError, load_agent
 from camelup_cli.config import ConfigError, load_config
 from camelup_env.rules import RuleSet
+from tournament.ratings import mean_ci
 from training.train_ppo import TrainConfig, train
 
 
@@ -191,8 +192,10 @@ def test_evaluate_command_writes_a_seat_rotated_report(trained, tmp_path, capsys
     assert [int(g["game"]) for g in games] == list(range(6))
     assert [int(g["seat"]) for g in games] == [0, 1] * 3  # seats rotate
     assert [int(g["seed"]) for g in games] == [0, 0, 1, 1, 2, 2]  # a seed per rotation pair
-    win_rate = float(rows[1].split(",")[5])
-    assert abs(sum(float(g["win_share"]) for g in games) / 6 - win_rate) < 1e-9
+    win_rate, ci_low = (float(x) for x in rows[1].split(",")[5:7])
+    mean, half = mean_ci([float(g["win_share"]) for g in games], [g["seed"] for g in games])
+    assert mean == pytest.approx(win_rate)
+    assert mean - half == pytest.approx(ci_low)  # the interval is clustered by seed
 
 
 def test_imitation_warm_start_fits_the_teacher(tmp_path) -> None:
