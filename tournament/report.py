@@ -34,7 +34,8 @@ def write_summary(out: Path, config: TournamentConfig, summary: dict[str, Any],
         f"seed {config.seed} · move time limit {config.move_timeout} s · "
         f"forfeits {len(summary['forfeits'])} · stopped at the turn cap {summary['truncated']}",
         "",
-        "Win rate counts a shared victory as 1/k; ± is the 95% interval (normal approximation). "
+        "Win rate counts a shared victory as 1/k; ± is the 95% interval (normal approximation, "
+        "clustered by round: the games of a round share a seed). "
         "Ordinal = mu - 3 sigma (openskill Plackett-Luce). "
         f"An equal player wins {100 / n:.1f}% of its games.",
         "",
