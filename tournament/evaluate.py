@@ -61,9 +61,7 @@ class EvalResult:
 
     def as_row(self) -> dict:
         """The summary row (``evaluation.csv``): every field but ``per_game``."""
-        row = asdict(self)
-        del row["per_game"]
-        return row
+        return {f.name: getattr(self, f.name) for f in fields(self) if f.name != "per_game"}
 
 
 def evaluation_games(games: int, players: int, seed: int) -> list[GameSpec]:
