@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from camelup_cli.main import main
-from tournament.compare import CompareError, compare, read_games
+from tournament.compare import CompareError, compare, read_evaluation_games
 from tournament.ratings import mean_ci
 
 HEADER = ["opponent", "game", "seed", "seat", "win_share", "coins", "opponent_coins", "forfeit"]
@@ -29,7 +29,8 @@ def write(folder: Path, shares: list[float], seeds: list[int] | None = None,
 def test_the_difference_is_paired_game_by_game_and_clustered_by_seed(tmp_path):
     a = [1.0, 0.0, 1.0, 1.0, 0.0, 0.0, 1.0, 0.5]
     b = [1.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.5]  # the same luck, two games better for A
-    (row,) = compare(read_games(write(tmp_path / "a", a)), read_games(write(tmp_path / "b", b)))
+    (row,) = compare(read_evaluation_games(write(tmp_path / "a", a)),
+                     read_evaluation_games(write(tmp_path / "b", b)))
     assert (row.opponent, row.games) == ("greedy", 8)
     assert row.share_a == pytest.approx(4.5 / 8) and row.share_b == pytest.approx(2.5 / 8)
     expected = mean_ci([x - y for x, y in zip(a, b, strict=True)], [g // 2 for g in range(8)])
@@ -39,11 +40,12 @@ def test_the_difference_is_paired_game_by_game_and_clustered_by_seed(tmp_path):
 
 
 def test_evaluations_of_other_games_are_refused(tmp_path):
-    a = read_games(write(tmp_path / "a", [1.0, 0.0, 0.0, 1.0]))
+    a = read_evaluation_games(write(tmp_path / "a", [1.0, 0.0, 0.0, 1.0]))
     with pytest.raises(CompareError, match="different games"):
-        compare(a, read_games(write(tmp_path / "short", [1.0, 0.0])))
+        compare(a, read_evaluation_games(write(tmp_path / "short", [1.0, 0.0])))
     with pytest.raises(CompareError, match="same --seed"):
-        compare(a, read_games(write(tmp_path / "seeded", [1.0, 0.0, 0.0, 1.0], [5, 5, 6, 6])))
+        seeded = write(tmp_path / "seeded", [1.0, 0.0, 0.0, 1.0], [5, 5, 6, 6])
+        compare(a, read_evaluation_games(seeded))
 
 
 def test_the_command_prints_the_difference_and_refuses_bad_input_in_one_line(tmp_path, capsys):

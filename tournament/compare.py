@@ -36,7 +36,7 @@ class Comparison:
     half_width: float  # of the difference's 95% interval
 
 
-def read_games(path: Path) -> dict[tuple[str, int], tuple[int, int, float]]:
+def read_evaluation_games(path: Path) -> dict[tuple[str, int], tuple[int, int, float]]:
     """``(opponent, game) -> (seed, seat, win share)`` from an evaluation's ``games.csv``."""
     file = path / "games.csv" if path.is_dir() else path
     try:
@@ -85,7 +85,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     try:
-        rows = compare(read_games(Path(args.a)), read_games(Path(args.b)))
+        rows = compare(read_evaluation_games(Path(args.a)), read_evaluation_games(Path(args.b)))
     except CompareError as exc:
         print(f"camelup compare: error: {exc}", file=sys.stderr)
         return 2
