@@ -1,0 +1,32 @@
+"""The batch core: N Camel Up games as fixed-size arrays, stepped by compiled numba kernels.
+
+The reference engine (:mod:`camelup_env.engine`) plays one game of plain Python values; this
+package plays thousands at once for training, evaluation and search, under the same rules
+(classic and second edition, 2-8 players; Supercup stays on the engine) and the same action
+indices. ``tests/test_batch_differential.py`` keeps the two equal state for state.
+
+    import numpy as np
+    from camelup_env import RuleSet
+    from camelup_env.batch import BatchGames, random_streams
+
+    games = BatchGames(RuleSet("classic", num_players=4), 1024, seed=0)
+    streams = random_streams(1024, seed=1)
+    for _ in range(100):
+        result = games.step(games.random_actions(streams), autoreset=True)
+
+* :class:`BatchGames` - create N games from seeds, ``legal_action_mask()`` (N, A),
+  ``current_player`` (N,), ``step(actions)`` returning per-seat rewards, terminated and
+  truncated (optionally resetting ended games), ``step(actions, rolls)`` with given dice,
+  ``to_states`` / ``from_states`` to and from the engine's ``GameState``.
+* :mod:`~camelup_env.batch.arrays` - what each array holds; :mod:`~camelup_env.batch.kernels`
+  - the rules, compiled; :mod:`~camelup_env.batch.convert` - the mapping onto ``GameState``.
+
+Each game owns its random stream, so results do not depend on the thread count (numba's, set
+with ``numba.set_num_threads``). The docs' "Batch core" page has the layout and the speed.
+"""
+
+from camelup_env.batch.arrays import BATCH_PRESETS, BatchRules, BatchState
+from camelup_env.batch.games import BatchGames, StepResult, random_streams
+
+__all__ = ["BATCH_PRESETS", "BatchGames", "BatchRules", "BatchState", "StepResult",
+           "random_streams"]

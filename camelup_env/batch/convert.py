@@ -1,0 +1,143 @@
+"""Between the batch core's arrays and the reference engine's :class:`GameState`.
+
+The one place that knows how each array of :class:`~camelup_env.batch.arrays.BatchState` maps
+onto a ``GameState`` field: search code, replays and the differential tests move games across
+with :func:`to_states` and :func:`from_states`, and ``from_states(to_states(b))`` plays on
+exactly as ``b`` would (the random streams travel separately, see
+:meth:`camelup_env.batch.games.BatchGames.from_states`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from camelup_env.batch.arrays import BatchState, batch_rules, empty_state
+from camelup_env.rules import RuleSet
+from camelup_env.state import GameState
+
+
+def to_state(s: BatchState, rules: RuleSet, i: int) -> GameState:
+    """Game ``i`` of the batch as the reference engine's state."""
+    n_racing, n_camels = rules.n_racing, rules.n_camels
+    spaces: dict[int, list[tuple[int, int]]] = {}
+    for c in range(n_camels):
+        spaces.setdefault(int(s.pos[i, c]), []).append((int(s.height[i, c]), c))
+    stacks = {space: tuple(c for _, c in sorted(camels)) for space, camels in spaces.items()}
+    n = rules.num_players
+    tiles = {int(s.tile_space[i, q]): (q, int(s.tile_side[i, q]))
+             for q in range(n) if s.tile_space[i, q] > 0}
+    values = rules.leg_bet_values
+    taken = [(int(s.leg_order[i, c, k]), int(s.leg_owner[i, c, k]), c, values[k])
+             for c in range(n_racing) for k in range(int(s.leg_taken[i, c]))]
+    leg_bets = [[] for _ in range(n)]
+    for _, owner, c, value in sorted(taken):
+        leg_bets[owner].append((c, value))
+    piles = tuple(
+        tuple((int(s.pile_owner[i, pile, k]), int(s.pile_camel[i, pile, k]))
+              for k in range(int(s.pile_len[i, pile])))
+        for pile in (0, 1)
+    )
+
+    def seats(field: np.ndarray) -> tuple[int, ...]:
+        return tuple(int(v) for v in field[i])
+
+    return GameState(
+        rules=rules,
+        stacks=stacks,
+        tiles=tiles,
+        pyramid=tuple(d for d in range(rules.n_dice) if s.pyramid[i] >> d & 1),
+        revealed=tuple(tuple(int(v) for v in row) for row in s.revealed[i, :s.n_revealed[i]]),
+        leg_stacks=tuple(values[int(s.leg_taken[i, c]):] for c in range(n_racing)),
+        pyramid_tiles_left=int(s.pyramid_tiles_left[i]),
+        coins=seats(s.coins),
+        leg_bets=tuple(tuple(bets) for bets in leg_bets),
+        pyramid_tiles=seats(s.pyramid_held),
+        hands=seats(s.hands),
+        partners=seats(s.partners),
+        winner_pile=piles[0],
+        loser_pile=piles[1],
+        leg=int(s.leg[i]),
+        current=int(s.current[i]),
+        leg_starter=int(s.leg_starter[i]),
+        game_over=bool(s.game_over[i]),
+    )
+
+
+def from_states(states: Sequence[GameState]) -> BatchState:
+    """Arrays holding ``states`` (one rule set, a preset the batch core plays). A state the
+    batch cannot hold is a ``ValueError`` naming the game and the field; the random streams
+    are left at zero for the caller to seed."""
+    if not states:
+        raise ValueError("from_states needs at least one state")
+    rules = states[0].rules
+    batch_rules(rules)  # refuses presets the core does not play
+    s = empty_state(rules, len(states))
+    for i, state in enumerate(states):
+        if state.rules != rules:
+            raise ValueError(f"states[{i}] has other rules than states[0]; a batch plays one "
+                             f"rule set")
+        _fill(s, i, state)
+    return s
+
+
+def _fill(s: BatchState, i: int, state: GameState) -> None:
+    rules = state.rules
+    values = rules.leg_bet_values
+    if state.extra_pending or state.crater or state.photographer or state.position_bets:
+        raise ValueError(f"states[{i}] uses Supercup fields the batch core does not hold")
+    for space, stack in state.stacks.items():
+        for h, camel in enumerate(stack):
+            s.pos[i, camel] = space
+            s.height[i, camel] = h
+    s.tile_side[i] = 1
+    for space, (owner, side) in state.tiles.items():
+        s.tile_space[i, owner] = space
+        s.tile_side[i, owner] = side
+    s.pyramid[i] = sum(1 << d for d in state.pyramid)
+    s.revealed[i] = -1
+    for k, row in enumerate(state.revealed):
+        s.revealed[i, k] = row
+    s.n_revealed[i] = len(state.revealed)
+    s.leg_owner[i] = -1
+    s.leg_order[i] = -1
+    for c, stack in enumerate(state.leg_stacks):
+        taken = len(values) - len(stack)
+        if tuple(stack) != values[taken:]:
+            raise ValueError(f"states[{i}].leg_stacks[{c}] {stack} is not what is left of "
+                             f"{values} after taking from the top (R4.1)")
+        s.leg_taken[i, c] = taken
+    order = 0
+    for seat, bets in enumerate(state.leg_bets):
+        for c, value in bets:
+            slots = [k for k in range(int(s.leg_taken[i, c]))
+                     if values[k] == value and s.leg_owner[i, c, k] < 0]
+            if not slots:
+                raise ValueError(f"states[{i}].leg_bets[{seat}] holds a {value} tile of camel "
+                                 f"{c} that its stack does not miss (R4.1)")
+            s.leg_owner[i, c, slots[0]] = seat
+            s.leg_order[i, c, slots[0]] = order
+            order += 1
+    if (s.leg_owner[i] >= 0).sum() != s.leg_taken[i].sum():
+        raise ValueError(f"states[{i}]: leg-bet tiles are missing from the stacks that no "
+                         f"seat holds (R4.1)")
+    s.pyramid_tiles_left[i] = state.pyramid_tiles_left
+    s.coins[i] = state.coins
+    s.pyramid_held[i] = state.pyramid_tiles
+    s.hands[i] = state.hands
+    s.partners[i] = state.partners
+    s.pile_owner[i] = -1
+    s.pile_camel[i] = -1
+    for pile, cards in enumerate((state.winner_pile, state.loser_pile)):
+        s.pile_len[i, pile] = len(cards)
+        for k, (owner, camel) in enumerate(cards):
+            if camel < 0:
+                raise ValueError(f"states[{i}] is a public view with hidden race-bet cards "
+                                 f"(R10); the batch core plays full states")
+            s.pile_owner[i, pile, k] = owner
+            s.pile_camel[i, pile, k] = camel
+    s.leg[i] = state.leg
+    s.current[i] = state.current
+    s.leg_starter[i] = state.leg_starter
+    s.game_over[i] = state.game_over

@@ -1,0 +1,222 @@
+"""``BatchGames``: N games of one rule set, stepped together by compiled kernels.
+
+The Python face of the batch core: it owns the arrays (:mod:`camelup_env.batch.arrays`), checks
+what callers pass before any kernel runs (an illegal action is an
+:class:`~camelup_env.engine.IllegalActionError` naming the game and the rule, found by the
+reference engine), and turns the kernels' outputs into rewards.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import NamedTuple
+
+import numpy as np
+
+from camelup_env.batch import kernels
+from camelup_env.batch.arrays import BatchState, batch_rules, empty_state, take
+from camelup_env.batch.convert import from_states, to_state
+from camelup_env.batch.rewards import final_rewards_batch
+from camelup_env.camelup_v1 import REWARD_MODES
+from camelup_env.engine import DieRoll, IllegalActionError, apply_outcome, check_legal, to_action
+from camelup_env.rules import RuleSet
+from camelup_env.state import GameState
+
+
+class StepResult(NamedTuple):
+    """What one :meth:`BatchGames.step` did, per game."""
+
+    #: (N, P) float32: coin shaping of this step plus, for a game that ended, its terminal
+    #: reward (``camelup_v1``'s Rewards; none for a truncation).
+    rewards: np.ndarray
+    #: (N,) the race ended this step (R5.4, R5.6).
+    terminated: np.ndarray
+    #: (N,) the game reached ``max_turns`` actions without ending.
+    truncated: np.ndarray
+    #: (N, 3) the die revealed this step as (die, camel shown, number), or -1s.
+    rolls: np.ndarray
+    #: (N, P) the coins when the game ended (terminated or truncated; 0 elsewhere): with
+    #: ``autoreset`` the game itself is already the next one.
+    final_coins: np.ndarray
+
+
+def seed_array(seed: int | Sequence[int] | np.ndarray, n: int) -> np.ndarray:
+    """Per-game seeds: an int ``s`` gives ``s, s + 1, ...`` (SB3's ``VecEnv.seed`` convention),
+    a sequence is taken as it is."""
+    if isinstance(seed, (int, np.integer)):
+        return np.arange(int(seed), int(seed) + n, dtype=np.int64)
+    seeds = np.asarray(seed, dtype=np.int64)
+    if seeds.shape != (n,):
+        raise ValueError(f"seeds must be one int or {n} ints, got shape {seeds.shape}")
+    return seeds
+
+
+def random_streams(n: int, seed: int | Sequence[int] | np.ndarray = 0) -> np.ndarray:
+    """``n`` per-game random streams (for :meth:`BatchGames.random_actions`)."""
+    streams = np.zeros(n, np.uint64)
+    kernels.seed_streams(streams, seed_array(seed, n))
+    return streams
+
+
+class BatchGames:
+    """``n`` games of ``rules`` as arrays, all stepped by one call.
+
+    >>> games = BatchGames(RuleSet("classic", num_players=4), 8, seed=0)
+    >>> result = games.step(games.random_actions(random_streams(8)))
+    >>> result.rewards.shape, games.legal_action_mask().shape
+    ((8, 4), (8, 37))
+
+    Each game draws its setup and dice from its own stream (seeded with ``seed + i``), so a
+    game's chance does not depend on the thread that runs it, on the batch size or on the
+    other games. ``step`` changes the games in place; :meth:`copy` and :meth:`take` make
+    independent batches (search), :meth:`to_states` and :meth:`from_states` cross to and from
+    the reference engine.
+    """
+
+    def __init__(self, rules: RuleSet, n: int, seed: int | Sequence[int] | np.ndarray = 0,
+                 first_player: int | Sequence[int] = 0) -> None:
+        self.rules = rules
+        self.params = batch_rules(rules)
+        self.state = empty_state(rules, n)
+        self.reset(seed=seed, first_player=first_player)
+
+    @classmethod
+    def _wrap(cls, rules: RuleSet, state: BatchState) -> BatchGames:
+        games = cls.__new__(cls)
+        games.rules = rules
+        games.params = batch_rules(rules)
+        games.state = state
+        return games
+
+    @classmethod
+    def from_states(cls, states: Sequence[GameState],
+                    seed: int | Sequence[int] | np.ndarray = 0) -> BatchGames:
+        """A batch holding ``states`` (one rule set), their dice drawn from fresh streams."""
+        state = from_states(states)
+        kernels.seed_streams(state.rng, seed_array(seed, len(states)))
+        return cls._wrap(states[0].rules, state)
+
+    def __len__(self) -> int:
+        return self.state.pos.shape[0]
+
+    @property
+    def num_actions(self) -> int:
+        return self.params.n_actions
+
+    @property
+    def current_player(self) -> np.ndarray:
+        """(N,) the seat to move in each game."""
+        return self.state.current
+
+    @property
+    def game_over(self) -> np.ndarray:
+        return self.state.game_over
+
+    @property
+    def coins(self) -> np.ndarray:
+        return self.state.coins
+
+    def reset(self, indices: Sequence[int] | np.ndarray | None = None,
+              seed: int | Sequence[int] | np.ndarray | None = None,
+              first_player: int | Sequence[int] = 0) -> None:
+        """Set up the games at ``indices`` (all by default) anew (R2), from ``seed`` when given
+        (as in the constructor, game ``j`` of ``indices`` getting the j-th seed), else from
+        their own streams."""
+        idx = (np.arange(len(self)) if indices is None
+               else np.asarray(indices, dtype=np.int64).reshape(-1))
+        if idx.size and (idx.min() < 0 or idx.max() >= len(self)):
+            raise ValueError(f"game indices must be in 0..{len(self) - 1}")
+        n = self.rules.num_players
+        first = np.broadcast_to(np.asarray(first_player, dtype=np.int64), idx.shape).copy()
+        if first.size and (first.min() < 0 or first.max() >= n):
+            raise ValueError(f"first_player must be a seat 0..{n - 1}")
+        if seed is not None:
+            streams = np.zeros(idx.size, np.uint64)
+            kernels.seed_streams(streams, seed_array(seed, idx.size))
+            self.state.rng[idx] = streams
+        kernels.setup_games(self.state, self.params, idx, first)
+
+    def legal_action_mask(self) -> np.ndarray:
+        """(N, A) int8: 1 where the action index (the engine's, :mod:`camelup_env.actions`) is
+        legal for the seat to move; a finished game has none."""
+        out = np.empty((len(self), self.params.n_actions), np.int8)
+        kernels.legal_masks(self.state, self.params, out)
+        return out
+
+    def random_actions(self, streams: np.ndarray) -> np.ndarray:
+        """(N,) one legal action per game, uniformly, drawn from ``streams``
+        (:func:`random_streams`; separate from the dice); -1 for a finished game."""
+        out = np.empty(len(self), np.int64)
+        scratch = np.empty((len(self), self.params.n_actions), np.int8)
+        kernels.random_actions(self.state, self.params, streams, scratch, out)
+        return out
+
+    def step(self, actions: Sequence[int] | np.ndarray, rolls: np.ndarray | None = None, *,
+             autoreset: bool = False, max_turns: int = 0, reward_mode: str = "win",
+             coin_shaping: float = 0.0, check: bool = True) -> StepResult:
+        """Every game's seat to move plays ``actions[i]``.
+
+        ``rolls``: optional (N, 3) dice as (die, camel shown, number) for the games whose
+        action takes a pyramid tile (-1s: draw it from the game's stream), the search and test
+        counterpart of :func:`camelup_env.engine.apply_outcome`. ``autoreset``: a game that
+        ends is set up again at once (seat 0 first), its last coins in
+        :attr:`StepResult.final_coins`. ``check=False`` skips the legality check, for callers
+        whose actions come from :meth:`legal_action_mask` (an illegal action then corrupts
+        the game).
+        """
+        if reward_mode not in REWARD_MODES:
+            raise ValueError(f"reward_mode must be one of {REWARD_MODES}, got {reward_mode!r}")
+        n = len(self)
+        acts = np.asarray(actions)
+        if acts.shape != (n,) or not np.issubdtype(acts.dtype, np.integer):
+            raise ValueError(f"actions must be {n} integers, got shape {acts.shape} "
+                             f"{acts.dtype}")
+        acts = acts.astype(np.int64, copy=False)
+        given = np.full((n, 3), -1, np.int64)
+        if rolls is not None:
+            given[:] = np.asarray(rolls, np.int64).reshape(n, 3)
+        if check:
+            self._check(acts, given)
+        status = np.empty(n, np.int8)
+        coin_delta = np.empty((n, self.rules.num_players), np.int32)
+        final_coins = np.zeros((n, self.rules.num_players), np.int32)
+        kernels.step_games(self.state, self.params, acts, given, max_turns, autoreset, status,
+                           coin_delta, final_coins)
+        terminated = status == kernels.TERMINATED
+        rewards = (coin_shaping * coin_delta).astype(np.float32) if coin_shaping else np.zeros(
+            coin_delta.shape, np.float32)
+        if terminated.any():
+            rewards[terminated] += final_rewards_batch(final_coins[terminated], reward_mode)
+        return StepResult(rewards, terminated, status == kernels.TRUNCATED, given, final_coins)
+
+    def _check(self, actions: np.ndarray, rolls: np.ndarray) -> None:
+        """Refuse the whole step, before any game moves, if one game's action or roll is bad;
+        the reference engine names the broken rule."""
+        codes = np.empty(len(self), np.int8)
+        kernels.check_actions(self.state, self.params, actions, rolls, codes)
+        bad = np.flatnonzero(codes)
+        if not bad.size:
+            return
+        i = int(bad[0])
+        state = to_state(self.state, self.rules, i)
+        try:
+            action = to_action(state, int(actions[i]))
+            check_legal(state, action)
+            apply_outcome(state, action, DieRoll(*map(int, rolls[i])))
+        except (IllegalActionError, ValueError) as err:
+            raise type(err)(f"game {i}: {err}") from None
+        raise AssertionError(f"game {i}: the batch core refused an action the engine accepts")
+
+    def to_states(self, indices: Sequence[int] | np.ndarray | None = None) -> list[GameState]:
+        """The games at ``indices`` (all by default) as the reference engine's states."""
+        idx = range(len(self)) if indices is None else indices
+        return [to_state(self.state, self.rules, int(i)) for i in idx]
+
+    def copy(self) -> BatchGames:
+        """An independent copy, random streams included (it replays the same dice)."""
+        return self._wrap(self.rules, take(self.state, np.arange(len(self))))
+
+    def take(self, indices: Sequence[int] | np.ndarray) -> BatchGames:
+        """The games at ``indices`` as a new batch (copies, streams included)."""
+        return self._wrap(self.rules, take(self.state, np.asarray(indices, dtype=np.int64)))
+
