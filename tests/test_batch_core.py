@@ -27,7 +27,8 @@ def play(games: BatchGames, steps: int, seed: int = 1, **step_args) -> list:
 
 
 def arrays_equal(a: BatchGames, b: BatchGames) -> bool:
-    return all(np.array_equal(x, y) for x, y in zip(a.state, b.state, strict=True))
+    return (np.array_equal(a.state.rows, b.state.rows)
+            and np.array_equal(a.state.rng, b.state.rng))
 
 
 @pytest.mark.parametrize("preset", ["classic", "second_edition"])
@@ -74,11 +75,10 @@ def test_R4_2_batch_illegal_action_names_the_game_and_the_rule() -> None:
     camel_space = next(iter(games.to_states([2])[0].stacks))
     actions = games.random_actions(random_streams(4))
     actions[2] = action_table(CLASSIC4).tile_index(camel_space, 1)
-    before = [f.copy() for f in games.state]
+    before = games.copy()
     with pytest.raises(IllegalActionError, match=r"game 2: .* holds a camel \(R4.2\)"):
         games.step(actions)
-    assert all(np.array_equal(a, b)  # nothing moved
-               for a, b in zip(before, games.state, strict=True))
+    assert arrays_equal(before, games)  # nothing moved
     with pytest.raises(IllegalActionError, match="game 0: action index 99 is out of range"):
         games.step(np.array([99, 0, 0, 0]))
     with pytest.raises(ValueError, match="actions must be 4 integers"):
@@ -108,11 +108,28 @@ def test_batch_legality_check_agrees_with_the_mask(preset: str, players: int) ->
         mask = games.legal_action_mask()
         codes = np.empty(64, np.int8)
         for a in range(-1, games.num_actions + 1):
-            kernels.check_actions(games.state, games.params, np.full(64, a),
+            kernels.check_actions(games.state.rows, games.params, np.full(64, a),
                                   np.full((64, 3), -1), codes)
             legal = mask[:, a] == 1 if 0 <= a < games.num_actions else np.zeros(64, bool)
             assert np.array_equal(codes == kernels.OK, legal), a
         games.step(games.random_actions(streams), autoreset=True)
+
+
+def test_batch_random_actions_are_legal_and_uniform() -> None:
+    games = BatchGames(RuleSet("second_edition", num_players=6), 256, seed=8)
+    streams = random_streams(256, 2)
+    for _ in range(100):
+        mask = games.legal_action_mask()
+        actions = games.random_actions(streams)
+        assert mask[np.arange(256), actions].all()
+        games.step(actions, autoreset=True)
+    one = BatchGames.from_states(games.to_states([0]) * 20000)
+    picks = np.bincount(one.random_actions(random_streams(20000, 5)),
+                        minlength=one.num_actions)
+    legal = one.legal_action_mask()[0] == 1
+    assert not picks[~legal].any()
+    expected = 20000 / legal.sum()  # each legal action within 5 standard deviations
+    assert np.all(np.abs(picks[legal] - expected) < 5 * np.sqrt(expected))
 
 
 def test_batch_results_do_not_depend_on_threads_or_batch_size() -> None:

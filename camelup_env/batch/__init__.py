@@ -18,15 +18,15 @@ indices. ``tests/test_batch_differential.py`` keeps the two equal state for stat
   ``current_player`` (N,), ``step(actions)`` returning per-seat rewards, terminated and
   truncated (optionally resetting ended games), ``step(actions, rolls)`` with given dice,
   ``to_states`` / ``from_states`` to and from the engine's ``GameState``.
-* :mod:`~camelup_env.batch.arrays` - what each array holds; :mod:`~camelup_env.batch.kernels`
-  - the rules, compiled; :mod:`~camelup_env.batch.convert` - the mapping onto ``GameState``.
+* :mod:`~camelup_env.batch.kernels` - the rules, compiled, and the layout of a game's row;
+  :mod:`~camelup_env.batch.arrays` - named views of the rows; :mod:`~camelup_env.batch.convert`
+  - the mapping onto ``GameState``.
 
 Each game owns its random stream, so results do not depend on the thread count (numba's, set
 with ``numba.set_num_threads``). The docs' "Batch core" page has the layout and the speed.
 """
 
-from camelup_env.batch.arrays import BATCH_PRESETS, BatchRules, BatchState
+from camelup_env.batch.arrays import BATCH_PRESETS, BatchState
 from camelup_env.batch.games import BatchGames, StepResult, random_streams
 
-__all__ = ["BATCH_PRESETS", "BatchGames", "BatchRules", "BatchState", "StepResult",
-           "random_streams"]
+__all__ = ["BATCH_PRESETS", "BatchGames", "BatchState", "StepResult", "random_streams"]

@@ -2,7 +2,7 @@
 
 The one place that knows how each array of :class:`~camelup_env.batch.arrays.BatchState` maps
 onto a ``GameState`` field: search code, replays and the differential tests move games across
-with :func:`to_states` and :func:`from_states`, and ``from_states(to_states(b))`` plays on
+with :func:`to_state` and :func:`from_states`, and ``from_states`` of a batch's states plays on
 exactly as ``b`` would (the random streams travel separately, see
 :meth:`camelup_env.batch.games.BatchGames.from_states`).
 """
@@ -13,13 +13,13 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from camelup_env.batch.arrays import BatchState, batch_rules, empty_state
-from camelup_env.rules import RuleSet
+from camelup_env.batch.arrays import BatchState, rule_vector
 from camelup_env.state import GameState
 
 
-def to_state(s: BatchState, rules: RuleSet, i: int) -> GameState:
+def to_state(s: BatchState, i: int) -> GameState:
     """Game ``i`` of the batch as the reference engine's state."""
+    rules = s.rules
     n_racing, n_camels = rules.n_racing, rules.n_camels
     spaces: dict[int, list[tuple[int, int]]] = {}
     for c in range(n_camels):
@@ -50,7 +50,7 @@ def to_state(s: BatchState, rules: RuleSet, i: int) -> GameState:
         pyramid=tuple(d for d in range(rules.n_dice) if s.pyramid[i] >> d & 1),
         revealed=tuple(tuple(int(v) for v in row) for row in s.revealed[i, :s.n_revealed[i]]),
         leg_stacks=tuple(values[int(s.leg_taken[i, c]):] for c in range(n_racing)),
-        pyramid_tiles_left=int(s.pyramid_tiles_left[i]),
+        pyramid_tiles_left=int(s.pyramid_left[i]),
         coins=seats(s.coins),
         leg_bets=tuple(tuple(bets) for bets in leg_bets),
         pyramid_tiles=seats(s.pyramid_held),
@@ -72,8 +72,8 @@ def from_states(states: Sequence[GameState]) -> BatchState:
     if not states:
         raise ValueError("from_states needs at least one state")
     rules = states[0].rules
-    batch_rules(rules)  # refuses presets the core does not play
-    s = empty_state(rules, len(states))
+    rule_vector(rules)  # refuses what the core does not play, saying why
+    s = BatchState.empty(rules, len(states))
     for i, state in enumerate(states):
         if state.rules != rules:
             raise ValueError(f"states[{i}] has other rules than states[0]; a batch plays one "
@@ -87,6 +87,9 @@ def _fill(s: BatchState, i: int, state: GameState) -> None:
     values = rules.leg_bet_values
     if state.extra_pending or state.crater or state.photographer or state.position_bets:
         raise ValueError(f"states[{i}] uses Supercup fields the batch core does not hold")
+    if min(state.hands) < 0:
+        raise ValueError(f"states[{i}] is a public view with hidden race-bet cards (R10); the "
+                         f"batch core plays full states")
     for space, stack in state.stacks.items():
         for h, camel in enumerate(stack):
             s.pos[i, camel] = space
@@ -122,7 +125,7 @@ def _fill(s: BatchState, i: int, state: GameState) -> None:
     if (s.leg_owner[i] >= 0).sum() != s.leg_taken[i].sum():
         raise ValueError(f"states[{i}]: leg-bet tiles are missing from the stacks that no "
                          f"seat holds (R4.1)")
-    s.pyramid_tiles_left[i] = state.pyramid_tiles_left
+    s.pyramid_left[i] = state.pyramid_tiles_left
     s.coins[i] = state.coins
     s.pyramid_held[i] = state.pyramid_tiles
     s.hands[i] = state.hands

@@ -14,7 +14,7 @@ from typing import NamedTuple
 import numpy as np
 
 from camelup_env.batch import kernels
-from camelup_env.batch.arrays import BatchState, batch_rules, empty_state, take
+from camelup_env.batch.arrays import BatchState, rule_vector
 from camelup_env.batch.convert import from_states, to_state
 from camelup_env.batch.rewards import final_rewards_batch
 from camelup_env.camelup_v1 import REWARD_MODES
@@ -76,15 +76,15 @@ class BatchGames:
     def __init__(self, rules: RuleSet, n: int, seed: int | Sequence[int] | np.ndarray = 0,
                  first_player: int | Sequence[int] = 0) -> None:
         self.rules = rules
-        self.params = batch_rules(rules)
-        self.state = empty_state(rules, n)
+        self.params = rule_vector(rules)
+        self.state = BatchState.empty(rules, n)
         self.reset(seed=seed, first_player=first_player)
 
     @classmethod
     def _wrap(cls, rules: RuleSet, state: BatchState) -> BatchGames:
         games = cls.__new__(cls)
         games.rules = rules
-        games.params = batch_rules(rules)
+        games.params = rule_vector(rules)
         games.state = state
         return games
 
@@ -97,11 +97,11 @@ class BatchGames:
         return cls._wrap(states[0].rules, state)
 
     def __len__(self) -> int:
-        return self.state.pos.shape[0]
+        return len(self.state.rows)
 
     @property
     def num_actions(self) -> int:
-        return self.params.n_actions
+        return int(self.params[kernels.N_ACTIONS])
 
     @property
     def current_player(self) -> np.ndarray:
@@ -110,7 +110,8 @@ class BatchGames:
 
     @property
     def game_over(self) -> np.ndarray:
-        return self.state.game_over
+        """(N,) bool: the race has ended."""
+        return self.state.game_over == 1
 
     @property
     def coins(self) -> np.ndarray:
@@ -134,21 +135,20 @@ class BatchGames:
             streams = np.zeros(idx.size, np.uint64)
             kernels.seed_streams(streams, seed_array(seed, idx.size))
             self.state.rng[idx] = streams
-        kernels.setup_games(self.state, self.params, idx, first)
+        kernels.setup_games(self.state.rows, self.state.rng, self.params, idx, first)
 
     def legal_action_mask(self) -> np.ndarray:
         """(N, A) int8: 1 where the action index (the engine's, :mod:`camelup_env.actions`) is
         legal for the seat to move; a finished game has none."""
-        out = np.empty((len(self), self.params.n_actions), np.int8)
-        kernels.legal_masks(self.state, self.params, out)
+        out = np.empty((len(self), self.num_actions), np.int8)
+        kernels.legal_masks(self.state.rows, self.params, out)
         return out
 
     def random_actions(self, streams: np.ndarray) -> np.ndarray:
         """(N,) one legal action per game, uniformly, drawn from ``streams``
         (:func:`random_streams`; separate from the dice); -1 for a finished game."""
         out = np.empty(len(self), np.int64)
-        scratch = np.empty((len(self), self.params.n_actions), np.int8)
-        kernels.random_actions(self.state, self.params, streams, scratch, out)
+        kernels.random_actions(self.state.rows, self.params, streams, out)
         return out
 
     def step(self, actions: Sequence[int] | np.ndarray, rolls: np.ndarray | None = None, *,
@@ -180,8 +180,8 @@ class BatchGames:
         status = np.empty(n, np.int8)
         coin_delta = np.empty((n, self.rules.num_players), np.int32)
         final_coins = np.zeros((n, self.rules.num_players), np.int32)
-        kernels.step_games(self.state, self.params, acts, given, max_turns, autoreset, status,
-                           coin_delta, final_coins)
+        kernels.step_games(self.state.rows, self.state.rng, self.params, acts, given, max_turns,
+                           autoreset, status, coin_delta, final_coins)
         terminated = status == kernels.TERMINATED
         rewards = (coin_shaping * coin_delta).astype(np.float32) if coin_shaping else np.zeros(
             coin_delta.shape, np.float32)
@@ -193,12 +193,12 @@ class BatchGames:
         """Refuse the whole step, before any game moves, if one game's action or roll is bad;
         the reference engine names the broken rule."""
         codes = np.empty(len(self), np.int8)
-        kernels.check_actions(self.state, self.params, actions, rolls, codes)
+        kernels.check_actions(self.state.rows, self.params, actions, rolls, codes)
         bad = np.flatnonzero(codes)
         if not bad.size:
             return
         i = int(bad[0])
-        state = to_state(self.state, self.rules, i)
+        state = to_state(self.state, i)
         try:
             action = to_action(state, int(actions[i]))
             check_legal(state, action)
@@ -210,13 +210,13 @@ class BatchGames:
     def to_states(self, indices: Sequence[int] | np.ndarray | None = None) -> list[GameState]:
         """The games at ``indices`` (all by default) as the reference engine's states."""
         idx = range(len(self)) if indices is None else indices
-        return [to_state(self.state, self.rules, int(i)) for i in idx]
+        return [to_state(self.state, int(i)) for i in idx]
 
     def copy(self) -> BatchGames:
         """An independent copy, random streams included (it replays the same dice)."""
-        return self._wrap(self.rules, take(self.state, np.arange(len(self))))
+        return self._wrap(self.rules, self.state.take(np.arange(len(self))))
 
     def take(self, indices: Sequence[int] | np.ndarray) -> BatchGames:
         """The games at ``indices`` as a new batch (copies, streams included)."""
-        return self._wrap(self.rules, take(self.state, np.asarray(indices, dtype=np.int64)))
+        return self._wrap(self.rules, self.state.take(np.asarray(indices, dtype=np.int64)))
 

@@ -1,22 +1,97 @@
 """Compiled kernels of the batch core: the rules of :mod:`camelup_env.engine`, one game a call.
 
-Each ``_name(s, r, i, ...)`` function plays rule R-something on game ``i`` of the batch ``s``
-(:class:`~camelup_env.batch.arrays.BatchState`) under the rules ``r``
-(:class:`~camelup_env.batch.arrays.BatchRules`), changing the arrays in place; the public
-kernels at the end loop over the games with ``prange``, one thread per block of games. Every
-rule here is a second implementation of the reference engine's, and
-``tests/test_batch_differential.py`` drives both with the same actions and dice and compares the
-states after every step: the rule ids in the comments point to the reference.
+**Layout.** Game ``i`` is row ``i`` of one ``int32`` array ``g`` of shape (N, :data:`WIDTH`);
+each field of the game has a fixed column range, named by the offsets below (``g[i, COINS +
+seat]``), sized for the largest game the core plays (8 seats, 7 camels, 6 dice). The rule set
+is one ``int64`` vector ``r`` laid out the same way (``r[TRACK]``, ``r[LEG_VALUES + k]``), and
+each game's random stream is ``rng[i]`` (splitmix64). Plain arrays, not named tuples of
+arrays: numba updates the reference count of every array of a tuple at each access it cannot
+prove redundant, which made a legality check twenty times slower than this. What each field
+holds is said once, in :data:`FIELDS`; :mod:`camelup_env.batch.arrays` gives Python readers a
+named view of each, and :mod:`camelup_env.batch.convert` maps them onto ``GameState``. The
+layout lives in this file because numba's disk cache is invalidated only by a change to the
+file of the kernel: constants imported from another module could go stale in the cache.
 
-numba notes: every kernel is cached on disk (``cache=True``); helpers are ordinary compiled
-functions, not inlined, which keeps cold compiles short; integer constants that meet unsigned
-values are cast (numba turns a signed-unsigned mix into a float).
+**Rules.** Each ``_name(g, r, i, ...)`` plays rule R-something on game ``i`` in place. Every
+rule here is a second implementation of the reference engine's, and
+``tests/test_batch_differential.py`` drives both with the same actions and dice and compares
+the states after every step: the rule ids in the comments point to the reference. The public
+kernels at the end loop over the games with ``prange``.
+
+numba notes: every kernel is cached on disk (``cache=True``); the small rule helpers are inlined
+(``inline='always'``), the setup of a game (once a game) is a call; integer constants that meet
+unsigned values are cast (numba turns a signed-unsigned mix into a float).
 """
 
 from __future__ import annotations
 
 import numpy as np
 from numba import njit, prange
+
+# Sizes: the largest game the core holds.
+MAX_PLAYERS = 8
+MAX_CAMELS = 7
+N_RACING = 5
+MAX_DICE = 6
+MAX_LEG_TILES = 8
+MAX_FACES = 12
+MAX_PAYOUTS = 16
+MAX_CARDS = MAX_PLAYERS * N_RACING
+
+#: The fields of a game's row: name, width, what it holds. Their offsets follow in this order.
+FIELDS = (
+    ("pos", MAX_CAMELS, "space of each camel; above L after a forward finish, below 1 after a "
+                        "backward one"),
+    ("height", MAX_CAMELS, "place of each camel in its stack, 0 = bottom"),
+    ("tile_space", MAX_PLAYERS, "space of each seat's desert/spectator tile, 0 while in hand"),
+    ("tile_side", MAX_PLAYERS, "the side it shows, +1 or -1 (1 while in hand)"),
+    ("pyramid", 1, "bit mask of the dice still in the pyramid (bit d = die d)"),
+    ("revealed", 3 * MAX_DICE, "the dice revealed this leg in order: die, camel shown, number"),
+    ("n_revealed", 1, "how many dice of ``revealed`` are this leg's"),
+    ("leg_taken", N_RACING, "leg-bet tiles taken from each colour's stack (from the top)"),
+    ("leg_owner", N_RACING * MAX_LEG_TILES, "per colour, per tile k of its stack: the seat "
+                                            "holding it, -1 on the stack"),
+    ("leg_order", N_RACING * MAX_LEG_TILES, "when that tile was taken this leg (0 = first)"),
+    ("pyramid_left", 1, "pyramid tiles still in the stack this leg"),
+    ("coins", MAX_PLAYERS, "coins per seat"),
+    ("pyramid_held", MAX_PLAYERS, "pyramid tiles each seat holds this leg"),
+    ("hands", MAX_PLAYERS, "bit mask of the race-bet cards still in hand (bit c = camel c)"),
+    ("partners", MAX_PLAYERS, "partner seat this leg, or -1 (R9.4)"),
+    ("pile_owner", 2 * MAX_CARDS, "race-bet piles (winner, loser) in placing order: owner"),
+    ("pile_camel", 2 * MAX_CARDS, "... and camel of each card"),
+    ("pile_len", 2, "cards in each pile"),
+    ("leg", 1, "leg number, from 1"),
+    ("current", 1, "seat to act"),
+    ("leg_starter", 1, "seat holding the starting-player marker"),
+    ("game_over", 1, "1 once the race has ended and been scored"),
+    ("turns", 1, "actions applied since the game was set up (for truncation)"),
+)
+(POS, HEIGHT, TILE_SPACE, TILE_SIDE, PYRAMID, REVEALED, N_REVEALED, LEG_TAKEN, LEG_OWNER,
+ LEG_ORDER, PYRAMID_LEFT, COINS, PYRAMID_HELD, HANDS, PARTNERS, PILE_OWNER, PILE_CAMEL,
+ PILE_LEN, LEG, CURRENT, LEG_STARTER, GAME_OVER, TURNS, WIDTH) = np.cumsum(
+    [0] + [width for _, width, _ in FIELDS]).tolist()
+
+#: The rule vector ``r``: name, width, what it holds.
+RULE_FIELDS = (
+    ("num_players", 1, ""), ("n_camels", 1, ""), ("n_dice", 1, ""), ("track", 1, "L"),
+    ("pyramid_tiles", 1, "per leg"), ("starting_coins", 1, ""),
+    ("partnerships", 1, "1 with R9.4"), ("n_actions", 1, "action indices (engine's)"),
+    ("tile_offset", 1, "first PlaceTile index"), ("race_offset", 1, "first RaceBet index"),
+    ("partner_offset", 1, "first Partner index"), ("n_leg_values", 1, "tiles per colour"),
+    ("n_payouts", 1, "R7.2 payouts listed"), ("n_racing_faces", 1, "racing die faces"),
+    ("n_grey", 1, "grey die numbers"),
+    ("leg_values", MAX_LEG_TILES, "leg-bet tile values, top first"),
+    ("payouts", MAX_PAYOUTS, "R7.2 payouts of correct race bets in order"),
+    ("n_faces", MAX_DICE, "faces per die"),
+    ("face_camel", MAX_DICE * MAX_FACES, "per die, per face: the camel shown"),
+    ("face_value", MAX_DICE * MAX_FACES, "... and the number"),
+    ("racing_faces", MAX_FACES, "a racing die's numbers (setup, R2.1)"),
+    ("grey_values", MAX_FACES, "the grey die's numbers (setup, R2.2)"),
+)
+(NUM_PLAYERS, N_CAMELS, N_DICE, TRACK, PYRAMID_TILES, STARTING_COINS, PARTNERSHIPS, N_ACTIONS,
+ TILE_OFFSET, RACE_OFFSET, PARTNER_OFFSET, N_LEG_VALUES, N_PAYOUTS, N_RACING_FACES, N_GREY,
+ LEG_VALUES, PAYOUTS, N_FACES, FACE_CAMEL, FACE_VALUE, RACING_FACES, GREY_VALUES,
+ RULES_WIDTH) = np.cumsum([0] + [width for _, width, _ in RULE_FIELDS]).tolist()
 
 _GAMMA = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -30,7 +105,7 @@ OK, ILLEGAL_ACTION, BAD_ROLL, ROLL_WITHOUT_PYRAMID = 0, 1, 2, 3
 
 
 # Random streams: splitmix64, one state per game ------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _next_u64(rng, i):
     z = rng[i] + _GAMMA
     rng[i] = z
@@ -39,7 +114,7 @@ def _next_u64(rng, i):
     return z ^ (z >> _S31)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _below(rng, i, n):
     """A uniform integer in ``[0, n)`` (31 random bits scaled; the bias is below 1e-9)."""
     return np.int64(((_next_u64(rng, i) >> _S33) * np.uint64(n)) >> _S31)
@@ -54,318 +129,148 @@ def seed_streams(rng, seeds):
 
 
 # Setup (R2) ------------------------------------------------------------------------------------
-@njit(cache=True)
-def _place_on_top(s, i, camel, space, placed):
+@njit(cache=True, inline="always")
+def _place_on_top(g, r, i, camel, space, placed):
     """Put ``camel`` on top of the camels of ``placed`` (bit mask) standing on ``space``."""
     h = 0
-    for c in range(s.pos.shape[1]):
-        if placed >> c & 1 and s.pos[i, c] == space:
+    for c in range(r[N_CAMELS]):
+        if placed >> c & 1 and g[i, POS + c] == space:
             h += 1
-    s.pos[i, camel] = space
-    s.height[i, camel] = h
+    g[i, POS + camel] = space
+    g[i, HEIGHT + camel] = h
 
 
 @njit(cache=True)
-def _setup_game(s, r, i, first):
+def _setup_game(g, rng, r, i, first):
     """R2: racing camels on the space their die shows, stacked in random order (R2.1, R11.1);
     crazy camels on 14-16 counted back from the end, in random order (R2.2); the rest (R2.3)."""
-    n_racing = r.n_racing
-    rolls = np.empty(n_racing, np.int64)
-    for c in range(n_racing):
-        rolls[c] = r.racing_faces[_below(s.rng, i, r.racing_faces.shape[0])]
-    order = np.arange(n_racing)
-    for k in range(n_racing - 1, 0, -1):  # Fisher-Yates: the bottom-to-top order
-        j = _below(s.rng, i, k + 1)
-        order[k], order[j] = order[j], order[k]
+    g[i, :] = 0
+    rolls = 0  # die number of camel c in bits 8c..8c+7
+    for c in range(N_RACING):
+        rolls |= r[RACING_FACES + _below(rng, i, r[N_RACING_FACES])] << (8 * c)
+    order = 0x43210  # the bottom-to-top order, camel k in bits 4k..4k+3: Fisher-Yates
+    for k in range(N_RACING - 1, 0, -1):
+        j = _below(rng, i, k + 1)
+        a, b = order >> (4 * k) & 15, order >> (4 * j) & 15
+        order ^= ((a ^ b) << (4 * k)) | ((a ^ b) << (4 * j))
     placed = 0
-    for k in range(n_racing):
-        _place_on_top(s, i, order[k], rolls[order[k]], placed)
-        placed |= 1 << order[k]
-    n_crazy = r.n_camels - n_racing
-    if n_crazy == 2:
-        first_crazy = n_racing + _below(s.rng, i, 2)
-        for camel in (first_crazy, 2 * n_racing + 1 - first_crazy):
-            value = r.grey_values[_below(s.rng, i, r.grey_values.shape[0])]
-            _place_on_top(s, i, camel, r.track_length + 1 - value, placed)
+    for k in range(N_RACING):
+        camel = order >> (4 * k) & 15
+        _place_on_top(g, r, i, camel, rolls >> (8 * camel) & 255, placed)
+        placed |= 1 << camel
+    if r[N_CAMELS] > N_RACING:
+        first_crazy = N_RACING + _below(rng, i, 2)
+        for camel in (first_crazy, 2 * N_RACING + 1 - first_crazy):
+            value = r[GREY_VALUES + _below(rng, i, r[N_GREY])]
+            _place_on_top(g, r, i, camel, r[TRACK] + 1 - value, placed)
             placed |= 1 << camel
-    p = r.num_players
-    for q in range(p):
-        s.coins[i, q] = r.starting_coins
-        s.hands[i, q] = (1 << n_racing) - 1
-    s.pile_len[i, 0] = 0
-    s.pile_len[i, 1] = 0
-    s.pile_owner[i, :, :] = -1
-    s.pile_camel[i, :, :] = -1
-    s.leg[i] = 1
-    s.game_over[i] = False
-    s.turns[i] = 0
-    _start_leg(s, r, i, first)
+    for q in range(r[NUM_PLAYERS]):
+        g[i, COINS + q] = r[STARTING_COINS]
+        g[i, HANDS + q] = (1 << N_RACING) - 1
+    g[i, LEG] = 1
+    _start_leg(g, r, i, first)
 
 
-@njit(cache=True)
-def _start_leg(s, r, i, starter):
+@njit(cache=True, inline="always")
+def _start_leg(g, r, i, starter):
     """R2.3 and R6.4: dice into the pyramid, tiles back on their stacks and to their owners."""
-    s.pyramid[i] = (1 << r.n_dice) - 1
-    s.revealed[i, :, :] = -1
-    s.n_revealed[i] = 0
-    s.leg_taken[i, :] = 0
-    s.leg_owner[i, :, :] = -1
-    s.leg_order[i, :, :] = -1
-    s.pyramid_tiles_left[i] = r.pyramid_tiles
-    for q in range(r.num_players):
-        s.pyramid_held[i, q] = 0
-        s.partners[i, q] = -1
-        s.tile_space[i, q] = 0
-        s.tile_side[i, q] = 1
-    s.current[i] = starter
-    s.leg_starter[i] = starter
+    g[i, PYRAMID] = (1 << r[N_DICE]) - 1
+    g[i, REVEALED:N_REVEALED] = -1
+    g[i, N_REVEALED] = 0
+    g[i, LEG_TAKEN:LEG_OWNER] = 0
+    g[i, LEG_OWNER:PYRAMID_LEFT] = -1  # owners and order
+    g[i, PYRAMID_LEFT] = r[PYRAMID_TILES]
+    for q in range(r[NUM_PLAYERS]):
+        g[i, PYRAMID_HELD + q] = 0
+        g[i, PARTNERS + q] = -1
+        g[i, TILE_SPACE + q] = 0
+        g[i, TILE_SIDE + q] = 1
+    g[i, CURRENT] = starter
+    g[i, LEG_STARTER] = starter
 
 
 # Legal actions (R4, R9.4) ----------------------------------------------------------------------
-@njit(cache=True)
-def _blocked_spaces(s, r, i, p):
+@njit(cache=True, inline="always")
+def _blocked_spaces(g, r, i, p):
     """Bit mask of the spaces where seat ``p`` may not put its tile (R4.2): camels, tiles and
     their neighbours; its own tile's space, but not that space's neighbours."""
     blocked = 0
-    for c in range(r.n_camels):
-        space = s.pos[i, c]
-        if 0 < space <= r.track_length:
+    for c in range(r[N_CAMELS]):
+        space = g[i, POS + c]
+        if 0 < space <= r[TRACK]:
             blocked |= 1 << space
-    for q in range(r.num_players):
-        space = s.tile_space[i, q]
+    for q in range(r[NUM_PLAYERS]):
+        space = g[i, TILE_SPACE + q]
         if space > 0:
             blocked |= (1 << space) if q == p else (7 << (space - 1))
     return blocked
 
 
-@njit(cache=True)
-def _legal_row(s, r, i, out):
-    """Write game ``i``'s legal actions as 0/1 into ``out`` (one row of the mask); return how
-    many there are."""
+@njit(cache=True, inline="always")
+def _leg_bits(g, r, i):
+    """R4.1 and R4.3: bit c for each colour whose stack has a tile, bit 5 if a pyramid tile is
+    left (the leg-bet and pyramid action indices)."""
+    bits = 0
+    for c in range(N_RACING):
+        if g[i, LEG_TAKEN + c] < r[N_LEG_VALUES]:
+            bits |= 1 << c
+    if g[i, PYRAMID_LEFT] > 0:
+        bits |= 1 << N_RACING
+    return bits
+
+
+@njit(cache=True, inline="always")
+def _free_partners(g, r, i, p):
+    """R9.4: bit q for each seat ``p`` may partner now (none without partnerships)."""
+    bits = 0
+    if r[PARTNERSHIPS] and g[i, PARTNERS + p] < 0:
+        for q in range(r[NUM_PLAYERS]):
+            if q != p and g[i, PARTNERS + q] < 0:
+                bits |= 1 << q
+    return bits
+
+
+@njit(cache=True, inline="always")
+def _legal_row(g, r, i, out):
+    """Write game ``i``'s legal actions as 0/1 into ``out`` (one row of the mask)."""
     out[:] = 0
-    if s.game_over[i]:
-        return 0
-    p = s.current[i]
-    k = r.leg_values.shape[0]
-    count = 0
-    for c in range(r.n_racing):  # R4.1
-        if s.leg_taken[i, c] < k:
-            out[c] = 1
-            count += 1
-    if s.pyramid_tiles_left[i] > 0:  # R4.3
-        out[r.n_racing] = 1
-        count += 1
-    blocked = _blocked_spaces(s, r, i, p)
-    for space in range(2, r.track_length + 1):  # R4.2
-        if not blocked >> space & 1:
-            a = r.tile_offset + 2 * (space - 2)
-            out[a] = 1
-            out[a + 1] = 1
-            count += 2
-    hand = s.hands[i, p]
-    for c in range(r.n_racing):  # R4.4
-        if hand >> c & 1:
-            out[r.race_offset + c] = 1
-            out[r.race_offset + r.n_racing + c] = 1
-            count += 2
-    if r.partnerships and s.partners[i, p] < 0:  # R9.4
-        for q in range(r.num_players):
-            if q != p and s.partners[i, q] < 0:
-                out[r.partner_offset + q] = 1
-                count += 1
-    return count
+    if g[i, GAME_OVER]:
+        return
+    p = g[i, CURRENT]
+    legs = _leg_bits(g, r, i)
+    for a in range(N_RACING + 1):  # R4.1, R4.3
+        out[a] = legs >> a & 1
+    blocked = _blocked_spaces(g, r, i, p)
+    for space in range(2, r[TRACK] + 1):  # R4.2
+        free = 1 - (blocked >> space & 1)
+        out[r[TILE_OFFSET] + 2 * (space - 2)] = free
+        out[r[TILE_OFFSET] + 2 * (space - 2) + 1] = free
+    hand = g[i, HANDS + p]
+    for c in range(N_RACING):  # R4.4
+        out[r[RACE_OFFSET] + c] = hand >> c & 1
+        out[r[RACE_OFFSET] + N_RACING + c] = hand >> c & 1
+    partners = _free_partners(g, r, i, p)
+    for q in range(r[NUM_PLAYERS] if r[PARTNERSHIPS] else 0):
+        out[r[PARTNER_OFFSET] + q] = partners >> q & 1
 
 
-# Movement (R5) and ranking (R0.4) --------------------------------------------------------------
-@njit(cache=True)
-def _rank_key(s, i, c):
-    """Farther space first, higher in a stack first (R0.4); heights are below 16."""
-    return np.int64(s.pos[i, c]) * 16 + s.height[i, c]
+@njit(cache=True, inline="always")
+def _is_legal(g, r, i, a):
+    """Whether the seat to move in game ``i`` may play action ``a``: the test of
+    :func:`_legal_row` for that one action."""
+    if g[i, GAME_OVER] or a < 0 or a >= r[N_ACTIONS]:
+        return False
+    p = g[i, CURRENT]
+    if a <= N_RACING:
+        return _leg_bits(g, r, i) >> a & 1 == 1
+    if a < r[RACE_OFFSET]:
+        return _blocked_spaces(g, r, i, p) >> (2 + (a - r[TILE_OFFSET]) // 2) & 1 == 0
+    if a < r[RACE_OFFSET] + 2 * N_RACING:
+        return g[i, HANDS + p] >> ((a - r[RACE_OFFSET]) % N_RACING) & 1 == 1
+    return _free_partners(g, r, i, p) >> (a - r[PARTNER_OFFSET]) & 1 == 1
 
 
-@njit(cache=True)
-def _first_second_last(s, r, i):
-    """The leading, second and last racing camels (R0.4, R0.5)."""
-    first = second = last = -1
-    for c in range(r.n_racing):
-        key = _rank_key(s, i, c)
-        if first < 0 or key > _rank_key(s, i, first):
-            second = first
-            first = c
-        elif second < 0 or key > _rank_key(s, i, second):
-            second = c
-        if last < 0 or key < _rank_key(s, i, last):
-            last = c
-    return first, second, last
-
-
-@njit(cache=True)
-def _crazy_to_move(s, r, i, shown):
-    """R5.5: the crazy camel the grey die moves. Rule 1: the only crazy camel carrying racing
-    camels; rule 2: the crazy camel sitting directly on the other; rule 3: the colour shown."""
-    carriers = 0
-    carrier = -1
-    on_other = -1
-    for x in range(r.n_racing, r.n_camels):
-        for c in range(r.n_camels):
-            if s.pos[i, c] != s.pos[i, x] or c == x:
-                continue
-            if c < r.n_racing and s.height[i, c] > s.height[i, x]:
-                if carrier != x:
-                    carriers += 1
-                    carrier = x
-            elif c >= r.n_racing and s.height[i, c] == s.height[i, x] + 1:
-                on_other = c
-    if carriers == 1:
-        return carrier
-    if on_other >= 0:
-        return on_other
-    return shown
-
-
-@njit(cache=True)
-def _tile_at(s, r, i, space):
-    """The seat whose tile lies on ``space``, or -1."""
-    for q in range(r.num_players):
-        if s.tile_space[i, q] == space:
-            return q
-    return -1
-
-
-@njit(cache=True)
-def _move_unit(s, r, i, camel, steps):
-    """R5.1-R5.3 and R5.5: move ``camel`` and the camels above it ``steps`` spaces (negative:
-    backward); a tile pays its owner and pushes the unit one more space. Returns the space where
-    the unit ends."""
-    src = s.pos[i, camel]
-    h = s.height[i, camel]
-    unit = 0
-    size = 0
-    for c in range(r.n_camels):
-        if s.pos[i, c] == src and s.height[i, c] >= h:
-            unit |= 1 << c
-            size += 1
-    dst = src + steps
-    underneath = False
-    if 1 <= dst <= r.track_length:
-        owner = _tile_at(s, r, i, dst)
-        if owner >= 0:  # R5.3; backward units are pushed the other way (R5.5)
-            s.coins[i, owner] += 1
-            side = s.tile_side[i, owner]
-            underneath = side < 0
-            dst += side if steps > 0 else -side
-    below = 0
-    for c in range(r.n_camels):
-        if not unit >> c & 1 and s.pos[i, c] == dst:
-            if underneath:
-                s.height[i, c] += size
-            below += 1
-    for c in range(r.n_camels):
-        if unit >> c & 1:
-            s.pos[i, c] = dst
-            s.height[i, c] = s.height[i, c] - h + (0 if underneath else below)
-    return dst
-
-
-# Scoring (R6, R7, R8.1, R9.4) ------------------------------------------------------------------
-@njit(cache=True)
-def _leg_rewards(s, r, i, seat, first, second):
-    """R6.2 for one seat: the sum of its tiles' rewards and the best single reward (what a
-    partner copies, R9.4/R11.5; very negative when the seat holds nothing)."""
-    total = 0
-    best = -(1 << 30)
-    for c in range(r.n_racing):
-        pay = 1 if c == second else -1
-        for k in range(s.leg_taken[i, c]):
-            if s.leg_owner[i, c, k] == seat:
-                value = r.leg_values[k] if c == first else pay
-                total += value
-                best = max(best, value)
-    held = s.pyramid_held[i, seat]
-    total += held
-    if held > 0:
-        best = max(best, 1)
-    return total, best
-
-
-@njit(cache=True)
-def _score_leg(s, r, i):
-    """R6.2 with R9.4's partner copy; R8.1's floor on each seat's sum."""
-    first, second, _ = _first_second_last(s, r, i)
-    for seat in range(r.num_players):
-        total, _ = _leg_rewards(s, r, i, seat, first, second)
-        partner = s.partners[i, seat]
-        if partner >= 0:
-            _, best = _leg_rewards(s, r, i, partner, first, second)
-            if best > 0:
-                total += best
-        s.coins[i, seat] = max(0, s.coins[i, seat] + total)
-
-
-@njit(cache=True)
-def _end_race(s, r, i):
-    """R7: the leg in progress is scored, then the winner and loser piles card by card (R7.2,
-    floor R8.1)."""
-    _score_leg(s, r, i)
-    first, _, last = _first_second_last(s, r, i)
-    for pile in range(2):
-        target = first if pile == 0 else last
-        correct = 0
-        for k in range(s.pile_len[i, pile]):
-            owner = s.pile_owner[i, pile, k]
-            if s.pile_camel[i, pile, k] == target:
-                amount = r.race_payouts[min(correct, r.race_payouts.shape[0] - 1)]
-                correct += 1
-            else:
-                amount = -1
-            s.coins[i, owner] = max(0, s.coins[i, owner] + amount)
-    s.game_over[i] = True
-
-
-# Actions (R4) ----------------------------------------------------------------------------------
-@njit(cache=True)
-def _roll(s, r, i, p, die, face):
-    """R4.3 and R5-R7: seat ``p`` took a pyramid tile and ``die`` shows ``face``. Returns True
-    when the race ended."""
-    shown = r.face_camel[die, face]
-    value = r.face_value[die, face]
-    s.pyramid_tiles_left[i] -= 1
-    s.pyramid_held[i, p] += 1
-    s.pyramid[i] &= ~(1 << die)
-    n = s.n_revealed[i]
-    s.revealed[i, n, 0] = die
-    s.revealed[i, n, 1] = shown
-    s.revealed[i, n, 2] = value
-    s.n_revealed[i] = n + 1
-    if shown >= r.n_racing:  # R5.5: backward, and the exceptions pick the crazy camel
-        dst = _move_unit(s, r, i, _crazy_to_move(s, r, i, shown), -value)
-    else:
-        dst = _move_unit(s, r, i, shown, value)
-    if dst > r.track_length or dst < 1:  # R5.4, R5.6
-        _end_race(s, r, i)
-        return True
-    if s.pyramid_tiles_left[i] == 0:  # R6.1, then R6.3/R6.4
-        _score_leg(s, r, i)
-        s.leg[i] += 1
-        _start_leg(s, r, i, (p + 1) % r.num_players)
-    return False
-
-
-@njit(cache=True)
-def _draw_roll(s, r, i):
-    """R4.3: a die uniformly among those left in the pyramid, then a face. Returns (die, face)."""
-    k = _below(s.rng, i, _popcount(s.pyramid[i]))
-    die = 0
-    for d in range(r.n_dice):
-        if s.pyramid[i] >> d & 1:
-            if k == 0:
-                die = d
-                break
-            k -= 1
-    return die, _below(s.rng, i, r.n_faces[die])
-
-
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _popcount(x):
     n = 0
     while x:
@@ -374,150 +279,340 @@ def _popcount(x):
     return n
 
 
-@njit(cache=True)
-def _apply(s, r, i, action, die, face):
+@njit(cache=True, inline="always")
+def _nth_bit(x, n):
+    """The index of the ``n``-th set bit of ``x`` (from 0, lowest first)."""
+    for b in range(64):
+        if x >> b & 1:
+            if n == 0:
+                return b
+            n -= 1
+    return -1
+
+
+@njit(cache=True, inline="always")
+def _random_legal(g, r, i, stream):
+    """A legal action of game ``i``, uniformly, drawn from ``stream``; -1 if the game is over.
+    Counts each block of legal actions as :func:`_legal_row` finds them and picks within the
+    block, so no row of the mask is written."""
+    if g[i, GAME_OVER]:
+        return -1
+    p = g[i, CURRENT]
+    legs = _leg_bits(g, r, i)
+    free = ~_blocked_spaces(g, r, i, p) & ((1 << (r[TRACK] + 1)) - 4)  # spaces 2..L
+    hand = np.int64(g[i, HANDS + p])
+    partners = _free_partners(g, r, i, p)
+    n_legs, n_free, n_hand = _popcount(legs), _popcount(free), _popcount(hand)
+    pick = _below(stream, i, n_legs + 2 * n_free + 2 * n_hand + _popcount(partners))
+    if pick < n_legs:
+        return _nth_bit(legs, pick)
+    pick -= n_legs
+    if pick < 2 * n_free:
+        return r[TILE_OFFSET] + 2 * (_nth_bit(free, pick // 2) - 2) + pick % 2
+    pick -= 2 * n_free
+    if pick < 2 * n_hand:
+        return r[RACE_OFFSET] + (pick // n_hand) * N_RACING + _nth_bit(hand, pick % n_hand)
+    return r[PARTNER_OFFSET] + _nth_bit(partners, pick - 2 * n_hand)
+
+
+# Movement (R5) and ranking (R0.4) --------------------------------------------------------------
+@njit(cache=True, inline="always")
+def _rank_key(g, i, c):
+    """Farther space first, higher in a stack first (R0.4); heights are below 16."""
+    return g[i, POS + c] * 16 + g[i, HEIGHT + c]
+
+
+@njit(cache=True, inline="always")
+def _first_second_last(g, i):
+    """The leading, second and last racing camels (R0.4, R0.5)."""
+    first = second = last = -1
+    for c in range(N_RACING):
+        key = _rank_key(g, i, c)
+        if first < 0 or key > _rank_key(g, i, first):
+            second = first
+            first = c
+        elif second < 0 or key > _rank_key(g, i, second):
+            second = c
+        if last < 0 or key < _rank_key(g, i, last):
+            last = c
+    return first, second, last
+
+
+@njit(cache=True, inline="always")
+def _crazy_to_move(g, r, i, shown):
+    """R5.5: the crazy camel the grey die moves. Rule 1: the only crazy camel carrying racing
+    camels; rule 2: the crazy camel sitting directly on the other; rule 3: the colour shown."""
+    carriers = 0
+    carrier = -1
+    on_other = -1
+    for x in range(N_RACING, r[N_CAMELS]):
+        carries = False
+        for c in range(r[N_CAMELS]):
+            if c == x or g[i, POS + c] != g[i, POS + x]:
+                continue
+            if c < N_RACING and g[i, HEIGHT + c] > g[i, HEIGHT + x]:
+                carries = True
+            elif c >= N_RACING and g[i, HEIGHT + c] == g[i, HEIGHT + x] + 1:
+                on_other = c
+        if carries:
+            carriers += 1
+            carrier = x
+    if carriers == 1:
+        return carrier
+    if on_other >= 0:
+        return on_other
+    return shown
+
+
+@njit(cache=True, inline="always")
+def _move_unit(g, r, i, camel, steps):
+    """R5.1-R5.3 and R5.5: move ``camel`` and the camels above it ``steps`` spaces (negative:
+    backward); a tile pays its owner and pushes the unit one more space. Returns the space where
+    the unit ends."""
+    src = g[i, POS + camel]
+    h = g[i, HEIGHT + camel]
+    unit = 0
+    size = 0
+    for c in range(r[N_CAMELS]):
+        if g[i, POS + c] == src and g[i, HEIGHT + c] >= h:
+            unit |= 1 << c
+            size += 1
+    dst = src + steps
+    underneath = False
+    if 1 <= dst <= r[TRACK]:
+        for owner in range(r[NUM_PLAYERS]):
+            if g[i, TILE_SPACE + owner] == dst:  # R5.3; R5.5 pushes backward units the other way
+                g[i, COINS + owner] += 1
+                side = g[i, TILE_SIDE + owner]
+                underneath = side < 0
+                dst += side if steps > 0 else -side
+                break
+    below = 0
+    for c in range(r[N_CAMELS]):
+        if not unit >> c & 1 and g[i, POS + c] == dst:
+            if underneath:
+                g[i, HEIGHT + c] += size
+            below += 1
+    for c in range(r[N_CAMELS]):
+        if unit >> c & 1:
+            g[i, POS + c] = dst
+            g[i, HEIGHT + c] += (0 if underneath else below) - h
+    return dst
+
+
+# Scoring (R6, R7, R8.1, R9.4) ------------------------------------------------------------------
+@njit(cache=True, inline="always")
+def _leg_rewards(g, r, i, seat, first, second):
+    """R6.2 for one seat: the sum of its tiles' rewards and the best single reward (what a
+    partner copies, R9.4/R11.5; very negative when the seat holds nothing)."""
+    total = 0
+    best = -(1 << 30)
+    for c in range(N_RACING):
+        pay = 1 if c == second else -1
+        for k in range(g[i, LEG_TAKEN + c]):
+            if g[i, LEG_OWNER + c * MAX_LEG_TILES + k] == seat:
+                value = r[LEG_VALUES + k] if c == first else pay
+                total += value
+                best = max(best, value)
+    held = g[i, PYRAMID_HELD + seat]
+    total += held
+    if held > 0:
+        best = max(best, 1)
+    return total, best
+
+
+@njit(cache=True, inline="always")
+def _score_leg(g, r, i):
+    """R6.2 with R9.4's partner copy; R8.1's floor on each seat's sum."""
+    first, second, _ = _first_second_last(g, i)
+    for seat in range(r[NUM_PLAYERS]):
+        total, _ = _leg_rewards(g, r, i, seat, first, second)
+        partner = g[i, PARTNERS + seat]
+        if partner >= 0:
+            _, best = _leg_rewards(g, r, i, partner, first, second)
+            if best > 0:
+                total += best
+        g[i, COINS + seat] = max(0, g[i, COINS + seat] + total)
+
+
+@njit(cache=True, inline="always")
+def _end_race(g, r, i):
+    """R7: the leg in progress is scored, then the winner and loser piles card by card (R7.2,
+    floor R8.1)."""
+    _score_leg(g, r, i)
+    first, _, last = _first_second_last(g, i)
+    for pile in range(2):
+        target = first if pile == 0 else last
+        correct = 0
+        for k in range(g[i, PILE_LEN + pile]):
+            owner = g[i, PILE_OWNER + pile * MAX_CARDS + k]
+            if g[i, PILE_CAMEL + pile * MAX_CARDS + k] == target:
+                amount = r[PAYOUTS + min(correct, r[N_PAYOUTS] - 1)]
+                correct += 1
+            else:
+                amount = -1
+            g[i, COINS + owner] = max(0, g[i, COINS + owner] + amount)
+    g[i, GAME_OVER] = 1
+
+
+# Actions (R4) ----------------------------------------------------------------------------------
+@njit(cache=True, inline="always")
+def _roll(g, r, i, p, die, face):
+    """R4.3 and R5-R7: seat ``p`` took a pyramid tile and ``die`` shows ``face``. Returns True
+    when the race ended."""
+    shown = r[FACE_CAMEL + die * MAX_FACES + face]
+    value = r[FACE_VALUE + die * MAX_FACES + face]
+    g[i, PYRAMID_LEFT] -= 1
+    g[i, PYRAMID_HELD + p] += 1
+    g[i, PYRAMID] &= ~(1 << die)
+    n = g[i, N_REVEALED]
+    g[i, REVEALED + 3 * n] = die
+    g[i, REVEALED + 3 * n + 1] = shown
+    g[i, REVEALED + 3 * n + 2] = value
+    g[i, N_REVEALED] = n + 1
+    if shown >= N_RACING:  # R5.5: backward, and the exceptions pick the crazy camel
+        dst = _move_unit(g, r, i, _crazy_to_move(g, r, i, shown), -value)
+    else:
+        dst = _move_unit(g, r, i, shown, value)
+    if dst > r[TRACK] or dst < 1:  # R5.4, R5.6
+        _end_race(g, r, i)
+        return True
+    if g[i, PYRAMID_LEFT] == 0:  # R6.1, then R6.3/R6.4
+        _score_leg(g, r, i)
+        g[i, LEG] += 1
+        _start_leg(g, r, i, (p + 1) % r[NUM_PLAYERS])
+    return False
+
+
+@njit(cache=True, inline="always")
+def _draw_roll(g, rng, r, i):
+    """R4.3: a die uniformly among those left in the pyramid, then a face. Returns (die, face)."""
+    die = _nth_bit(g[i, PYRAMID], _below(rng, i, _popcount(g[i, PYRAMID])))
+    return die, _below(rng, i, r[N_FACES + die])
+
+
+@njit(cache=True, inline="always")
+def _apply(g, rng, r, i, action, die, face):
     """Seat to move plays ``action`` (legal); a pyramid tile uses ``die``/``face``, or draws
     them from the game's stream when ``die`` is negative. Returns (race ended, die, face)."""
-    p = s.current[i]
-    s.current[i] = (p + 1) % r.num_players
-    s.turns[i] += 1
-    if action < r.n_racing:  # R4.1: the top tile of the colour's stack
-        k = s.leg_taken[i, action]
+    p = g[i, CURRENT]
+    g[i, CURRENT] = (p + 1) % r[NUM_PLAYERS]
+    g[i, TURNS] += 1
+    if action < N_RACING:  # R4.1: the top tile of the colour's stack
+        k = g[i, LEG_TAKEN + action]
         taken = 0
-        for c in range(r.n_racing):
-            taken += s.leg_taken[i, c]
-        s.leg_owner[i, action, k] = p
-        s.leg_order[i, action, k] = taken
-        s.leg_taken[i, action] = k + 1
-    elif action == r.n_racing:  # R4.3
+        for c in range(N_RACING):
+            taken += g[i, LEG_TAKEN + c]
+        g[i, LEG_OWNER + action * MAX_LEG_TILES + k] = p
+        g[i, LEG_ORDER + action * MAX_LEG_TILES + k] = taken
+        g[i, LEG_TAKEN + action] = k + 1
+    elif action == N_RACING:  # R4.3
         if die < 0:
-            die, face = _draw_roll(s, r, i)
-        return _roll(s, r, i, p, die, face), die, face
-    elif action < r.race_offset:  # R4.2: placed or moved
-        a = action - r.tile_offset
-        s.tile_space[i, p] = 2 + a // 2
-        s.tile_side[i, p] = 1 if a % 2 == 0 else -1
-    elif action < r.race_offset + 2 * r.n_racing:  # R4.4
-        a = action - r.race_offset
-        pile = a // r.n_racing
-        camel = a % r.n_racing
-        n = s.pile_len[i, pile]
-        s.pile_owner[i, pile, n] = p
-        s.pile_camel[i, pile, n] = camel
-        s.pile_len[i, pile] = n + 1
-        s.hands[i, p] &= ~(1 << camel)
+            die, face = _draw_roll(g, rng, r, i)
+        return _roll(g, r, i, p, die, face), die, face
+    elif action < r[RACE_OFFSET]:  # R4.2: placed or moved
+        a = action - r[TILE_OFFSET]
+        g[i, TILE_SPACE + p] = 2 + a // 2
+        g[i, TILE_SIDE + p] = 1 - 2 * (a % 2)
+    elif action < r[RACE_OFFSET] + 2 * N_RACING:  # R4.4
+        a = action - r[RACE_OFFSET]
+        pile = a // N_RACING
+        camel = a % N_RACING
+        n = g[i, PILE_LEN + pile]
+        g[i, PILE_OWNER + pile * MAX_CARDS + n] = p
+        g[i, PILE_CAMEL + pile * MAX_CARDS + n] = camel
+        g[i, PILE_LEN + pile] = n + 1
+        g[i, HANDS + p] &= ~(1 << camel)
     else:  # R9.4
-        q = action - r.partner_offset
-        s.partners[i, p] = q
-        s.partners[i, q] = p
+        q = action - r[PARTNER_OFFSET]
+        g[i, PARTNERS + p] = q
+        g[i, PARTNERS + q] = p
     return False, -1, -1
 
 
-# Public kernels: one thread per block of games -------------------------------------------------
-@njit(cache=True, parallel=True)
-def setup_games(s, r, indices, first):
-    """Set up the games at ``indices`` from their own streams, ``first[j]`` to start."""
-    for j in prange(indices.shape[0]):
-        _setup_game(s, r, indices[j], first[j])
-
-
-@njit(cache=True, parallel=True)
-def legal_masks(s, r, out):
-    """``out[i]``: game ``i``'s legal actions as 0/1."""
-    for i in prange(out.shape[0]):
-        _legal_row(s, r, i, out[i])
-
-
-@njit(cache=True)
-def _is_legal(s, r, i, a):
-    """Whether the seat to move in game ``i`` may play action ``a``: the test of
-    :func:`_legal_row` for that one action (R4.1-R4.4, R9.4)."""
-    if s.game_over[i] or a < 0 or a >= r.n_actions:
-        return False
-    p = s.current[i]
-    if a < r.n_racing:
-        return s.leg_taken[i, a] < r.leg_values.shape[0]
-    if a == r.n_racing:
-        return s.pyramid_tiles_left[i] > 0
-    if a < r.race_offset:
-        return not _blocked_spaces(s, r, i, p) >> (2 + (a - r.tile_offset) // 2) & 1
-    if a < r.race_offset + 2 * r.n_racing:
-        return s.hands[i, p] >> ((a - r.race_offset) % r.n_racing) & 1 == 1
-    q = a - r.partner_offset
-    return r.partnerships and q != p and s.partners[i, p] < 0 and s.partners[i, q] < 0
-
-
-@njit(cache=True, parallel=True)
-def check_actions(s, r, actions, rolls, out):
-    """``out[i]``: :data:`OK`, or why game ``i``'s action (or given roll) is refused."""
-    for i in prange(actions.shape[0]):
-        a = actions[i]
-        out[i] = OK
-        if not _is_legal(s, r, i, a):
-            out[i] = ILLEGAL_ACTION
-            continue
-        die = rolls[i, 0]
-        if die < 0:
-            continue
-        if a != r.n_racing:
-            out[i] = ROLL_WITHOUT_PYRAMID
-        elif die >= r.n_dice or not s.pyramid[i] >> die & 1 or _face_of(r, die, rolls[i, 1],
-                                                                          rolls[i, 2]) < 0:
-            out[i] = BAD_ROLL
-
-
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _face_of(r, die, camel, value):
     """The face of ``die`` showing ``camel`` and ``value``, or -1."""
-    for f in range(r.n_faces[die]):
-        if r.face_camel[die, f] == camel and r.face_value[die, f] == value:
+    for f in range(r[N_FACES + die]):
+        if r[FACE_CAMEL + die * MAX_FACES + f] == camel and (
+                r[FACE_VALUE + die * MAX_FACES + f] == value):
             return f
     return -1
 
 
+# Public kernels: prange over the games ---------------------------------------------------------
 @njit(cache=True, parallel=True)
-def step_games(s, r, actions, rolls, max_turns, autoreset, status, coin_delta, final_coins):
+def setup_games(g, rng, r, indices, first):
+    """Set up the games at ``indices`` from their own streams, ``first[j]`` to start."""
+    for j in prange(indices.shape[0]):
+        _setup_game(g, rng, r, indices[j], first[j])
+
+
+@njit(cache=True, parallel=True)
+def legal_masks(g, r, out):
+    """``out[i]``: game ``i``'s legal actions as 0/1."""
+    for i in prange(out.shape[0]):
+        _legal_row(g, r, i, out[i])
+
+
+@njit(cache=True, parallel=True)
+def check_actions(g, r, actions, rolls, out):
+    """``out[i]``: :data:`OK`, or why game ``i``'s action (or given roll) is refused."""
+    for i in prange(actions.shape[0]):
+        a = actions[i]
+        die = rolls[i, 0]
+        if not _is_legal(g, r, i, a):
+            out[i] = ILLEGAL_ACTION
+        elif die < 0:
+            out[i] = OK
+        elif a != N_RACING:
+            out[i] = ROLL_WITHOUT_PYRAMID
+        elif (die >= r[N_DICE] or not g[i, PYRAMID] >> die & 1
+              or _face_of(r, die, rolls[i, 1], rolls[i, 2]) < 0):
+            out[i] = BAD_ROLL
+        else:
+            out[i] = OK
+
+
+@njit(cache=True, parallel=True)
+def step_games(g, rng, r, actions, rolls, max_turns, autoreset, status, coin_delta,
+               final_coins):
     """Apply one (checked) action per game. ``rolls[i]`` gives game ``i``'s die as (die, camel
     shown, number), or -1s to draw it; it is overwritten with the roll made (-1s if none).
     ``status``: :data:`RUNNING`, :data:`TERMINATED` or :data:`TRUNCATED` (``max_turns`` actions,
     0 = no limit); ``coin_delta``: coins won this step; ``final_coins``: the coins when a game
     ended. With ``autoreset`` an ended game is set up again from its stream, seat 0 first."""
+    n_players = r[NUM_PLAYERS]
     for i in prange(actions.shape[0]):
-        for q in range(r.num_players):
-            coin_delta[i, q] = s.coins[i, q]
+        for q in range(n_players):
+            coin_delta[i, q] = g[i, COINS + q]
         die = rolls[i, 0]
         face = -1 if die < 0 else _face_of(r, die, rolls[i, 1], rolls[i, 2])
-        ended, die, face = _apply(s, r, i, actions[i], die, face)
+        ended, die, face = _apply(g, rng, r, i, actions[i], die, face)
         if die >= 0:
             rolls[i, 0] = die
-            rolls[i, 1] = r.face_camel[die, face]
-            rolls[i, 2] = r.face_value[die, face]
+            rolls[i, 1] = r[FACE_CAMEL + die * MAX_FACES + face]
+            rolls[i, 2] = r[FACE_VALUE + die * MAX_FACES + face]
         else:
-            rolls[i, :] = -1
-        for q in range(r.num_players):
-            coin_delta[i, q] = s.coins[i, q] - coin_delta[i, q]
-        status[i] = TERMINATED if ended else (
-            TRUNCATED if max_turns > 0 and s.turns[i] >= max_turns else RUNNING)
+            rolls[i, 0] = rolls[i, 1] = rolls[i, 2] = -1
+        for q in range(n_players):
+            coin_delta[i, q] = g[i, COINS + q] - coin_delta[i, q]
+        if ended:
+            status[i] = TERMINATED
+        elif max_turns > 0 and g[i, TURNS] >= max_turns:
+            status[i] = TRUNCATED
+        else:
+            status[i] = RUNNING
         if status[i] != RUNNING:
-            for q in range(r.num_players):
-                final_coins[i, q] = s.coins[i, q]
+            for q in range(n_players):
+                final_coins[i, q] = g[i, COINS + q]
             if autoreset:
-                _setup_game(s, r, i, 0)
+                _setup_game(g, rng, r, i, 0)
 
 
 @njit(cache=True, parallel=True)
-def random_actions(s, r, stream, scratch, out):
+def random_actions(g, r, stream, out):
     """``out[i]``: a legal action of game ``i`` drawn uniformly from ``stream`` (a separate
     per-game stream, so a random player does not change the dice); -1 for an ended game."""
     for i in prange(out.shape[0]):
-        count = _legal_row(s, r, i, scratch[i])
-        if count == 0:
-            out[i] = -1
-            continue
-        k = _below(stream, i, count)
-        for a in range(r.n_actions):
-            if scratch[i, a]:
-                if k == 0:
-                    out[i] = a
-                    break
-                k -= 1
+        out[i] = _random_legal(g, r, i, stream)
