@@ -15,7 +15,7 @@ $(PY):
 
 $(STAMP): pyproject.toml | $(PY)
 	$(PIP) install "$(TORCH)"
-	$(PIP) install -e ".[dev,train,docs,distributed]" "$(TORCH)"
+	$(PIP) install -e ".[dev,train,docs,distributed,web]" "$(TORCH)"
 	touch $(STAMP)
 
 lint: install
