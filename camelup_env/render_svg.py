@@ -186,8 +186,8 @@ def render_svg(state: GameState, viewer: int | None = None) -> str:
         label = f"{stack[0]}" if stack else "-"
         more = f"({len(stack)})" if stack else ""
         parts.append(
-            f'<g class="leg-stack" data-camel="{escape(name)}"><title>{escape(name)} '
-            f"leg-bet tiles left: {', '.join(map(str, stack)) or 'none'}</title>"
+            f'<g class="leg-stack" data-camel="{escape(name)}" data-top="{label}"><title>'
+            f"{escape(name)} leg-bet tiles left: {', '.join(map(str, stack)) or 'none'}</title>"
             + _rect(x, y, 50, 24, fill)
             + _text(x + 17, y + 17, label, size=15, fill=ink, anchor="middle", weight="bold")
             + _text(x + 37, y + 16, more, size=10, fill=ink, anchor="middle")

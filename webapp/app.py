@@ -39,7 +39,15 @@ from webapp import pages
 from webapp.coach import coach
 from webapp.games import GameError, GameStore, StaleTurn, TooManyGames, WebGame
 from webapp.play_options import play_options, suggested_opponents
-from webapp.watch import RunsRoot, WatchError, find, labels_of, replayed, step_view
+from webapp.watch import (
+    RunsRoot,
+    WatchError,
+    find,
+    game_rows,
+    labels_of,
+    replayed,
+    step_view,
+)
 
 HERE = Path(__file__).resolve().parent
 log = logging.getLogger("camelup.web")
@@ -135,7 +143,7 @@ def create_app(runs: Path | None = None, allow_code: bool = False, max_games: in
         folder = request.query_params.get("dir", "")
         rules, records = runs_root().games(folder)
         return templates.TemplateResponse(request, "watch_games.html", {
-            "folder": folder, "rules": rules, "records": records})
+            "folder": folder, "rules": rules, "rows": game_rows(records)})
 
     def watch_game(request: Request) -> Response:
         folder = request.query_params.get("dir", "")
@@ -148,7 +156,8 @@ def create_app(runs: Path | None = None, allow_code: bool = False, max_games: in
         labels = labels_of(record, rules)
         state = steps[k].state
         return templates.TemplateResponse(request, "watch_game.html", {
-            "folder": folder, "record": record, "rules": rules, "k": k, "last": len(steps) - 1,
+            "folder": folder, "record": record, "row": game_rows([record])[0], "rules": rules,
+            "k": k, "last": len(steps) - 1,
             "step": step_view(rules, steps, k, labels), "board": pages.board(state, None),
             "players": pages.players(state, labels, None),
             "playing": request.query_params.get("play") == "1"})
@@ -184,8 +193,10 @@ def create_app(runs: Path | None = None, allow_code: bool = False, max_games: in
         Route("/watch/game", watch_game),
         Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
     ]
-    return Starlette(
+    app = Starlette(
         routes=routes,
         exception_handlers={HTTPException: http_error, GameError: refused,
                             WatchError: refused, Exception: crashed},
         lifespan=lifespan)
+    app.state.games = store
+    return app

@@ -9,7 +9,9 @@ refused without a forfeit (the page only offers legal ones).
 
 The real state never leaves this module: :meth:`WebGame.view` is the person's public view
 (R10) and every turn's events are stored as the person may see them, so a page cannot show what
-a bot in that seat would not be told. Each game has an unguessable id; :class:`GameStore` keeps
+a bot in that seat would not be told: another seat's race bet is stored without its action index
+(which names the colour). The seed decides the dice, so the pages show it only once the game is
+over. Each game has an unguessable id; :class:`GameStore` keeps
 them server-side, several at once, closes a game's bots when it ends, and drops games left idle.
 """
 
@@ -22,6 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from agents.arena import MAX_TURNS, GameResult, check_action, game_rngs, result_of
+from camelup_env.actions import RaceBet, action_table
 from camelup_env.engine import apply_action, legal_action_indices, legal_action_mask, new_game
 from camelup_env.events import Event
 from camelup_env.events import public_view as hide_event
@@ -48,10 +51,11 @@ class TooManyGames(GameError):
 
 @dataclass(frozen=True)
 class Turn:
-    """One move as the person sees it: who, which action, and the events (hidden as R10 says)."""
+    """One move as the person sees it: who, which action, and the events (hidden as R10 says).
+    ``action`` is None for another seat's race bet: its index names the card's colour."""
 
     seat: int
-    action: int
+    action: int | None
     events: tuple[Event, ...]
 
 
@@ -144,7 +148,9 @@ class WebGame:
     def _apply(self, action: int) -> None:
         seat = self._state.current
         self._state, events = apply_action(self._state, action, self._dice_rng)
-        self.turns.append(Turn(seat, action, tuple(hide_event(e, self.seat) for e in events)))
+        hidden = seat != self.seat and isinstance(action_table(self.rules).actions[action], RaceBet)
+        self.turns.append(Turn(seat, None if hidden else action,
+                               tuple(hide_event(e, self.seat) for e in events)))
 
     def _bots_play(self) -> None:
         while not self.over and self._state.current != self.seat:

@@ -84,10 +84,13 @@ def named(text: str, labels: list[str]) -> str:
     return re.sub(r"\bplayer (\d+)", lambda m: f"player {m[1]} ({labels[int(m[1])]})", text)
 
 
-def move_lines(rules: RuleSet, seat: int, action: int, events: tuple[Event, ...],
+def move_lines(rules: RuleSet, seat: int, action: int | None, events: tuple[Event, ...],
                labels: list[str]) -> tuple[str, list[str]]:
-    """A move in words: the headline (who did what) and its events, one string each."""
-    head = f"P{seat} ({labels[seat]}): {describe(action_table(rules).actions[action], rules)}"
+    """A move in words: the headline (who did what) and its events, one string each.
+    ``action`` None is a race bet whose colour the viewer may not see (R10)."""
+    what = ("bet on a camel, colour hidden" if action is None
+            else describe(action_table(rules).actions[action], rules))
+    head = f"P{seat} ({labels[seat]}): {what}"
     return head, [named(describe_event(e, rules), labels) for e in events
                   if not isinstance(e, GameOver)]
 

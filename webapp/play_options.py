@@ -96,8 +96,8 @@ def play_options(params: Mapping[str, str], allow_code: bool = False) -> PlayOpt
     if len(specs) == 1:
         specs *= players - 1
     if len(specs) != players - 1:
-        raise GameError(f"{players} players need {players - 1} opponents (or one for all), got "
-                        f"{len(specs)}")
+        need = f"{players - 1} opponent{'s' if players > 2 else ''}"
+        raise GameError(f"{players} players need {need} (or one for all), got {len(specs)}")
     for spec in dict.fromkeys(specs):
         check_spec(spec, allow_code)
     seed = _integer(params, "seed", int(np.random.SeedSequence().entropy % 10**6))

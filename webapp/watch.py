@@ -76,6 +76,31 @@ class RunsRoot:
 
 
 @dataclass(frozen=True)
+class GameRow:
+    """A game in a folder's list, its fields made text whatever the record holds."""
+
+    game: int
+    agents: str
+    coins: str
+    winners: str
+    forfeit: bool
+    moves: int
+
+
+def _listed(value: object) -> str:
+    return ", ".join(str(x)[:60] for x in value) if isinstance(value, list) else ""
+
+
+def game_rows(records: list[dict]) -> list[GameRow]:
+    """The list of a folder's games (:meth:`RunsRoot.games`)."""
+    return [GameRow(game=r["game"], agents=_listed(r.get("agents")),
+                    coins=_listed(r.get("coins")), winners=_listed(r.get("winners")),
+                    forfeit=bool(r.get("forfeit")),
+                    moves=len(r["actions"]) if isinstance(r.get("actions"), list) else 0)
+            for r in records]
+
+
+@dataclass(frozen=True)
 class StepView:
     """One step of a replay as the page shows it."""
 
