@@ -135,8 +135,9 @@ def test_the_coachs_numbers_are_those_of_camelup_odds(server: str, page, capsys)
     for r in range(rows.count()):
         row = rows.nth(r)
         camel = row.get_attribute("data-camel")
-        shown = [float(x) for x in row.locator("td[data-rank]").all_inner_texts()]
-        assert shown == pytest.approx(odds["leg"][camel], abs=5e-5)
+        shown = [float(x) for x in row.locator("td[data-rank]").evaluate_all(
+            "cells => cells.map(c => c.dataset.p)")]
+        assert shown == pytest.approx(odds["leg"][camel], abs=1e-12)
     compared = 0
     for camel, ev in odds["leg_bet_ev"].items():
         top = page.locator(f'g.leg-stack[data-camel="{camel}"]').get_attribute("data-top")
