@@ -27,16 +27,21 @@ from webapp.app import create_app  # noqa: E402
 OUT = ROOT / "docs" / "img" / "web-play.png"
 GAME = "/play?preset=classic&players=4&seat=0&opponents=greedy,heuristic,random&seed=3&coach=1"
 #: the person's moves before the picture (button texts): a leg bet, two rolls, a leg bet
-MOVES = ("take the top yellow leg-bet tile", "take a pyramid tile and roll a die",
-         "take a pyramid tile and roll a die", "leg-bet tile")
+MOVES = (
+    "take the top yellow leg-bet tile",
+    "take a pyramid tile and roll a die",
+    "take a pyramid tile and roll a die",
+    "leg-bet tile",
+)
 
 
 def main() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(create_app(None), host="127.0.0.1", port=port,
-                                           log_level="warning"))
+    server = uvicorn.Server(
+        uvicorn.Config(create_app(None), host="127.0.0.1", port=port, log_level="warning")
+    )
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     while not server.started:

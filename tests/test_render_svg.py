@@ -30,8 +30,11 @@ def played(rules: RuleSet, moves: int, seed: int = 0):
 
 def cards(svg: str) -> list[tuple[int, str]]:
     root = ET.fromstring(svg)
-    return [(int(g.get("data-owner")), g.get("data-camel"))
-            for g in root.iter(f"{SVG}g") if g.get("class") == "card"]
+    return [
+        (int(g.get("data-owner")), g.get("data-camel"))
+        for g in root.iter(f"{SVG}g")
+        if g.get("class") == "card"
+    ]
 
 
 @pytest.mark.parametrize("preset", ["classic", "second_edition", "supercup"])
@@ -51,14 +54,18 @@ def test_R10_other_seats_cards_are_drawn_without_their_colour() -> None:
     assert sorted(c for c in cards(render_svg(state, 1)) if c[0] == 1) == mine
     assert all(camel == "hidden" for owner, camel in cards(render_svg(state, 1)) if owner != 1)
     # a public view hides them even from an omniscient drawing; the real game shows them all
-    assert all(camel == "hidden" for owner, camel in cards(render_svg(public_view(state, 1), None))
-               if owner != 1)
+    assert all(
+        camel == "hidden"
+        for owner, camel in cards(render_svg(public_view(state, 1), None))
+        if owner != 1
+    )
     assert sorted(cards(render_svg(state, None))) == sorted((o, colours[c]) for o, c in piles)
 
 
 def test_every_name_is_escaped() -> None:
-    rules = RuleSet("classic", num_players=2,
-                    racing_colours=("<script>", "a&b", "orange", "yellow", "white"))
+    rules = RuleSet(
+        "classic", num_players=2, racing_colours=("<script>", "a&b", "orange", "yellow", "white")
+    )
     svg = render_svg(played(rules, 4), None)
     assert "<script>" not in svg and "&lt;script&gt;" in svg
     ET.fromstring(svg)

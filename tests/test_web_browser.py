@@ -24,8 +24,10 @@ import pytest
 from camelup_cli.main import main
 from webapp.app import create_app
 
-MISSING = ("no browser for the web app's browser tests: they need Chromium (apt-get install -y "
-           "chromium) and the pip package playwright (the dev extra)")
+MISSING = (
+    "no browser for the web app's browser tests: they need Chromium (apt-get install -y "
+    "chromium) and the pip package playwright (the dev extra)"
+)
 
 
 @pytest.fixture(scope="module")
@@ -53,8 +55,7 @@ def server(runs_root: Path) -> Iterator[str]:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    config = uvicorn.Config(create_app(runs_root), host="127.0.0.1", port=port,
-                            log_level="warning")
+    config = uvicorn.Config(create_app(runs_root), host="127.0.0.1", port=port, log_level="warning")
     live = uvicorn.Server(config)
     thread = threading.Thread(target=live.run, daemon=True)
     thread.start()
@@ -88,12 +89,12 @@ def test_a_whole_game_is_played_by_clicking(server: str, page) -> None:
         buttons = page.locator("button[data-action]")
         leg_bets = page.locator("button[data-action]", has_text="leg-bet tile")
         # a leg bet now and then, otherwise roll (the first group), to reach the end quickly
-        click_and_wait(page, leg_bets.first if clicks % 5 == 0 and leg_bets.count()
-                       else buttons.first)
+        click_and_wait(
+            page, leg_bets.first if clicks % 5 == 0 and leg_bets.count() else buttons.first
+        )
         clicks += 1
     result = page.locator("#result")
-    assert re.search(r"You won!|You share the victory!|Winner: P1 \(random\)",
-                     result.inner_text())
+    assert re.search(r"You won!|You share the victory!|Winner: P1 \(random\)", result.inner_text())
     assert result.locator("table.scores tbody tr").count() == 2
     assert page.locator("button[data-action]").count() == 0
     assert page.locator("ol.moves li").count() >= clicks
@@ -135,8 +136,12 @@ def test_the_coachs_numbers_are_those_of_camelup_odds(server: str, page, capsys)
     for r in range(rows.count()):
         row = rows.nth(r)
         camel = row.get_attribute("data-camel")
-        shown = [float(x) for x in row.locator("td[data-rank]").evaluate_all(
-            "cells => cells.map(c => c.dataset.p)")]
+        shown = [
+            float(x)
+            for x in row.locator("td[data-rank]").evaluate_all(
+                "cells => cells.map(c => c.dataset.p)"
+            )
+        ]
         assert shown == pytest.approx(odds["leg"][camel], abs=1e-12)
     compared = 0
     for camel, ev in odds["leg_bet_ev"].items():
@@ -148,7 +153,11 @@ def test_the_coachs_numbers_are_those_of_camelup_odds(server: str, page, capsys)
         assert value == pytest.approx(ev, abs=1e-6)
         compared += 1
     assert compared >= 1
-    values = [float(v) for v in page.locator("button .value").evaluate_all(
-        "spans => spans.map(s => s.dataset.value)")]
+    values = [
+        float(v)
+        for v in page.locator("button .value").evaluate_all(
+            "spans => spans.map(s => s.dataset.value)"
+        )
+    ]
     best = float(page.locator("button.best .value").get_attribute("data-value"))
     assert best == max(values) and not math.isnan(best)

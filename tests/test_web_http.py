@@ -29,8 +29,9 @@ def game_id(response) -> str:
 
 def roll_button(rules, html: str) -> str:
     """The form action of the page's roll button (always legal on the person's turn here)."""
-    roll = next(i for i, a in enumerate(action_table(rules).actions)
-                if isinstance(a, TakePyramidTile))
+    roll = next(
+        i for i, a in enumerate(action_table(rules).actions) if isinstance(a, TakePyramidTile)
+    )
     return re.search(rf'formaction="([^"]+)" data-action="{roll}"', html)[1].replace("&amp;", "&")
 
 
@@ -64,8 +65,9 @@ def test_opponents_race_bet_colours_never_reach_the_page_or_the_json(client: Tes
         real = game._state  # the referee's game: the truth the page must not tell
         theirs = [c for c in (*real.winner_pile, *real.loser_pile) if c[0] != 0]
         seen_hidden = max(seen_hidden, len(theirs))
-        cards = re.findall(r'class="card" data-pile="\w+" data-owner="(\d)" data-camel="(\w+)"',
-                           page.text)
+        cards = re.findall(
+            r'class="card" data-pile="\w+" data-owner="(\d)" data-camel="(\w+)"', page.text
+        )
         assert len(cards) == len(real.winner_pile) + len(real.loser_pile)
         assert all(camel == "hidden" for owner, camel in cards if owner != "0")
         assert not re.search(rf"P1 \(random\): bet on ({'|'.join(colours)})", page.text)
@@ -98,40 +100,46 @@ def test_tabs_play_separate_games(client: TestClient) -> None:
     first, second = client.get(PLAY + "&seed=5"), client.get(PLAY + "&seed=6")
     assert game_id(first) != game_id(second)
     client.post(roll_button(client.app.state.games.get(game_id(first)).rules, first.text))
-    moves = [len(client.get(f"/game/{game_id(p)}/state.json").json()["moves"])
-             for p in (first, second)]
+    moves = [
+        len(client.get(f"/game/{game_id(p)}/state.json").json()["moves"]) for p in (first, second)
+    ]
     assert moves[0] >= 2 and moves[1] == 0
 
 
-@pytest.mark.parametrize(("url", "status", "words"), [
-    ("/play?preset=chess", 400, "unknown preset"),
-    ("/play?players=12", 400, "players"),
-    ("/play?players=two", 400, "whole number"),
-    ("/play?seat=2", 400, "seat must be 0..1"),
-    ("/play?opponents=nobody", 400, "unknown agent"),
-    ("/play?opponents=human", 400, "you are the human"),
-    ("/play?opponents=random,random", 400, "need 1 opponent (or one for all), got 2"),
-    ("/play?opponents=ppo:no/such/model.zip", 400, "no such model file"),
-    ("/play?opponents=py:agents.random_agent:RandomAgent", 400, "--allow-code"),
-    ("/play?opponents=cmd:sh", 400, "--allow-code"),
-    ("/game/not-a-game", 404, "no such game"),
-    ("/watch/games?dir=../..", 404, "not a folder under the runs root"),
-    ("/watch/games?dir=/etc", 404, "not a folder under the runs root"),
-    ("/watch/games?dir=", 404, "not a folder under the runs root"),
-    ("/watch/games?dir=.", 404, "holds no tournament"),
-    ("/watch/game?dir=demo&game=99", 404, "no game 99"),
-    ("/watch/game?dir=demo&game=x", 400, "whole number"),
-    ("/watch/game?dir=demo&game=0&step=-1", 400, "step must be"),
-    ("/nowhere", 404, "Not Found"),
-])
+@pytest.mark.parametrize(
+    ("url", "status", "words"),
+    [
+        ("/play?preset=chess", 400, "unknown preset"),
+        ("/play?players=12", 400, "players"),
+        ("/play?players=two", 400, "whole number"),
+        ("/play?seat=2", 400, "seat must be 0..1"),
+        ("/play?opponents=nobody", 400, "unknown agent"),
+        ("/play?opponents=human", 400, "you are the human"),
+        ("/play?opponents=random,random", 400, "need 1 opponent (or one for all), got 2"),
+        ("/play?opponents=ppo:no/such/model.zip", 400, "no such model file"),
+        ("/play?opponents=py:agents.random_agent:RandomAgent", 400, "--allow-code"),
+        ("/play?opponents=cmd:sh", 400, "--allow-code"),
+        ("/game/not-a-game", 404, "no such game"),
+        ("/watch/games?dir=../..", 404, "not a folder under the runs root"),
+        ("/watch/games?dir=/etc", 404, "not a folder under the runs root"),
+        ("/watch/games?dir=", 404, "not a folder under the runs root"),
+        ("/watch/games?dir=.", 404, "holds no tournament"),
+        ("/watch/game?dir=demo&game=99", 404, "no game 99"),
+        ("/watch/game?dir=demo&game=x", 400, "whole number"),
+        ("/watch/game?dir=demo&game=0&step=-1", 400, "step must be"),
+        ("/nowhere", 404, "Not Found"),
+    ],
+)
 def test_a_bad_request_gets_a_one_line_4xx_and_the_server_goes_on(
-        client: TestClient, url: str, status: int, words: str) -> None:
+    client: TestClient, url: str, status: int, words: str
+) -> None:
     assert words in one_line_refusal(client.get(url), status)
     assert client.get("/").status_code == 200
 
 
-def test_watch_cannot_follow_a_link_out_of_the_runs_root(client: TestClient, runs_root: Path,
-                                                         tmp_path: Path) -> None:
+def test_watch_cannot_follow_a_link_out_of_the_runs_root(
+    client: TestClient, runs_root: Path, tmp_path: Path
+) -> None:
     (tmp_path / "config.json").write_text("{}")
     (tmp_path / "games.jsonl").write_text("")
     (runs_root / "escape").symlink_to(tmp_path, target_is_directory=True)

@@ -22,7 +22,6 @@ whose body is one line, and the server goes on; the app writes no file.
 from __future__ import annotations
 
 import contextlib
-import logging
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -50,7 +49,6 @@ from webapp.watch import (
 )
 
 HERE = Path(__file__).resolve().parent
-log = logging.getLogger("camelup.web")
 
 
 def _integer(request: Request, name: str, default: int | None = None) -> int:
@@ -63,8 +61,7 @@ def _integer(request: Request, name: str, default: int | None = None) -> int:
         raise HTTPException(400, f"{name} must be a whole number") from None
 
 
-def create_app(runs: Path | None = None, allow_code: bool = False, max_games: int = 8
-               ) -> Starlette:
+def create_app(runs: Path | None = None, allow_code: bool = False, max_games: int = 8) -> Starlette:
     """The app. ``runs``: the root Watch may read (None: Watch is off); ``allow_code``: let a
     page name ``py:``/``cmd:`` opponents; ``max_games``: unfinished games at once."""
     templates = Jinja2Templates(directory=HERE / "templates")
@@ -75,19 +72,30 @@ def create_app(runs: Path | None = None, allow_code: bool = False, max_games: in
         try:
             return store.get(game_id)
         except KeyError:
-            raise HTTPException(404, "no such game (finished games are forgotten after an "
-                                     "hour idle, and all of them when the server stops)") from None
+            raise HTTPException(
+                404,
+                "no such game (finished games are forgotten after an "
+                "hour idle, and all of them when the server stops)",
+            ) from None
 
     def index(request: Request) -> Response:
-        return templates.TemplateResponse(request, "index.html", {
-            "presets": PRESETS, "opponents": suggested_opponents(), "watch": root is not None})
+        return templates.TemplateResponse(
+            request,
+            "index.html",
+            {"presets": PRESETS, "opponents": suggested_opponents(), "watch": root is not None},
+        )
 
     def start(request: Request) -> Response:
         options = play_options(request.query_params, allow_code)
         game = WebGame(options.rules, options.seat, options.opponents, options.seed)
         store.add(game)
         with game.lock:
-            game.start()
+            try:
+                game.start()
+            except BaseException:  # a bot that could not even be launched: no half-open game
+                store.drop(game.id)
+                game.close()
+                raise
         coach_on = "?coach=1" if request.query_params.get("coach") == "1" else ""
         return RedirectResponse(f"/game/{game.id}{coach_on}", status_code=303)
 
@@ -99,13 +107,23 @@ def create_app(runs: Path | None = None, allow_code: bool = False, max_games: in
         rules, labels = game.rules, game.labels
         show_coach = request.query_params.get("coach") == "1"
         moves = [pages.move_lines(rules, t.seat, t.action, t.events, labels) for t in turns]
-        return templates.TemplateResponse(request, "game.html", {
-            "game": game, "view": view, "board": pages.board(view, game.seat),
-            "players": pages.players(view, labels, game.seat), "moves": moves,
-            "turn": len(turns), "buttons": pages.buttons(rules, legal), "result": result,
-            "scoreboard": pages.scoreboard(result) if result else [],
-            "coach": coach(view, legal) if show_coach and legal else None,
-            "coach_on": show_coach})
+        return templates.TemplateResponse(
+            request,
+            "game.html",
+            {
+                "game": game,
+                "view": view,
+                "board": pages.board(view, game.seat),
+                "players": pages.players(view, labels, game.seat),
+                "moves": moves,
+                "turn": len(turns),
+                "buttons": pages.buttons(rules, legal),
+                "result": result,
+                "scoreboard": pages.scoreboard(result) if result else [],
+                "coach": coach(view, legal) if show_coach and legal else None,
+                "coach_on": show_coach,
+            },
+        )
 
     def move(request: Request) -> Response:
         game = game_of(request.path_params["id"])
@@ -119,16 +137,31 @@ def create_app(runs: Path | None = None, allow_code: bool = False, max_games: in
         with game.lock:
             view, legal, result = game.view(), game.legal(), game.result()
             turns = list(game.turns)
-        moves = [pages.move_lines(game.rules, t.seat, t.action, t.events, game.labels)
-                 for t in turns]
-        return JSONResponse({
-            "seat": game.seat, "labels": game.labels, "state": view.to_dict(), "legal": legal,
-            "moves": [{"seat": t.seat, "action": t.action, "text": head, "events": lines}
-                      for t, (head, lines) in zip(turns, moves, strict=True)],
-            "result": None if result is None else {
-                "coins": result.coins, "scores": result.scores, "ranks": result.ranks,
-                "winners": result.winners, "forfeit": result.forfeit,
-                "truncated": result.truncated}})
+        moves = [
+            pages.move_lines(game.rules, t.seat, t.action, t.events, game.labels) for t in turns
+        ]
+        return JSONResponse(
+            {
+                "seat": game.seat,
+                "labels": game.labels,
+                "state": view.to_dict(),
+                "legal": legal,
+                "moves": [
+                    {"seat": t.seat, "action": t.action, "text": head, "events": lines}
+                    for t, (head, lines) in zip(turns, moves, strict=True)
+                ],
+                "result": None
+                if result is None
+                else {
+                    "coins": result.coins,
+                    "scores": result.scores,
+                    "ranks": result.ranks,
+                    "winners": result.winners,
+                    "forfeit": result.forfeit,
+                    "truncated": result.truncated,
+                },
+            }
+        )
 
     def runs_root() -> RunsRoot:
         if root is None:
@@ -136,14 +169,18 @@ def create_app(runs: Path | None = None, allow_code: bool = False, max_games: in
         return root
 
     def watch(request: Request) -> Response:
-        return templates.TemplateResponse(request, "watch.html", {
-            "folders": runs_root().tournaments()})
+        return templates.TemplateResponse(
+            request, "watch.html", {"folders": runs_root().tournaments()}
+        )
 
     def watch_games(request: Request) -> Response:
         folder = request.query_params.get("dir", "")
         rules, records = runs_root().games(folder)
-        return templates.TemplateResponse(request, "watch_games.html", {
-            "folder": folder, "rules": rules, "rows": game_rows(records)})
+        return templates.TemplateResponse(
+            request,
+            "watch_games.html",
+            {"folder": folder, "rules": rules, "rows": game_rows(records)},
+        )
 
     def watch_game(request: Request) -> Response:
         folder = request.query_params.get("dir", "")
@@ -155,12 +192,22 @@ def create_app(runs: Path | None = None, allow_code: bool = False, max_games: in
             raise HTTPException(400, f"step must be 0..{len(steps) - 1}, got {k}")
         labels = labels_of(record, rules)
         state = steps[k].state
-        return templates.TemplateResponse(request, "watch_game.html", {
-            "folder": folder, "record": record, "row": game_rows([record])[0], "rules": rules,
-            "k": k, "last": len(steps) - 1,
-            "step": step_view(rules, steps, k, labels), "board": pages.board(state, None),
-            "players": pages.players(state, labels, None),
-            "playing": request.query_params.get("play") == "1"})
+        return templates.TemplateResponse(
+            request,
+            "watch_game.html",
+            {
+                "folder": folder,
+                "record": record,
+                "row": game_rows([record])[0],
+                "rules": rules,
+                "k": k,
+                "last": len(steps) - 1,
+                "step": step_view(rules, steps, k, labels),
+                "board": pages.board(state, None),
+                "players": pages.players(state, labels, None),
+                "playing": request.query_params.get("play") == "1",
+            },
+        )
 
     def one_line(status: int, message: str) -> PlainTextResponse:
         return PlainTextResponse(" ".join(message.split()) + "\n", status_code=status)
@@ -174,7 +221,7 @@ def create_app(runs: Path | None = None, allow_code: bool = False, max_games: in
         return one_line(status, f"error: {exc}")
 
     async def crashed(request: Request, exc: Exception) -> Response:
-        log.exception("%s %s failed", request.method, request.url.path)
+        # Starlette re-raises the exception after this answer, so the server logs its traceback
         return one_line(500, f"internal error: {type(exc).__name__}: {exc}"[:300])
 
     @contextlib.asynccontextmanager
@@ -195,8 +242,13 @@ def create_app(runs: Path | None = None, allow_code: bool = False, max_games: in
     ]
     app = Starlette(
         routes=routes,
-        exception_handlers={HTTPException: http_error, GameError: refused,
-                            WatchError: refused, Exception: crashed},
-        lifespan=lifespan)
+        exception_handlers={
+            HTTPException: http_error,
+            GameError: refused,
+            WatchError: refused,
+            Exception: crashed,
+        },
+        lifespan=lifespan,
+    )
     app.state.games = store
     return app

@@ -40,8 +40,18 @@ def coach(view: GameState, legal: list[int]) -> Coach:
     shared = odds.position_odds(view, greedy.race_samples)
     track, dice, tiles = position_notation(view)
     rules = view.rules
-    argv = ["camelup", "odds", "--preset", rules.preset, "--players", str(rules.num_players),
-            "--track", track, "--dice-left", dice]
+    argv = [
+        "camelup",
+        "odds",
+        "--preset",
+        rules.preset,
+        "--players",
+        str(rules.num_players),
+        "--track",
+        track,
+        "--dice-left",
+        dice,
+    ]
     if tiles:
         argv += ["--tiles", tiles]
     return Coach(

@@ -66,8 +66,10 @@ class WebGame:
 
     def __init__(self, rules: RuleSet, seat: int, opponents: Sequence[str], seed: int) -> None:
         if len(opponents) != rules.num_players - 1:
-            raise GameError(f"{rules.num_players} players need {rules.num_players - 1} "
-                            f"opponents, got {len(opponents)}")
+            raise GameError(
+                f"{rules.num_players} players need {rules.num_players - 1} "
+                f"opponents, got {len(opponents)}"
+            )
         self.id = secrets.token_urlsafe(12)
         self.rules, self.seat, self.seed = rules, seat, seed
         others = iter(opponents)
@@ -88,8 +90,7 @@ class WebGame:
 
     @property
     def over(self) -> bool:
-        return (self.forfeit is not None or self._state.game_over
-                or len(self.turns) >= MAX_TURNS)
+        return self.forfeit is not None or self._state.game_over or len(self.turns) >= MAX_TURNS
 
     def legal(self) -> list[int]:
         """The action indices the person may play now (none unless it is their turn)."""
@@ -126,8 +127,10 @@ class WebGame:
         if self.over:
             raise GameError("the game is over")
         if turn != len(self.turns):
-            raise StaleTurn(f"move {turn} was already played (the game is at move "
-                            f"{len(self.turns)}); reload the page")
+            raise StaleTurn(
+                f"move {turn} was already played (the game is at move "
+                f"{len(self.turns)}); reload the page"
+            )
         if self._state.current != self.seat:
             raise GameError("it is not your turn")
         problem = check_action(action, legal_action_mask(self._state))
@@ -149,8 +152,9 @@ class WebGame:
         seat = self._state.current
         self._state, events = apply_action(self._state, action, self._dice_rng)
         hidden = seat != self.seat and isinstance(action_table(self.rules).actions[action], RaceBet)
-        self.turns.append(Turn(seat, None if hidden else action,
-                               tuple(hide_event(e, self.seat) for e in events)))
+        self.turns.append(
+            Turn(seat, None if hidden else action, tuple(hide_event(e, self.seat) for e in events))
+        )
 
     def _bots_play(self) -> None:
         while not self.over and self._state.current != self.seat:
@@ -188,8 +192,10 @@ class GameStore:
                 del self._games[old.id]
                 old.close()
             if sum(not g.over for g in self._games.values()) >= self.max_games:
-                raise TooManyGames(f"{self.max_games} games are open already; finish one or "
-                                "restart camelup serve with a larger --max-games")
+                raise TooManyGames(
+                    f"{self.max_games} games are open already; finish one or "
+                    "restart camelup serve with a larger --max-games"
+                )
             self._games[game.id] = game
 
     def get(self, game_id: str) -> WebGame:
@@ -198,6 +204,11 @@ class GameStore:
             game = self._games[game_id]
         game.last_used = time.monotonic()
         return game
+
+    def drop(self, game_id: str) -> None:
+        """Forget a game (its caller closes it)."""
+        with self._lock:
+            self._games.pop(game_id, None)
 
     def close_all(self) -> None:
         """End every game's bots (the server is stopping)."""

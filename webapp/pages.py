@@ -28,8 +28,12 @@ from camelup_env.rules import RuleSet
 from camelup_env.state import GameState
 
 #: button groups, in page order: the action kinds of every preset, the rest after them
-GROUPS = ((TakePyramidTile, "Roll"), (TakeLegBet, "Leg bets"), (RaceBet, "Race bets"),
-          (PlaceTile, "Tiles"))
+GROUPS = (
+    (TakePyramidTile, "Roll"),
+    (TakeLegBet, "Leg bets"),
+    (RaceBet, "Race bets"),
+    (PlaceTile, "Tiles"),
+)
 
 
 @dataclass(frozen=True)
@@ -70,12 +74,19 @@ def players(view: GameState, labels: list[str], viewer: int | None) -> list[Play
             cards = ", ".join(held) or "none"
         else:
             cards = f"{rules.n_racing - placed} hidden"
-        rows.append(PlayerRow(
-            seat=seat, label=labels[seat], coins=view.coins[seat],
-            leg_bets=tuple((col[c], v) for c, v in view.leg_bets[seat]),
-            pyramid_tiles=view.pyramid_tiles[seat],
-            tile=f"space {tile[0]}, {tile[1]:+d}" if tile else "in hand", cards=cards,
-            to_move=seat == view.current and not view.game_over, partner=view.partners[seat]))
+        rows.append(
+            PlayerRow(
+                seat=seat,
+                label=labels[seat],
+                coins=view.coins[seat],
+                leg_bets=tuple((col[c], v) for c, v in view.leg_bets[seat]),
+                pyramid_tiles=view.pyramid_tiles[seat],
+                tile=f"space {tile[0]}, {tile[1]:+d}" if tile else "in hand",
+                cards=cards,
+                to_move=seat == view.current and not view.game_over,
+                partner=view.partners[seat],
+            )
+        )
     return rows
 
 
@@ -84,15 +95,20 @@ def named(text: str, labels: list[str]) -> str:
     return re.sub(r"\bplayer (\d+)", lambda m: f"player {m[1]} ({labels[int(m[1])]})", text)
 
 
-def move_lines(rules: RuleSet, seat: int, action: int | None, events: tuple[Event, ...],
-               labels: list[str]) -> tuple[str, list[str]]:
+def move_lines(
+    rules: RuleSet, seat: int, action: int | None, events: tuple[Event, ...], labels: list[str]
+) -> tuple[str, list[str]]:
     """A move in words: the headline (who did what) and its events, one string each.
     ``action`` None is a race bet whose colour the viewer may not see (R10)."""
-    what = ("bet on a camel, colour hidden" if action is None
-            else describe(action_table(rules).actions[action], rules))
+    what = (
+        "bet on a camel, colour hidden"
+        if action is None
+        else describe(action_table(rules).actions[action], rules)
+    )
     head = f"P{seat} ({labels[seat]}): {what}"
-    return head, [named(describe_event(e, rules), labels) for e in events
-                  if not isinstance(e, GameOver)]
+    return head, [
+        named(describe_event(e, rules), labels) for e in events if not isinstance(e, GameOver)
+    ]
 
 
 def buttons(rules: RuleSet, legal: list[int]) -> list[tuple[str, list[Button]]]:

@@ -62,13 +62,17 @@ def check_spec(spec: str, allow_code: bool) -> None:
     """Refuse a spec a web page may not name (module docstring), or that names no agent."""
     prefix, sep, _ = spec.partition(":")
     if sep and prefix in CODE_PREFIXES and not allow_code:
-        raise GameError(f"opponent {spec[:60]!r}: {prefix}: agents run any code, so the browser "
-                        "may name them only when camelup serve is started with --allow-code")
+        raise GameError(
+            f"opponent {spec[:60]!r}: {prefix}: agents run any code, so the browser "
+            "may name them only when camelup serve is started with --allow-code"
+        )
     if spec == "human":
         raise GameError("opponent 'human': you are the human; name a bot (camelup agents)")
-    if sep and prefix in MODEL_PREFIXES and not Path(spec[len(prefix) + 1:]).exists():
-        raise GameError(f"opponent {spec[:80]!r}: no such model file (paths are relative to "
-                        "where camelup serve runs)")
+    if sep and prefix in MODEL_PREFIXES and not Path(spec[len(prefix) + 1 :]).exists():
+        raise GameError(
+            f"opponent {spec[:80]!r}: no such model file (paths are relative to "
+            "where camelup serve runs)"
+        )
     if prefix == "cmd" and sep:
         return  # a program: whether it starts is found out by starting it
     try:

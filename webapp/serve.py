@@ -13,16 +13,29 @@ from pathlib import Path
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--host", default="127.0.0.1",
-                        help="address to listen on (default 127.0.0.1: this machine only)")
+    parser.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="address to listen on (default 127.0.0.1: this machine only)",
+    )
     parser.add_argument("--port", type=int, default=8000, help="port (default 8000)")
-    parser.add_argument("--runs", help="folder of tournament results Watch may open "
-                                       "(camelup tournament ... --out DIR under it)")
-    parser.add_argument("--max-games", type=int, default=8,
-                        help="unfinished games at once, each with its bot processes (default 8)")
-    parser.add_argument("--allow-code", action="store_true",
-                        help="let a page name py: and cmd: opponents, which run any code "
-                             "(only where every page your browser opens is trusted)")
+    parser.add_argument(
+        "--runs",
+        help="folder of tournament results Watch may open "
+        "(camelup tournament ... --out DIR under it)",
+    )
+    parser.add_argument(
+        "--max-games",
+        type=int,
+        default=8,
+        help="unfinished games at once, each with its bot processes (default 8)",
+    )
+    parser.add_argument(
+        "--allow-code",
+        action="store_true",
+        help="let a page name py: and cmd: opponents, which run any code "
+        "(only where every page your browser opens is trusted)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -31,8 +44,10 @@ def run(args: argparse.Namespace) -> int:
 
         from webapp.app import create_app
     except ImportError as exc:
-        print(f"camelup serve: error: needs the package {exc.name!r}: pip install -e "
-              '".[web]"', file=sys.stderr)
+        print(
+            f'camelup serve: error: needs the package {exc.name!r}: pip install -e ".[web]"',
+            file=sys.stderr,
+        )
         return 2
     runs = Path(args.runs) if args.runs else None
     if runs is not None and not runs.is_dir():

@@ -48,8 +48,7 @@ class RunsRoot:
         if not path.is_relative_to(self.root):
             raise WatchError(f"not a folder under the runs root: {relative[:80]!r}")
         if not (path / "games.jsonl").is_file() or not (path / "config.json").is_file():
-            raise WatchError(f"{relative[:80]!r} holds no tournament (config.json and "
-                             "games.jsonl)")
+            raise WatchError(f"{relative[:80]!r} holds no tournament (config.json and games.jsonl)")
         return path
 
     def tournaments(self) -> list[str]:
@@ -58,8 +57,9 @@ class RunsRoot:
         found: list[str] = []
         for here, dirs, files in os.walk(self.root):
             depth = len(Path(here).relative_to(self.root).parts)
-            dirs[:] = sorted(d for d in dirs if not d.startswith(".")) if depth < SEARCH_DEPTH \
-                else []
+            dirs[:] = (
+                sorted(d for d in dirs if not d.startswith(".")) if depth < SEARCH_DEPTH else []
+            )
             if "games.jsonl" in files and "config.json" in files:
                 found.append(Path(here).relative_to(self.root).as_posix())
                 if len(found) >= MAX_FOLDERS:
@@ -93,11 +93,17 @@ def _listed(value: object) -> str:
 
 def game_rows(records: list[dict]) -> list[GameRow]:
     """The list of a folder's games (:meth:`RunsRoot.games`)."""
-    return [GameRow(game=r["game"], agents=_listed(r.get("agents")),
-                    coins=_listed(r.get("coins")), winners=_listed(r.get("winners")),
-                    forfeit=bool(r.get("forfeit")),
-                    moves=len(r["actions"]) if isinstance(r.get("actions"), list) else 0)
-            for r in records]
+    return [
+        GameRow(
+            game=r["game"],
+            agents=_listed(r.get("agents")),
+            coins=_listed(r.get("coins")),
+            winners=_listed(r.get("winners")),
+            forfeit=bool(r.get("forfeit")),
+            moves=len(r["actions"]) if isinstance(r.get("actions"), list) else 0,
+        )
+        for r in records
+    ]
 
 
 @dataclass(frozen=True)
@@ -144,7 +150,10 @@ def step_view(rules: RuleSet, steps: list[Step], k: int, labels: list[str]) -> S
     if step.state.game_over:
         return StepView(step, tuple(lines), None, None, None)
     shared = odds.position_odds(step.state, RACE_SAMPLES)
-    return StepView(step, tuple(lines),
-                    leg=tuple(tuple(float(p) for p in row) for row in shared.leg),
-                    race_winner=tuple(float(p) for p in shared.race.winner),
-                    race_loser=tuple(float(p) for p in shared.race.loser))
+    return StepView(
+        step,
+        tuple(lines),
+        leg=tuple(tuple(float(p) for p in row) for row in shared.leg),
+        race_winner=tuple(float(p) for p in shared.race.winner),
+        race_loser=tuple(float(p) for p in shared.race.loser),
+    )
