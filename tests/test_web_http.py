@@ -10,7 +10,6 @@ from pathlib import Path
 import pytest
 from starlette.testclient import TestClient
 
-from camelup_cli.main import main
 from camelup_env.actions import TakePyramidTile, action_table
 from webapp.app import create_app
 
@@ -180,8 +179,3 @@ def test_more_unfinished_games_than_allowed_are_refused() -> None:
     with TestClient(create_app(None, max_games=1)) as c:
         assert c.get(PLAY + "&seed=1").status_code == 200
         assert "games are open already" in one_line_refusal(c.get(PLAY + "&seed=2"), 429)
-
-
-def test_serve_refuses_a_runs_folder_that_does_not_exist(tmp_path: Path, capsys) -> None:
-    assert main(["serve", "--runs", str(tmp_path / "missing")]) == 2
-    assert capsys.readouterr().err.count("\n") == 1

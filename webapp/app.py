@@ -13,10 +13,10 @@
 ``/watch/game?dir=&game=&step=``                       their games, one game step by step
 =====================================================  ======================================
 
-Pages are rendered on the server (Jinja templates); the little JavaScript there is only plays
-a replay on. Endpoints are plain functions, which Starlette runs in its thread pool, so a game
-whose bots are thinking does not hold up another tab's. Every refused request is a 4xx answer
-whose body is one line, and the server goes on; the app writes no file.
+Pages are rendered on the server (Jinja templates); the only JavaScript steps a replay on
+(``static/watch.js``). Endpoints are plain functions, which Starlette runs in its thread pool,
+so a game whose bots are thinking does not hold up another tab's. Every refused request is a
+4xx answer whose body is one line, and the server goes on; the app writes no file.
 """
 
 from __future__ import annotations
