@@ -81,7 +81,7 @@ def click_and_wait(page, locator) -> None:
         locator.click()
 
 
-def test_a_whole_game_is_played_by_clicking(server: str, page) -> None:
+def test_a_whole_game_is_played_by_clicking(page, server: str) -> None:
     page.goto(f"{server}/play?preset=classic&players=2&seat=0&opponents=random&seed=11")
     clicks = 0
     while page.locator("#result").count() == 0:
@@ -100,7 +100,7 @@ def test_a_whole_game_is_played_by_clicking(server: str, page) -> None:
     assert page.locator("ol.moves li").count() >= clicks
 
 
-def test_a_replay_is_stepped_and_played_on(server: str, page) -> None:
+def test_a_replay_is_stepped_and_played_on(page, server: str) -> None:
     page.goto(f"{server}/watch")
     click_and_wait(page, page.get_by_role("link", name="demo"))
     click_and_wait(page, page.locator("a.watch-game").first)
@@ -122,7 +122,7 @@ def test_a_replay_is_stepped_and_played_on(server: str, page) -> None:
     assert "The race is over" in page.locator("#result").inner_text()
 
 
-def test_the_coachs_numbers_are_those_of_camelup_odds(server: str, page, capsys) -> None:
+def test_the_coachs_numbers_are_those_of_camelup_odds(page, server: str, capsys) -> None:
     page.goto(f"{server}/play?preset=classic&players=2&seat=0&opponents=random&seed=7&coach=1")
     for _ in range(2):  # roll twice (the opponent moves in between): a position with dice out
         click_and_wait(page, page.locator("button[data-action]").first)
