@@ -91,7 +91,7 @@ def test_a_repeated_or_illegal_click_is_refused_and_the_game_goes_on(client: Tes
     one_line_refusal(client.post(f"/game/{gid}/move/0/99999"), 400)
     assert client.post(f"/game/{gid}/move/0/{legal[0]}").status_code == 200
     text = one_line_refusal(client.post(f"/game/{gid}/move/0/{legal[0]}"), 409)
-    assert "already played" in text
+    assert "the game is at move" in text
     assert len(client.get(f"/game/{gid}/state.json").json()["moves"]) >= 2  # ours, then P1's
 
 

@@ -21,6 +21,7 @@ import secrets
 import threading
 import time
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 from agents.arena import MAX_TURNS, GameResult, check_action, game_rngs, result_of
@@ -61,8 +62,7 @@ class Turn:
 
 class WebGame:
     """One game (module docstring). Call :meth:`start` once; then :meth:`play` the person's
-    moves. Methods are not thread-safe: :class:`GameStore` hands out one game per request
-    under the game's ``lock``."""
+    moves. Methods are not thread-safe: callers (one request at a time) hold ``lock``."""
 
     def __init__(self, rules: RuleSet, seat: int, opponents: Sequence[str], seed: int) -> None:
         if len(opponents) != rules.num_players - 1:
@@ -112,13 +112,20 @@ class WebGame:
         for seat, label in enumerate(self.labels):
             if seat != self.seat:
                 self._bots[seat] = BotProcess(AgentEntry(label, label), limits)
-        for seat, bot in self._bots.items():
-            try:
-                bot.begin(0, seat, self.seed * 64 + seat, self.rules)
-            except BotFault as fault:
+        with ThreadPoolExecutor(len(self._bots)) as threads:  # they load side by side
+            faults = dict(zip(self._bots, threads.map(self._begin, self._bots), strict=True))
+        for seat, fault in faults.items():
+            if fault is not None:
                 self._forfeit(seat, fault)
                 return
         self._bots_play()
+
+    def _begin(self, seat: int) -> BotFault | None:
+        try:
+            self._bots[seat].begin(0, seat, self.seed * 64 + seat, self.rules)
+        except BotFault as fault:
+            return fault
+        return None
 
     def play(self, turn: int, action: int) -> None:
         """The person plays ``action`` as move number ``turn`` (the number of moves before
@@ -128,8 +135,8 @@ class WebGame:
             raise GameError("the game is over")
         if turn != len(self.turns):
             raise StaleTurn(
-                f"move {turn} was already played (the game is at move "
-                f"{len(self.turns)}); reload the page"
+                f"not move {turn}: the game is at move {len(self.turns)} (a second click, or "
+                "another tab); reload the page"
             )
         if self._state.current != self.seat:
             raise GameError("it is not your turn")
