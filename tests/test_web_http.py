@@ -78,6 +78,10 @@ def test_opponents_race_bet_colours_never_reach_the_page_or_the_json(client: Tes
         page = client.post(roll_button(game.rules, page.text))
         assert page.status_code == 200
     assert seen_hidden >= 1  # the opponent did bet: the checks above saw hidden cards
+    final = re.findall(
+        r'class="card" data-pile="\w+" data-owner="\d" data-camel="(\w+)"', page.text
+    )
+    assert len(final) >= seen_hidden and "hidden" not in final  # the final scoring showed them
     assert re.search(r'class="verdict">\s*(You won!|You share|Winner: P1)', page.text)
     assert f"Seed {game.seed}" in page.text  # told only now: it decides the dice
 

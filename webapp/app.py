@@ -113,7 +113,8 @@ def create_app(runs: Path | None = None, allow_code: bool = False, max_games: in
             {
                 "game": game,
                 "view": view,
-                "board": pages.board(view, game.seat),
+                # after the race the view's piles are face up (WebGame.view): draw them so
+                "board": pages.board(view, None if view.game_over else game.seat),
                 "players": pages.players(view, labels, game.seat),
                 "moves": moves,
                 "turn": len(turns),

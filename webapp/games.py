@@ -85,8 +85,12 @@ class WebGame:
 
     # What the person may see ---------------------------------------------------------------
     def view(self) -> GameState:
-        """The person's public view of the game (R10)."""
-        return public_view(self._state, self.seat)
+        """The person's public view of the game (R10). Once the race is over the piles show
+        every card, as the final scoring turned them face up (R7.2); hands stay hidden."""
+        view = public_view(self._state, self.seat)
+        if self._state.game_over:
+            view.winner_pile, view.loser_pile = self._state.winner_pile, self._state.loser_pile
+        return view
 
     @property
     def over(self) -> bool:
