@@ -192,7 +192,8 @@ def create_app(runs: Path | None = None, allow_code: bool = False, max_games: in
         if not 0 <= k < len(steps):
             raise HTTPException(400, f"step must be 0..{len(steps) - 1}, got {k}")
         labels = labels_of(record, rules)
-        state = steps[k].state
+        step = step_view(rules, steps, k, labels)
+        state = step.step.state  # a finished game's replay: every card is shown
         return templates.TemplateResponse(
             request,
             "watch_game.html",
@@ -203,7 +204,7 @@ def create_app(runs: Path | None = None, allow_code: bool = False, max_games: in
                 "rules": rules,
                 "k": k,
                 "last": len(steps) - 1,
-                "step": step_view(rules, steps, k, labels),
+                "step": step,
                 "board": pages.board(state, None),
                 "players": pages.players(state, labels, None),
                 "playing": request.query_params.get("play") == "1",
