@@ -107,6 +107,9 @@ def create_app(runs: Path | None = None, allow_code: bool = False, max_games: in
         rules, labels = game.rules, game.labels
         show_coach = request.query_params.get("coach") == "1"
         moves = [pages.move_lines(rules, t.seat, t.action, t.events, labels) for t in turns]
+        # the moves since the person's last one: what happened while the page was loading
+        mine = [i for i, t in enumerate(turns) if t.seat == game.seat]
+        since = mine[-1] + 1 if mine else 0
         return templates.TemplateResponse(
             request,
             "game.html",
@@ -117,6 +120,7 @@ def create_app(runs: Path | None = None, allow_code: bool = False, max_games: in
                 "board": pages.board(view, None if view.game_over else game.seat),
                 "players": pages.players(view, labels, game.seat),
                 "moves": moves,
+                "since": since,
                 "turn": len(turns),
                 "buttons": pages.buttons(rules, legal),
                 "result": result,
