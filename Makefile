@@ -15,7 +15,7 @@ $(PY):
 
 $(STAMP): pyproject.toml | $(PY)
 	$(PIP) install "$(TORCH)"
-	$(PIP) install -e ".[dev,train,docs,distributed]" "$(TORCH)"
+	$(PIP) install -e ".[dev,train,docs,distributed,web]" "$(TORCH)"
 	touch $(STAMP)
 
 lint: install
@@ -23,7 +23,7 @@ lint: install
 
 test: install
 	$(VENV)/bin/ruff check .
-	$(PY) -m pytest -q -n 2 --dist loadfile
+	$(PY) -m pytest -q -rs -n 2 --dist loadfile
 	$(MAKE) --no-print-directory docs
 
 # The documentation site in site/; --strict turns a broken link or reference into an error.

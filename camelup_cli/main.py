@@ -31,6 +31,7 @@ SUBCOMMANDS: dict[str, str] = {
     "play": "agents.play",
     "tournament": "tournament.cli",
     "replay": "tournament.replay",
+    "serve": "webapp.serve",
 }
 
 

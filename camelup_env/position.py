@@ -39,7 +39,7 @@ from dataclasses import replace
 from camelup_env.rules import PRESETS, RuleSet
 from camelup_env.state import GameState
 
-__all__ = ["PositionError", "die_notation", "parse_position"]
+__all__ = ["PositionError", "die_notation", "parse_position", "position_notation"]
 
 GREY = "grey"
 
@@ -103,6 +103,20 @@ def die_notation(rules: RuleSet, die: int) -> str:
     if rules.support_dice and die >= rules.first_support_die:
         return rules.racing_colours[die - rules.first_support_die] + "+"
     return rules.die_name(die)
+
+
+def position_notation(state: GameState) -> tuple[str, str, str]:
+    """The ``(track, dice_left, tiles)`` notation of ``state``'s position, which
+    :func:`parse_position` reads back into the same stacks, dice and tiles: what the leg odds
+    depend on, so ``camelup odds`` can check the odds shown for any position of a game (the web
+    app's coach prints it). Every camel must be on the track (a race not yet over)."""
+    rules = state.rules
+    track = ";".join(f"{space}:" + ",".join(rules.colours[c] for c in stack)
+                     for space, stack in sorted(state.stacks.items()))
+    dice = ",".join(die_notation(rules, d) for d in state.pyramid)
+    tiles = ";".join(f"{space}:{side:+d}@{owner}"
+                     for space, (owner, side) in sorted(state.tiles.items()))
+    return track, dice, tiles
 
 
 def _parse_dice(rules: RuleSet, dice_left: str | Iterable[str] | None,

@@ -67,6 +67,9 @@ def test_tournament_help_documents_every_setting(capsys) -> None:
     ["odds", "--preset", "nope"],
     ["demo", "--games", "x"],
     ["agents", "--bogus"],
+    ["serve", "--runs", "/nonexistent/runs"],
+    ["serve", "--max-games", "0"],
+    ["serve", "--port", "http"],
 ])
 def test_user_errors_are_one_line_and_exit_2(argv: list[str], capsys) -> None:
     code, _, err = _run(argv, capsys)

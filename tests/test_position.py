@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
-from camelup_env import GameState, PositionError, parse_position
+from camelup_env import GameState, PositionError, RuleSet, apply_action, new_game, parse_position
+from camelup_env.engine import legal_action_indices
 from camelup_env.odds import leg_rank_probabilities
+from camelup_env.position import position_notation
 
 TRACK = "1:orange;2:yellow,blue;3:green,white"
 SECOND = "1:blue;2:green;3:red;4:yellow,purple;14:white;15:black"
@@ -94,3 +97,22 @@ def test_unknown_preset_and_bad_player_count():
         parse_position("tabletop", TRACK)
     with pytest.raises(PositionError, match="players"):
         parse_position("classic", TRACK, num_players=1)
+
+
+@pytest.mark.parametrize("preset", ["classic", "second_edition", "supercup"])
+def test_position_notation_reads_back_to_the_same_leg_odds(preset):
+    """position_notation of positions along a game parses back to the same stacks, dice and
+    tiles, so `camelup odds` of it gives the game's leg odds (the web app's coach relies on it)."""
+    rng = np.random.default_rng(1)
+    state = new_game(RuleSet(preset, num_players=3), seed=2)
+    checked = 0
+    while not state.game_over and checked < 40:
+        if min(state.pyramid_tiles_left, len(state.pyramid)) > 1:
+            track, dice, tiles = position_notation(state)
+            back = parse_position(preset, track, dice, tiles, num_players=3)
+            assert (back.stacks, back.pyramid, back.tiles) == (
+                state.stacks, state.pyramid, state.tiles)
+            assert np.allclose(leg_rank_probabilities(back), leg_rank_probabilities(state))
+            checked += 1
+        state, _ = apply_action(state, int(rng.choice(legal_action_indices(state))), rng)
+    assert checked >= 20

@@ -24,6 +24,7 @@ from agents.arena import GameResult, check_action, game_rngs, observer, result_o
 from camelup_env.engine import apply_action, legal_action_mask, new_game
 from camelup_env.observation import public_view
 from camelup_env.rules import RuleSet
+from camelup_env.state import GameState
 from tournament import protocol
 from tournament.bots import BotFault, BotProcess
 
@@ -51,39 +52,15 @@ def play_match(rules: RuleSet, bots: Sequence[BotProcess], seed: int, bot_seeds:
         except BotFault as fault:
             forfeit = {"seat": seat, "reason": str(fault)}
             break
-    features = observer(rules)
-    limits = bots[0].limits
     while forfeit is None and not state.game_over and len(actions) < max_turns:
         seat = state.current
-        mask = legal_action_mask(state)
-        legal = np.flatnonzero(mask).tolist()
-        bot = bots[seat]
-        obs = features(state, seat).tolist() if bot.wants_observation else None
-        message = protocol.move_message(legal, public_view(state, seat).to_dict(), obs)
-        limit = limits.move_timeout
-        late = f"timeout: no move within {limit:g} s" if limit is not None else ""
-        if limits.game_timeout is not None:
-            left = limits.game_timeout - thinking[seat]
-            if limit is None or left < limit:
-                limit = max(left, 0.0)
-                late = f"timeout: thinking time for the game over {limits.game_timeout:g} s"
-        start = time.perf_counter()
         try:
-            reply = bot.ask(message, limit, late)
+            action = ask_move(bots[seat], state, thinking)
         except BotFault as fault:
             forfeit = {"seat": seat, "reason": str(fault)}
             break
-        thinking[seat] += time.perf_counter() - start
-        if "action" not in reply:
-            forfeit = {"seat": seat, "reason": "protocol: expected {\"action\": INDEX}, got "
-                                               f"keys {sorted(reply)[:5]}"}
-            break
-        problem = check_action(reply["action"], mask)
-        if problem is not None:
-            forfeit = {"seat": seat, "reason": problem}
-            break
-        state, _ = apply_action(state, reply["action"], dice_rng)
-        actions.append(reply["action"])
+        state, _ = apply_action(state, action, dice_rng)
+        actions.append(action)
     result = result_of(state, len(actions), forfeit, thinking)
     if forfeit is not None:
         bots[forfeit["seat"]].kill()
@@ -92,3 +69,33 @@ def play_match(rules: RuleSet, bots: Sequence[BotProcess], seed: int, bot_seeds:
         if bot.process.poll() is None:
             bot.tell(end)
     return Match(result, actions)
+
+
+def ask_move(bot: BotProcess, state: GameState, thinking: list[float]) -> int:
+    """The legal action the bot of the seat on move answers in ``state``, under the move and
+    game deadlines; ``thinking[seat]`` gains the time it took. :class:`BotFault` (the forfeit
+    reason) if it faults, answers without an action or answers an illegal one. The web app's
+    games ask their bots here too, so a bot meets one set of rules everywhere."""
+    seat = state.current
+    mask = legal_action_mask(state)
+    legal = np.flatnonzero(mask).tolist()
+    obs = observer(state.rules)(state, seat).tolist() if bot.wants_observation else None
+    message = protocol.move_message(legal, public_view(state, seat).to_dict(), obs)
+    limits = bot.limits
+    limit = limits.move_timeout
+    late = f"timeout: no move within {limit:g} s" if limit is not None else ""
+    if limits.game_timeout is not None:
+        left = limits.game_timeout - thinking[seat]
+        if limit is None or left < limit:
+            limit = max(left, 0.0)
+            late = f"timeout: thinking time for the game over {limits.game_timeout:g} s"
+    start = time.perf_counter()
+    reply = bot.ask(message, limit, late)
+    thinking[seat] += time.perf_counter() - start
+    if "action" not in reply:
+        raise BotFault("protocol: expected {\"action\": INDEX}, got keys "
+                       f"{sorted(reply)[:5]}")
+    problem = check_action(reply["action"], mask)
+    if problem is not None:
+        raise BotFault(problem)
+    return int(reply["action"])
