@@ -192,6 +192,26 @@ def test_batch_from_states_refuses_views_and_mixed_rules() -> None:
         BatchGames.from_states([broken])
 
 
+def test_batch_games_sit_out_with_action_minus_one() -> None:
+    games = BatchGames(CLASSIC4, 16, seed=4)
+    streams = random_streams(16, 6)
+    while not games.game_over.all():
+        before = games.copy()
+        actions = games.random_actions(streams)
+        assert (actions[before.game_over] == -1).all()
+        result = games.step(actions)
+        done = before.game_over
+        assert np.array_equal(games.state.rows[done], before.state.rows[done])
+        assert not result.rewards[done].any() and not result.terminated[done].any()
+    with pytest.raises(IllegalActionError, match=r"game 0: .*race is over \(R7\)"):
+        games.step(np.zeros(16, np.int64))
+    waiting = BatchGames(CLASSIC4, 4, seed=4)
+    before = waiting.copy()
+    waiting.step(np.array([-1, 0, -1, 5]))
+    assert np.array_equal(waiting.state.rows[[0, 2]], before.state.rows[[0, 2]])
+    assert list(waiting.current_player) == [0, 1, 0, 1]
+
+
 def test_batch_truncation_at_max_turns_has_no_terminal_reward() -> None:
     games = BatchGames(CLASSIC4, 8, seed=2)
     results = play(games, 10, max_turns=10, reward_mode="win")

@@ -64,7 +64,7 @@ class BatchGames:
     >>> games = BatchGames(RuleSet("classic", num_players=4), 8, seed=0)
     >>> result = games.step(games.random_actions(random_streams(8)))
     >>> result.rewards.shape, games.legal_action_mask().shape
-    ((8, 4), (8, 37))
+    ((8, 4), (8, 46))
 
     Each game draws its setup and dice from its own stream (seeded with ``seed + i``), so a
     game's chance does not depend on the thread that runs it, on the batch size or on the
@@ -144,11 +144,17 @@ class BatchGames:
         kernels.legal_masks(self.state.rows, self.params, out)
         return out
 
-    def random_actions(self, streams: np.ndarray) -> np.ndarray:
+    def random_actions(self, streams: np.ndarray,
+                       indices: Sequence[int] | np.ndarray | None = None) -> np.ndarray:
         """(N,) one legal action per game, uniformly, drawn from ``streams``
-        (:func:`random_streams`; separate from the dice); -1 for a finished game."""
+        (:func:`random_streams`; separate from the dice); -1 for a finished game. Given
+        ``indices``, only those games draw (the others get -1 and their streams stay)."""
+        active = np.ones(len(self), np.bool_)
+        if indices is not None:
+            active[:] = False
+            active[np.asarray(indices, dtype=np.int64)] = True
         out = np.empty(len(self), np.int64)
-        kernels.random_actions(self.state.rows, self.params, streams, out)
+        kernels.random_actions(self.state.rows, self.params, streams, active, out)
         return out
 
     def step(self, actions: Sequence[int] | np.ndarray, rolls: np.ndarray | None = None, *,
@@ -162,7 +168,8 @@ class BatchGames:
         ends is set up again at once (seat 0 first), its last coins in
         :attr:`StepResult.final_coins`. ``check=False`` skips the legality check, for callers
         whose actions come from :meth:`legal_action_mask` (an illegal action then corrupts
-        the game).
+        the game). A game whose action is -1 sits the step out: a finished game (without
+        ``autoreset``; :meth:`random_actions` gives it -1), or one that waits for others.
         """
         if reward_mode not in REWARD_MODES:
             raise ValueError(f"reward_mode must be one of {REWARD_MODES}, got {reward_mode!r}")

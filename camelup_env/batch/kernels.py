@@ -561,7 +561,9 @@ def check_actions(g, r, actions, rolls, out):
     for i in prange(actions.shape[0]):
         a = actions[i]
         die = rolls[i, 0]
-        if not _is_legal(g, r, i, a):
+        if a == -1 and die < 0:  # the game sits this step out
+            out[i] = OK
+        elif not _is_legal(g, r, i, a):
             out[i] = ILLEGAL_ACTION
         elif die < 0:
             out[i] = OK
@@ -581,9 +583,16 @@ def step_games(g, rng, r, actions, rolls, max_turns, autoreset, status, coin_del
     shown, number), or -1s to draw it; it is overwritten with the roll made (-1s if none).
     ``status``: :data:`RUNNING`, :data:`TERMINATED` or :data:`TRUNCATED` (``max_turns`` actions,
     0 = no limit); ``coin_delta``: coins won this step; ``final_coins``: the coins when a game
-    ended. With ``autoreset`` an ended game is set up again from its stream, seat 0 first."""
+    ended. With ``autoreset`` an ended game is set up again from its stream, seat 0 first. A
+    game whose action is -1 sits the step out."""
     n_players = r[NUM_PLAYERS]
     for i in prange(actions.shape[0]):
+        status[i] = RUNNING
+        for q in range(n_players):
+            coin_delta[i, q] = 0
+        if actions[i] == -1:  # the game sits this step out
+            rolls[i, 0] = rolls[i, 1] = rolls[i, 2] = -1
+            continue
         for q in range(n_players):
             coin_delta[i, q] = g[i, COINS + q]
         die = rolls[i, 0]
@@ -601,8 +610,6 @@ def step_games(g, rng, r, actions, rolls, max_turns, autoreset, status, coin_del
             status[i] = TERMINATED
         elif max_turns > 0 and g[i, TURNS] >= max_turns:
             status[i] = TRUNCATED
-        else:
-            status[i] = RUNNING
         if status[i] != RUNNING:
             for q in range(n_players):
                 final_coins[i, q] = g[i, COINS + q]
@@ -611,8 +618,9 @@ def step_games(g, rng, r, actions, rolls, max_turns, autoreset, status, coin_del
 
 
 @njit(cache=True, parallel=True)
-def random_actions(g, r, stream, out):
+def random_actions(g, r, stream, active, out):
     """``out[i]``: a legal action of game ``i`` drawn uniformly from ``stream`` (a separate
-    per-game stream, so a random player does not change the dice); -1 for an ended game."""
+    per-game stream, so a random player does not change the dice); -1 for an ended game or one
+    not ``active`` (whose stream does not advance)."""
     for i in prange(out.shape[0]):
-        out[i] = _random_legal(g, r, i, stream)
+        out[i] = _random_legal(g, r, i, stream) if active[i] else -1
