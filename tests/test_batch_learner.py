@@ -32,7 +32,7 @@ def test_learner_games_stop_at_the_learners_turn_and_rotate_seats() -> None:
     for _ in range(300):
         assert (env.games.current_player == env.seats).all() and not env.games.game_over.any()
         seats.update(env.seats.tolist())
-        obs, rewards, dones, infos = env.step(random_legal(env.action_masks(), rng))
+        _, _, dones, infos = env.step(random_legal(env.action_masks(), rng))
         episodes += dones.sum()
         assert all("terminal_observation" in info for info, d in zip(infos, dones, strict=True)
                    if d)
