@@ -6,6 +6,8 @@ import numpy as np
 import pytest
 
 from camelup_env import RuleSet
+from camelup_env.batch import BatchGames, random_streams
+from camelup_env.batch.engine_games import EngineGames
 from camelup_env.batch.learner import BatchRandom, LearnerGames
 from camelup_env.state import HIDDEN
 
@@ -134,13 +136,39 @@ def test_learner_illegal_action_and_truncation_end_the_episode() -> None:
     assert dones[1] and infos[1]["TimeLimit.truncated"]
 
 
+def test_learner_games_play_supercup_on_the_engine() -> None:
+    rules = RuleSet("supercup", num_players=3, extra_action=True)
+    opponents = BatchRandom(3, seed=0)
+    env = LearnerGames(rules, 3, lambda: [opponents] * 2, seed=1, **PLAIN)
+    assert isinstance(env.games, EngineGames)
+    env.reset()
+    rng = np.random.default_rng(2)
+    ended = 0
+    for _ in range(400):
+        assert (env.games.current_player == env.seats).all()
+        ended += env.step(random_legal(env.action_masks(), rng))[2].sum()
+    assert ended > 0
+
+
+def test_engine_games_random_player_picks_what_the_batch_core_picks() -> None:
+    batch = BatchGames(RuleSet("second_edition", num_players=6), 64, seed=3)
+    streams = random_streams(64, 4)
+    for _ in range(30):
+        batch.step(batch.random_actions(streams), autoreset=True)
+    engine = EngineGames(batch.rules, 64)
+    engine.states = batch.to_states()
+    a, b = random_streams(64, 9), random_streams(64, 9)
+    assert np.array_equal(batch.random_actions(a), engine.random_actions(b))
+    assert np.array_equal(a, b)
+    some = [3, 7, 40]
+    assert np.array_equal(batch.random_actions(a, some), engine.random_actions(b, some))
+
+
 def test_learner_games_refuse_bad_settings() -> None:
     with pytest.raises(ValueError, match="learner_seat"):
         LearnerGames(CLASSIC4, 2, lambda: [], learner_seat=4)
     with pytest.raises(ValueError, match="reward_mode"):
         LearnerGames(CLASSIC4, 2, lambda: [], reward_mode="money")
-    with pytest.raises(ValueError, match="supercup"):
-        LearnerGames(RuleSet("supercup"), 2, lambda: [])
     env = LearnerGames(CLASSIC4, 2, lambda: [BatchRandom(2)], **PLAIN)
     with pytest.raises(ValueError, match="returned 1 opponents; 3 are needed"):
         env.reset()

@@ -121,6 +121,13 @@ def _below(rng, i, n):
 
 
 @njit(cache=True)
+def draw_below(rng, i, n):
+    """A uniform integer in ``[0, n)`` from stream ``i``, for Python callers (the engine's
+    random player in :mod:`camelup_env.batch.engine_games` draws as the kernels do)."""
+    return _below(rng, i, n)
+
+
+@njit(cache=True)
 def seed_streams(rng, seeds):
     """Each game's stream from its seed, mixed so that nearby seeds give unrelated streams."""
     for i in range(seeds.shape[0]):

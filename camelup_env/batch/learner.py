@@ -17,8 +17,9 @@ is that loop, once, over a :class:`~camelup_env.batch.games.BatchGames`:
 
 Each game draws everything from its own generator (seeded ``seed + i``): the learner's seat,
 the seeds of its opponents with a ``reset(seed)`` method and the seed of the game's dice, so a
-run is reproduced by its seed whatever the batch size or thread count. Rule sets the batch
-core does not play (Supercup) are refused by :class:`BatchGames`.
+run is reproduced by its seed whatever the batch size or thread count. The games are the
+compiled batch core's wherever it plays the preset, else the engine's behind the same
+interface (Supercup, :mod:`camelup_env.batch.engine_games`).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from typing import Any
 
 import numpy as np
 
+from camelup_env.batch.engine_games import EngineGames, make_games
 from camelup_env.batch.games import BatchGames, random_streams
 from camelup_env.camelup_v1 import REWARD_MODES
 from camelup_env.engine import IllegalActionError
@@ -46,7 +48,7 @@ class BatchRandom:
     def __init__(self, n_games: int, seed: int = 0) -> None:
         self.streams = random_streams(n_games, seed)
 
-    def act_games(self, games: BatchGames, indices: np.ndarray) -> np.ndarray:
+    def act_games(self, games: BatchGames | EngineGames, indices: np.ndarray) -> np.ndarray:
         """Actions for the games at ``indices`` (only their streams advance)."""
         return games.random_actions(self.streams, indices)[indices]
 
@@ -86,7 +88,7 @@ class LearnerGames:
         if len(sources) != n or not all(callable(s) for s in sources):
             raise ValueError(f"opponents must be one opponent source or {n} of them")
         self.rules = rules
-        self.games = BatchGames(rules, n)
+        self.games = make_games(rules, n)
         self.sources = sources
         self.learner_seat = learner_seat
         self.reward_mode = reward_mode

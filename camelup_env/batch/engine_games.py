@@ -1,0 +1,154 @@
+"""The batch interface played by the Python engine, for rule sets the compiled core does not play.
+
+:class:`EngineGames` answers what :class:`~camelup_env.batch.games.BatchGames` answers -
+``legal_action_mask``, ``current_player``, ``step`` with rewards and given dice,
+``random_actions``, ``reset``, ``to_states`` - with a list of the engine's states, one game at
+a time. Supercup (R9) plays through it, so code written against the batch interface (the
+learner-seat loop, :mod:`camelup_env.batch.learner`) serves every preset; :func:`make_games`
+picks the compiled core wherever it can.
+
+Each game's dice come from a ``numpy.random.Generator`` seeded with the game's seed, as the
+engine's API draws them; a random player draws from the same per-game streams as the batch
+core's and picks the same legal action for the same draw (the k-th legal index, ascending).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from camelup_env.batch import kernels
+from camelup_env.batch.arrays import BATCH_PRESETS
+from camelup_env.batch.games import BatchGames, StepResult, seed_array
+from camelup_env.batch.rewards import final_rewards_batch
+from camelup_env.camelup_v1 import REWARD_MODES
+from camelup_env.engine import (
+    DieRoll,
+    IllegalActionError,
+    apply_action,
+    apply_outcome,
+    legal_action_indices,
+    legal_action_mask,
+    new_game,
+)
+from camelup_env.events import DieRevealed
+from camelup_env.rules import RuleSet
+from camelup_env.state import GameState
+
+
+class EngineGames:
+    """``n`` games of ``rules`` on the Python engine, behind the batch interface."""
+
+    def __init__(self, rules: RuleSet, n: int, seed: int | Sequence[int] | np.ndarray = 0,
+                 first_player: int | Sequence[int] = 0) -> None:
+        if n < 1:
+            raise ValueError(f"a batch holds at least one game, got {n}")
+        self.rules = rules
+        self.num_actions = len(legal_action_mask(new_game(rules, seed=0)))
+        self.dice = [np.random.default_rng(int(s)) for s in seed_array(seed, n)]
+        self.states = [new_game(rules, seed=0) for _ in range(n)]
+        self.turns = np.zeros(n, np.int64)
+        self.reset(first_player=first_player)
+
+    def __len__(self) -> int:
+        return len(self.states)
+
+    @property
+    def current_player(self) -> np.ndarray:
+        return np.array([s.current for s in self.states], np.int64)
+
+    @property
+    def game_over(self) -> np.ndarray:
+        return np.array([s.game_over for s in self.states], bool)
+
+    @property
+    def coins(self) -> np.ndarray:
+        return np.array([s.coins for s in self.states], np.int32)
+
+    def reset(self, indices: Sequence[int] | np.ndarray | None = None,
+              seed: int | Sequence[int] | np.ndarray | None = None,
+              first_player: int | Sequence[int] = 0) -> None:
+        """Set up the games at ``indices`` (all by default) anew from ``seed`` (as
+        :meth:`BatchGames.reset`; without one, from each game's own generator)."""
+        idx = (np.arange(len(self)) if indices is None
+               else np.asarray(indices, dtype=np.int64).reshape(-1))
+        first = np.broadcast_to(np.asarray(first_player, dtype=np.int64), idx.shape)
+        seeds = None if seed is None else seed_array(seed, idx.size)
+        for j, i in enumerate(idx):
+            if seeds is not None:
+                self.dice[i] = np.random.default_rng(int(seeds[j]))
+            self.states[i] = new_game(self.rules, seed=self.dice[i], first_player=int(first[j]))
+            self.turns[i] = 0
+
+    def legal_action_mask(self) -> np.ndarray:
+        return np.stack([legal_action_mask(s) for s in self.states])
+
+    def random_actions(self, streams: np.ndarray,
+                       indices: Sequence[int] | np.ndarray | None = None) -> np.ndarray:
+        """As :meth:`BatchGames.random_actions`: the same draw picks the same legal action."""
+        idx = range(len(self)) if indices is None else indices
+        out = np.full(len(self), -1, np.int64)
+        for i in idx:
+            legal = legal_action_indices(self.states[i])
+            if legal:
+                out[i] = legal[kernels.draw_below(streams, int(i), len(legal))]
+        return out
+
+    def step(self, actions: Sequence[int] | np.ndarray, rolls: np.ndarray | None = None, *,
+             autoreset: bool = False, max_turns: int = 0, reward_mode: str = "win",
+             coin_shaping: float = 0.0, check: bool = True) -> StepResult:
+        """As :meth:`BatchGames.step` (every action is checked by the engine itself)."""
+        if reward_mode not in REWARD_MODES:
+            raise ValueError(f"reward_mode must be one of {REWARD_MODES}, got {reward_mode!r}")
+        n, players = len(self), self.rules.num_players
+        acts = np.asarray(actions, np.int64).reshape(n)
+        given = np.full((n, 3), -1, np.int64)
+        if rolls is not None:
+            given[:] = np.asarray(rolls, np.int64).reshape(n, 3)
+        stepped: dict[int, tuple[GameState, tuple]] = {}
+        for i in np.flatnonzero(acts != -1):
+            state, a = self.states[i], int(acts[i])
+            try:
+                stepped[i] = (apply_outcome(state, a, DieRoll(*map(int, given[i])))
+                              if given[i, 0] >= 0 else apply_action(state, a, self.dice[i]))
+            except (IllegalActionError, ValueError) as err:
+                raise type(err)(f"game {i}: {err}") from None
+        rewards = np.zeros((n, players), np.float32)
+        status = np.zeros(n, np.int8)
+        final_coins = np.zeros((n, players), np.int32)
+        out_rolls = np.full((n, 3), -1, np.int64)
+        for i, (new, events) in stepped.items():
+            old = self.states[i]
+            self.states[i] = new
+            self.turns[i] += 1
+            rewards[i] = coin_shaping * (np.array(new.coins) - np.array(old.coins))
+            for event in events:
+                if isinstance(event, DieRevealed):
+                    out_rolls[i] = (event.die, event.camel_shown, event.value)
+            if new.game_over:
+                status[i] = kernels.TERMINATED
+            elif max_turns > 0 and self.turns[i] >= max_turns:
+                status[i] = kernels.TRUNCATED
+        ended = np.flatnonzero(status)
+        if ended.size:
+            final_coins[ended] = self.coins[ended]
+            terminated = ended[status[ended] == kernels.TERMINATED]
+            rewards[terminated] += final_rewards_batch(final_coins[terminated], reward_mode)
+            if autoreset:
+                self.reset(ended)
+        return StepResult(rewards, status == kernels.TERMINATED, status == kernels.TRUNCATED,
+                          out_rolls, final_coins)
+
+    def to_states(self, indices: Sequence[int] | np.ndarray | None = None) -> list[GameState]:
+        idx = range(len(self)) if indices is None else indices
+        return [self.states[int(i)] for i in idx]
+
+
+def make_games(rules: RuleSet, n: int, seed: int | Sequence[int] | np.ndarray = 0
+               ) -> BatchGames | EngineGames:
+    """``n`` games of ``rules``: the compiled batch core where it plays the preset, else the
+    engine behind the same interface."""
+    if rules.preset in BATCH_PRESETS:
+        return BatchGames(rules, n, seed=seed)
+    return EngineGames(rules, n, seed=seed)
