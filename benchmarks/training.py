@@ -1,6 +1,11 @@
-"""Self-play training speed: the batched env against the old per-game path, in one run.
+"""Self-play training speed against the PPO-only limit, and the paths before it, in one run.
 
 ``python benchmarks/training.py [--config configs/train/ppo_selfplay.yaml] [--seconds 40]``
+
+The **PPO-only limit** is MaskablePPO with the config's network, rollout size, minibatch and
+epochs on a zero-cost env (:class:`ZeroCostVecEnv`: observations drawn from real ones, no game
+behind them): what training would reach if the game, the observations and the opponents cost
+nothing. The last line says what fraction of it the training path reaches.
 
 Both paths train MaskablePPO with the config's hyperparameters and opponent mix; frozen
 snapshots are in the pool from the start (an untrained copy of the learner), so ``"self"``
@@ -31,10 +36,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+import gymnasium
+import numpy as np
 import torch
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.callbacks import BaseCallback
-from stable_baselines3.common.vec_env import SubprocVecEnv, VecEnvWrapper
+from stable_baselines3.common.vec_env import SubprocVecEnv, VecEnv, VecEnvWrapper
 
 from camelup_cli.config import load_config
 from training.selfplay import SelfPlayEnv
@@ -59,6 +66,95 @@ class StepTimer(VecEnvWrapper):
         out = self.venv.step_wait()
         self.seconds += time.perf_counter() - start
         return out
+
+
+class ZeroCostVecEnv(VecEnv):
+    """A VecEnv whose steps cost nothing: observations and masks cycle through a fixed set
+    taken from the real env, rewards are small noise and an episode ends every
+    ``episode_length`` steps, so PPO sees inputs of the real shape and spread."""
+
+    def __init__(self, observations: np.ndarray, masks: np.ndarray, num_envs: int,
+                 episode_length: int = 30):
+        self.pool_obs, self.pool_masks = observations, masks
+        self.episode_length = episode_length
+        self.render_mode = None
+        low = np.full(observations.shape[1], -np.inf, np.float32)
+        super().__init__(num_envs, gymnasium.spaces.Box(low, -low, dtype=np.float32),
+                         gymnasium.spaces.Discrete(masks.shape[1]))
+        self._t = 0
+        self._rows = np.arange(num_envs) % len(observations)
+
+    def reset(self) -> np.ndarray:
+        return self.pool_obs[self._rows]
+
+    def step_async(self, actions: np.ndarray) -> None:
+        self._t += 1
+
+    def step_wait(self):
+        self._rows = (self._rows + 1) % len(self.pool_obs)
+        dones = np.full(self.num_envs, self._t % self.episode_length == 0)
+        rewards = np.where(dones, np.sign(np.sin(self._rows)), 0.0).astype(np.float32)
+        infos = [{"terminal_observation": o} if d else {}
+                 for o, d in zip(self.pool_obs[self._rows], dones, strict=True)]
+        return self.pool_obs[self._rows], rewards, dones, infos
+
+    def action_masks(self) -> np.ndarray:
+        return self.pool_masks[self._rows]
+
+    def close(self) -> None:
+        pass
+
+    def get_attr(self, attr_name, indices=None):
+        return [getattr(self, attr_name) for _ in self._get_indices(indices)]
+
+    def set_attr(self, attr_name, value, indices=None) -> None:
+        setattr(self, attr_name, value)
+
+    def env_method(self, method_name, *method_args, indices=None, **method_kwargs):
+        if method_name == "action_masks":
+            return list(self.action_masks()[list(self._get_indices(indices))])
+        return [getattr(self, method_name)(*method_args, **method_kwargs)
+                for _ in self._get_indices(indices)]
+
+    def env_is_wrapped(self, wrapper_class, indices=None):
+        return [False for _ in self._get_indices(indices)]
+
+
+def real_samples(cfg: TrainConfig, count: int = 4096) -> tuple[np.ndarray, np.ndarray]:
+    """Observations and masks of the learner from random play of ``cfg``'s game."""
+    from training.vec_env import CamelUpVecEnv, fixed_opponents
+
+    venv = CamelUpVecEnv(64, cfg.rules(), fixed_opponents(["random"] * (cfg.num_players - 1)),
+                         seed=cfg.seed, **cfg.observer_settings())
+    rng = np.random.default_rng(cfg.seed)
+    obs, seen, masks = venv.reset(), [], []
+    while len(seen) * 64 < count:
+        mask = venv.action_masks()
+        seen.append(obs)
+        masks.append(mask)
+        obs = venv.step(np.array([rng.choice(np.flatnonzero(m)) for m in mask]))[0]
+    return np.concatenate(seen), np.concatenate(masks)
+
+
+def ppo_only(cfg: TrainConfig, seconds: float) -> dict[str, float]:
+    """MaskablePPO's own rate on :class:`ZeroCostVecEnv` with ``cfg``'s settings."""
+    torch.set_num_threads(cfg.torch_threads or os.cpu_count() or 1)
+    observations, masks = real_samples(cfg)
+    venv = ZeroCostVecEnv(observations, masks, cfg.n_envs)
+    model = MaskablePPO(
+        "MlpPolicy", venv, learning_rate=cfg.learning_rate, n_steps=cfg.n_steps,
+        batch_size=cfg.batch_size, n_epochs=cfg.n_epochs, gamma=cfg.gamma,
+        gae_lambda=cfg.gae_lambda, clip_range=cfg.clip_range, ent_coef=cfg.ent_coef,
+        policy_kwargs={"net_arch": list(cfg.net_arch)}, seed=cfg.seed, device="cpu")
+    rollout = cfg.n_envs * cfg.n_steps
+    model.learn(rollout)
+    start = time.perf_counter()
+    done = 0
+    while done == 0 or time.perf_counter() - start < seconds:
+        model.learn(rollout, reset_num_timesteps=False)
+        done += rollout
+    total = time.perf_counter() - start
+    return {"decisions": done, "seconds": total, "rate": done / total}
 
 
 class RolloutTimer(BaseCallback):
@@ -183,8 +279,13 @@ def main() -> None:
     new, old = rows[(base.odds_features, "new")], rows[(base.odds_features, "old")]
     print(f"odds cost (new path): on/off time per decision = "
           f"{rows[(False, 'new')]['rate'] / rows[(True, 'new')]['rate']:.2f}x")
-    print(f"training: {new['rate']:.0f} learner decisions/s (new) vs {old['rate']:.0f} (old) "
-          f"= {new['rate'] / old['rate']:.1f}x")
+    print(f"new/old (config as given) = {new['rate'] / old['rate']:.1f}x")
+    limit = ppo_only(base, args.seconds)
+    print(f"PPO-only limit: {limit['rate']:.0f} decisions/s ({limit['decisions']} in "
+          f"{limit['seconds']:.0f} s on a zero-cost env)", flush=True)
+    print(f"training: {new['rate']:.0f} learner decisions/s = {new['rate'] / limit['rate']:.2f} "
+          f"of the PPO-only limit ({limit['rate']:.0f}/s on a zero-cost env, same network, "
+          f"batch and epochs)")
 
 
 if __name__ == "__main__":
