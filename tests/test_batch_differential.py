@@ -38,6 +38,15 @@ RANDOM_RUNS = [
     ("second_edition", 8, 64, 540, "coins"),
 ]
 SHAPING = 0.25
+#: Rule sets of the batch presets with every number changed (the batch core reads them all).
+CUSTOM = {
+    "classic-custom": RuleSet("classic", num_players=5, track_length=24, starting_coins=1,
+                              racing_die_faces=(1, 2, 3, 4), leg_bet_values=(5, 3, 2, 2, 1),
+                              race_bet_payouts=(8, 5, 3, 2, 1, 1), pyramid_tiles=3),
+    "second-custom": RuleSet("second_edition", num_players=6, track_length=12,
+                             grey_die_values=(1, 1, 2), leg_bet_values=(4, 2),
+                             race_bet_payouts=(6, 3), starting_coins=0, partnerships=False),
+}
 
 
 def pick_actions(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -73,7 +82,17 @@ def assert_same(games: BatchGames, states: list[GameState], where: str) -> None:
 @pytest.mark.parametrize(("preset", "players", "n", "steps", "mode"), RANDOM_RUNS)
 def test_batch_core_equals_engine_over_random_games(preset: str, players: int, n: int,
                                                     steps: int, mode: str) -> None:
-    rules = RuleSet(preset, num_players=players)
+    drive_both(RuleSet(preset, num_players=players), n, steps, mode)
+
+
+@pytest.mark.parametrize("name", list(CUSTOM))
+def test_batch_core_equals_engine_under_custom_rules(name: str) -> None:
+    drive_both(CUSTOM[name], 32, 300, "rank")
+
+
+def drive_both(rules: RuleSet, n: int, steps: int, mode: str) -> None:
+    """Random games on the batch core and the engine, compared after every step."""
+    preset, players = rules.preset, rules.num_players
     games = BatchGames(rules, n, seed=1000 * players)
     states = games.to_states()
     for state in states:
