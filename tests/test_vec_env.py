@@ -1,4 +1,4 @@
-"""The batched training env (training/vec_env.py) against SingleAgentEnv, and SB3's conventions."""
+"""The batched training env (training/vec_env.py): reproducible games, and SB3's conventions."""
 
 from __future__ import annotations
 
@@ -7,11 +7,9 @@ import pytest
 
 pytest.importorskip("stable_baselines3")
 
-from stable_baselines3.common.vec_env import DummyVecEnv
-
 import agents
 from camelup_env.rules import RuleSet
-from camelup_env.wrappers import RandomOpponent, SingleAgentEnv
+from camelup_env.wrappers import RandomOpponent
 from training.vec_env import CamelUpVecEnv, fixed_opponents
 
 
@@ -23,41 +21,35 @@ LINEUPS = [["random", "random", "random"], ["greedy", "random", "heuristic"],
            ["heuristic", "random", "random"]]
 
 
-def _pair(rules: RuleSet, seed: int, **kwargs):
-    old = DummyVecEnv([
-        (lambda names=names: SingleAgentEnv(opponents=_opponents(names), learner_seat=None,
-                                            rules=rules, **kwargs))
-        for names in LINEUPS])
-    old.seed(seed)
-    new = CamelUpVecEnv(len(LINEUPS), rules,
-                        [fixed_opponents(_opponents(names)) for names in LINEUPS],
-                        seed=seed, **kwargs)
-    return old, new
-
-
 @pytest.mark.parametrize("shaping", [0.0, 0.05])
-def test_same_trajectories_as_single_agent_env(shaping):
+def test_each_game_plays_as_a_one_game_env_with_its_seed(shaping):
+    """Game ``i`` of a batch seeded ``s`` is the one game of an env seeded ``s + i``: its seat,
+    opponents' seeds and dice come from its own generator."""
     rules = RuleSet("classic", num_players=4)
-    old, new = _pair(rules, seed=11, odds_features=False, coin_shaping=shaping,
-                     reward_mode="rank")
-    o_old, o_new = old.reset(), new.reset()
+    settings = {"odds_features": False, "coin_shaping": shaping, "reward_mode": "rank"}
+    together = CamelUpVecEnv(len(LINEUPS), rules,
+                             [fixed_opponents(_opponents(names)) for names in LINEUPS],
+                             seed=11, **settings)
+    alone = [CamelUpVecEnv(1, rules, fixed_opponents(_opponents(names)), seed=11 + i,
+                           **settings) for i, names in enumerate(LINEUPS)]
+    obs = together.reset()
+    np.testing.assert_array_equal(obs, np.concatenate([env.reset() for env in alone]))
     rng = np.random.default_rng(5)
     episodes = 0
     for _ in range(400):
-        np.testing.assert_array_equal(o_old, o_new)
-        m_old = np.stack(old.env_method("action_masks"))
-        m_new = np.stack(new.env_method("action_masks"))
-        np.testing.assert_array_equal(m_old, m_new)
-        actions = np.array([rng.choice(np.flatnonzero(m)) for m in m_new])
-        o_old, r_old, d_old, i_old = old.step(actions)
-        o_new, r_new, d_new, i_new = new.step(actions)
-        np.testing.assert_allclose(r_old, r_new)
-        np.testing.assert_array_equal(d_old, d_new)
-        for a, b, d in zip(i_old, i_new, d_new, strict=True):
-            if d:
+        masks = together.action_masks()
+        np.testing.assert_array_equal(masks, np.concatenate([e.action_masks() for e in alone]))
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
+        obs, rewards, dones, infos = together.step(actions)
+        for i, env in enumerate(alone):
+            o, r, d, info = env.step(actions[i:i + 1])
+            np.testing.assert_array_equal(obs[i], o[0])
+            assert rewards[i] == r[0] and dones[i] == d[0]
+            if d[0]:
                 episodes += 1
-                np.testing.assert_array_equal(a["terminal_observation"], b["terminal_observation"])
-                assert a["TimeLimit.truncated"] == b["TimeLimit.truncated"]
+                np.testing.assert_array_equal(infos[i]["terminal_observation"],
+                                              info[0]["terminal_observation"])
+                assert infos[i]["TimeLimit.truncated"] == info[0]["TimeLimit.truncated"]
     assert episodes >= 3  # several automatic resets were compared
 
 
@@ -65,11 +57,10 @@ def test_learner_seat_varies_and_masks_are_the_learners():
     rules = RuleSet("classic", num_players=2)
     venv = CamelUpVecEnv(8, rules, fixed_opponents(["random"]), seed=0, odds_features=False)
     venv.reset()
-    seats = {g.seat for g in venv.games}
-    assert seats == {0, 1}
-    for game, mask in zip(venv.games, venv.action_masks(), strict=True):
-        assert game.state.current == game.seat
-        assert mask.any()
+    learner = venv.learner
+    assert set(learner.seats.tolist()) == {0, 1}
+    assert (learner.games.current_player == learner.seats).all()
+    assert venv.action_masks().any(axis=1).all()
 
 
 def test_illegal_learner_action_ends_its_episode():

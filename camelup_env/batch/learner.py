@@ -24,6 +24,7 @@ interface (Supercup, :mod:`camelup_env.batch.engine_games`).
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -104,6 +105,8 @@ class LearnerGames:
         self.opponents: list[list[Any]] = [[] for _ in range(n)]
         self.returns = np.zeros(n)  # the learner's reward since the episode began
         self.lengths = np.zeros(n, np.int64)  # learner decisions this episode
+        #: Seconds in the games and observations, and in the opponents' decisions.
+        self.timers = {"env": 0.0, "opponents": 0.0}
 
     def __len__(self) -> int:
         return len(self.games)
@@ -127,6 +130,14 @@ class LearnerGames:
         truncation, ``"illegal_action"`` for an illegal learner action, and
         ``"episode_return"``.
         """
+        start, before = time.perf_counter(), self.timers["opponents"]
+        out = self._step(actions)
+        elapsed = time.perf_counter() - start
+        self.timers["env"] += elapsed - (self.timers["opponents"] - before)
+        return out
+
+    def _step(self, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray,
+                                                    list[dict[str, Any]]]:
         n = len(self)
         actions = np.asarray(actions).astype(np.int64).reshape(n)
         masks = self.action_masks()
@@ -232,6 +243,14 @@ class LearnerGames:
         return {opponent: np.array(idx) for opponent, idx in groups.values()}
 
     def _decide(self, opponent: Any, idx: np.ndarray) -> np.ndarray:
+        """The moves of ``opponent`` in the games at ``idx`` (it is on move in each)."""
+        start = time.perf_counter()
+        try:
+            return self._ask(opponent, idx)
+        finally:
+            self.timers["opponents"] += time.perf_counter() - start
+
+    def _ask(self, opponent: Any, idx: np.ndarray) -> np.ndarray:
         seats = self.games.current_player[idx].astype(np.int64)
         if isinstance(opponent, BatchRandom):
             return opponent.act_games(self.games, idx)
