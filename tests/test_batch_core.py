@@ -14,6 +14,7 @@ from engine_positions import CLASSIC, position
 
 from camelup_env import IllegalActionError, RuleSet, action_table
 from camelup_env.batch import BatchGames, random_streams
+from camelup_env.batch.games import PARALLEL_MIN_GAMES
 from camelup_env.batch.rewards import final_rewards_batch
 from camelup_env.camelup_v1 import REWARD_MODES, final_rewards
 from camelup_env.observation import public_view
@@ -99,7 +100,8 @@ def test_R4_3_batch_refuses_impossible_given_rolls() -> None:
 @pytest.mark.parametrize(("preset", "players"), [("classic", 3), ("second_edition", 7)])
 def test_batch_legality_check_agrees_with_the_mask(preset: str, players: int) -> None:
     """The step's per-action check (``_is_legal``) and the mask (``_legal_row``) are two
-    implementations of R4; every index, out-of-range ones too, on many positions."""
+    implementations of R4; every index, out-of-range ones too, on many positions (-1, sitting
+    the step out, is always accepted)."""
     games = BatchGames(RuleSet(preset, num_players=players), 64, seed=3)
     streams = random_streams(64, 4)
     from camelup_env.batch import kernels
@@ -107,10 +109,11 @@ def test_batch_legality_check_agrees_with_the_mask(preset: str, players: int) ->
     for _ in range(60):
         mask = games.legal_action_mask()
         codes = np.empty(64, np.int8)
-        for a in range(-1, games.num_actions + 1):
+        for a in range(-2, games.num_actions + 1):
             kernels.check_actions(games.state.rows, games.params, np.full(64, a),
                                   np.full((64, 3), -1), codes)
-            legal = mask[:, a] == 1 if 0 <= a < games.num_actions else np.zeros(64, bool)
+            legal = (mask[:, a] == 1 if 0 <= a < games.num_actions
+                     else np.full(64, a == -1))
             assert np.array_equal(codes == kernels.OK, legal), a
         games.step(games.random_actions(streams), autoreset=True)
 
@@ -133,17 +136,18 @@ def test_batch_random_actions_are_legal_and_uniform() -> None:
 
 
 def test_batch_results_do_not_depend_on_threads_or_batch_size() -> None:
-    seeds = np.arange(100, 116)
+    n = PARALLEL_MIN_GAMES  # large enough for numba's threads
+    seeds = np.arange(100, 100 + n)
     runs = []
     for threads in (1, 2):
         numba.set_num_threads(threads)
-        games = BatchGames(CLASSIC4, 16, seed=seeds)
+        games = BatchGames(CLASSIC4, n, seed=seeds)
         play(games, 150, autoreset=True)
         runs.append(games)
     numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
     assert arrays_equal(*runs)
     alone = BatchGames(CLASSIC4, 1, seed=[seeds[5]])
-    streams = random_streams(16, 1)[5:6]
+    streams = random_streams(n, 1)[5:6]
     for _ in range(150):
         alone.step(alone.random_actions(streams), autoreset=True)
     assert arrays_equal(alone, runs[0].take([5]))

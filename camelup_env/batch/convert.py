@@ -11,57 +11,56 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import numpy as np
-
+from camelup_env.batch import kernels as k
 from camelup_env.batch.arrays import BatchState, rule_vector
 from camelup_env.state import GameState
 
 
 def to_state(s: BatchState, i: int) -> GameState:
-    """Game ``i`` of the batch as the reference engine's state."""
+    """Game ``i`` of the batch as the reference engine's state. Read from the row as one Python
+    list (``k.*`` are the column offsets): scripted opponents of a batched env need a state for
+    every move, and numpy scalar access cost ten times more."""
     rules = s.rules
-    n_racing, n_camels = rules.n_racing, rules.n_camels
+    n_racing, n_camels, n = rules.n_racing, rules.n_camels, rules.num_players
+    g = s.rows[i].tolist()
     spaces: dict[int, list[tuple[int, int]]] = {}
     for c in range(n_camels):
-        spaces.setdefault(int(s.pos[i, c]), []).append((int(s.height[i, c]), c))
+        spaces.setdefault(g[k.POS + c], []).append((g[k.HEIGHT + c], c))
     stacks = {space: tuple(c for _, c in sorted(camels)) for space, camels in spaces.items()}
-    n = rules.num_players
-    tiles = {int(s.tile_space[i, q]): (q, int(s.tile_side[i, q]))
-             for q in range(n) if s.tile_space[i, q] > 0}
+    tiles = {g[k.TILE_SPACE + q]: (q, g[k.TILE_SIDE + q])
+             for q in range(n) if g[k.TILE_SPACE + q] > 0}
     values = rules.leg_bet_values
-    taken = [(int(s.leg_order[i, c, k]), int(s.leg_owner[i, c, k]), c, values[k])
-             for c in range(n_racing) for k in range(int(s.leg_taken[i, c]))]
-    leg_bets = [[] for _ in range(n)]
-    for _, owner, c, value in sorted(taken):
+    tile = [(c, t, c * k.MAX_LEG_TILES + t)
+            for c in range(n_racing) for t in range(g[k.LEG_TAKEN + c])]
+    taken = sorted((g[k.LEG_ORDER + j], g[k.LEG_OWNER + j], c, values[t]) for c, t, j in tile)
+    leg_bets: list[list[tuple[int, int]]] = [[] for _ in range(n)]
+    for _, owner, c, value in taken:
         leg_bets[owner].append((c, value))
     piles = tuple(
-        tuple((int(s.pile_owner[i, pile, k]), int(s.pile_camel[i, pile, k]))
-              for k in range(int(s.pile_len[i, pile])))
+        tuple((g[k.PILE_OWNER + pile * k.MAX_CARDS + j], g[k.PILE_CAMEL + pile * k.MAX_CARDS + j])
+              for j in range(g[k.PILE_LEN + pile]))
         for pile in (0, 1)
     )
-
-    def seats(field: np.ndarray) -> tuple[int, ...]:
-        return tuple(int(v) for v in field[i])
-
+    revealed = g[k.REVEALED:k.REVEALED + 3 * g[k.N_REVEALED]]
     return GameState(
         rules=rules,
         stacks=stacks,
         tiles=tiles,
-        pyramid=tuple(d for d in range(rules.n_dice) if s.pyramid[i] >> d & 1),
-        revealed=tuple(tuple(int(v) for v in row) for row in s.revealed[i, :s.n_revealed[i]]),
-        leg_stacks=tuple(values[int(s.leg_taken[i, c]):] for c in range(n_racing)),
-        pyramid_tiles_left=int(s.pyramid_left[i]),
-        coins=seats(s.coins),
+        pyramid=tuple(d for d in range(rules.n_dice) if g[k.PYRAMID] >> d & 1),
+        revealed=tuple(tuple(revealed[j:j + 3]) for j in range(0, len(revealed), 3)),
+        leg_stacks=tuple(values[g[k.LEG_TAKEN + c]:] for c in range(n_racing)),
+        pyramid_tiles_left=g[k.PYRAMID_LEFT],
+        coins=tuple(g[k.COINS:k.COINS + n]),
         leg_bets=tuple(tuple(bets) for bets in leg_bets),
-        pyramid_tiles=seats(s.pyramid_held),
-        hands=seats(s.hands),
-        partners=seats(s.partners),
+        pyramid_tiles=tuple(g[k.PYRAMID_HELD:k.PYRAMID_HELD + n]),
+        hands=tuple(g[k.HANDS:k.HANDS + n]),
+        partners=tuple(g[k.PARTNERS:k.PARTNERS + n]),
         winner_pile=piles[0],
         loser_pile=piles[1],
-        leg=int(s.leg[i]),
-        current=int(s.current[i]),
-        leg_starter=int(s.leg_starter[i]),
-        game_over=bool(s.game_over[i]),
+        leg=g[k.LEG],
+        current=g[k.CURRENT],
+        leg_starter=g[k.LEG_STARTER],
+        game_over=bool(g[k.GAME_OVER]),
     )
 
 
@@ -100,8 +99,8 @@ def _fill(s: BatchState, i: int, state: GameState) -> None:
         s.tile_side[i, owner] = side
     s.pyramid[i] = sum(1 << d for d in state.pyramid)
     s.revealed[i] = -1
-    for k, row in enumerate(state.revealed):
-        s.revealed[i, k] = row
+    for j, row in enumerate(state.revealed):
+        s.revealed[i, j] = row
     s.n_revealed[i] = len(state.revealed)
     s.leg_owner[i] = -1
     s.leg_order[i] = -1
@@ -114,8 +113,8 @@ def _fill(s: BatchState, i: int, state: GameState) -> None:
     order = 0
     for seat, bets in enumerate(state.leg_bets):
         for c, value in bets:
-            slots = [k for k in range(int(s.leg_taken[i, c]))
-                     if values[k] == value and s.leg_owner[i, c, k] < 0]
+            slots = [t for t in range(int(s.leg_taken[i, c]))
+                     if values[t] == value and s.leg_owner[i, c, t] < 0]
             if not slots:
                 raise ValueError(f"states[{i}].leg_bets[{seat}] holds a {value} tile of camel "
                                  f"{c} that its stack does not miss (R4.1)")
@@ -134,12 +133,12 @@ def _fill(s: BatchState, i: int, state: GameState) -> None:
     s.pile_camel[i] = -1
     for pile, cards in enumerate((state.winner_pile, state.loser_pile)):
         s.pile_len[i, pile] = len(cards)
-        for k, (owner, camel) in enumerate(cards):
+        for j, (owner, camel) in enumerate(cards):
             if camel < 0:
                 raise ValueError(f"states[{i}] is a public view with hidden race-bet cards "
                                  f"(R10); the batch core plays full states")
-            s.pile_owner[i, pile, k] = owner
-            s.pile_camel[i, pile, k] = camel
+            s.pile_owner[i, pile, j] = owner
+            s.pile_camel[i, pile, j] = camel
     s.leg[i] = state.leg
     s.current[i] = state.current
     s.leg_starter[i] = state.leg_starter

@@ -8,9 +8,11 @@ reference engine), and turns the kernels' outputs into rewards.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import contextlib
+from collections.abc import Iterator, Sequence
 from typing import NamedTuple
 
+import numba
 import numpy as np
 
 from camelup_env.batch import kernels
@@ -21,6 +23,26 @@ from camelup_env.camelup_v1 import REWARD_MODES
 from camelup_env.engine import DieRoll, IllegalActionError, apply_outcome, check_legal, to_action
 from camelup_env.rules import RuleSet
 from camelup_env.state import GameState
+
+#: Below this many games the kernels run on the calling thread alone: a parallel launch then
+#: costs about as much as the work, and far more when other processes want the cores (numba's
+#: OpenMP workers spin; docs/performance.md, Batch core). Results do not depend on it.
+PARALLEL_MIN_GAMES = 1024
+
+
+@contextlib.contextmanager
+def threads_for(n_games: int) -> Iterator[None]:
+    """numba's threads for a kernel over ``n_games`` games: all of them from
+    :data:`PARALLEL_MIN_GAMES` games on, else one (numba's setting is per calling thread)."""
+    if n_games >= PARALLEL_MIN_GAMES:
+        yield
+        return
+    before = numba.get_num_threads()
+    numba.set_num_threads(1)
+    try:
+        yield
+    finally:
+        numba.set_num_threads(before)
 
 
 class StepResult(NamedTuple):
@@ -135,13 +157,15 @@ class BatchGames:
             streams = np.zeros(idx.size, np.uint64)
             kernels.seed_streams(streams, seed_array(seed, idx.size))
             self.state.rng[idx] = streams
-        kernels.setup_games(self.state.rows, self.state.rng, self.params, idx, first)
+        with threads_for(idx.size):
+            kernels.setup_games(self.state.rows, self.state.rng, self.params, idx, first)
 
     def legal_action_mask(self) -> np.ndarray:
         """(N, A) int8: 1 where the action index (the engine's, :mod:`camelup_env.actions`) is
         legal for the seat to move; a finished game has none."""
         out = np.empty((len(self), self.num_actions), np.int8)
-        kernels.legal_masks(self.state.rows, self.params, out)
+        with threads_for(len(self)):
+            kernels.legal_masks(self.state.rows, self.params, out)
         return out
 
     def random_actions(self, streams: np.ndarray,
@@ -154,7 +178,8 @@ class BatchGames:
             active[:] = False
             active[np.asarray(indices, dtype=np.int64)] = True
         out = np.empty(len(self), np.int64)
-        kernels.random_actions(self.state.rows, self.params, streams, active, out)
+        with threads_for(len(self)):
+            kernels.random_actions(self.state.rows, self.params, streams, active, out)
         return out
 
     def step(self, actions: Sequence[int] | np.ndarray, rolls: np.ndarray | None = None, *,
@@ -187,8 +212,9 @@ class BatchGames:
         status = np.empty(n, np.int8)
         coin_delta = np.empty((n, self.rules.num_players), np.int32)
         final_coins = np.zeros((n, self.rules.num_players), np.int32)
-        kernels.step_games(self.state.rows, self.state.rng, self.params, acts, given, max_turns,
-                           autoreset, status, coin_delta, final_coins)
+        with threads_for(n):
+            kernels.step_games(self.state.rows, self.state.rng, self.params, acts, given,
+                               max_turns, autoreset, status, coin_delta, final_coins)
         terminated = status == kernels.TERMINATED
         rewards = (coin_shaping * coin_delta).astype(np.float32) if coin_shaping else np.zeros(
             coin_delta.shape, np.float32)
@@ -200,7 +226,8 @@ class BatchGames:
         """Refuse the whole step, before any game moves, if one game's action or roll is bad;
         the reference engine names the broken rule."""
         codes = np.empty(len(self), np.int8)
-        kernels.check_actions(self.state.rows, self.params, actions, rolls, codes)
+        with threads_for(len(self)):
+            kernels.check_actions(self.state.rows, self.params, actions, rolls, codes)
         bad = np.flatnonzero(codes)
         if not bad.size:
             return
