@@ -62,7 +62,6 @@ from camelup_env.events import (
     PhotographerPlaced,
     PhotoPayout,
     PositionBetTaken,
-    PyramidRefilled,
     PyramidTileTaken,
     RaceBetPlaced,
     RaceEnded,
@@ -722,13 +721,9 @@ def _roll(
         new.coins = tuple(coins)
     if dst > rules.track_length or dst < 1:  # R5.4, R5.6: the race ends at once
         return _end_race(new, events, backward=dst < 1)
-    if dst > state.wanderer if rules.wanderer else new.pyramid_tiles_left == 0:  # R6.1, R14.5
+    if new.pyramid_tiles_left == 0 or (rules.wanderer and dst > state.wanderer):  # R6.1, R14.5
         _score_leg(new, events)
         _clean_up_leg(new, p, events)
-    elif rules.wanderer and not new.pyramid_tiles_left:  # R14.2
-        new.pyramid, new.pyramid_tiles_left = rules.leg_start_dice, rules.pyramid_tiles
-        new.revealed, new.pyramid_tiles = (), (0,) * rules.num_players
-        events.append(PyramidRefilled())
     else:
         _offer_extra(new, p)
     return new, tuple(events)
@@ -787,7 +782,8 @@ def _clean_up_leg(state: GameState, last_taker: int, events: list[Event]) -> Non
     state.leg_stacks = leg_start_stacks(rules)
     if rules.wanderer:
         state.loser_cards = ()
-        events.append(_move_wanderer(state, "leg"))
+        if state.wanderer < rules.track_length:  # R14.5: it moves on, if there is a next space
+            events.append(_move_wanderer(state, "leg"))
     state.leg_bets = ((),) * n
     state.pyramid_tiles = (0,) * n
     state.pyramid_tiles_left = rules.pyramid_tiles

@@ -194,11 +194,6 @@ class WandererMoved:
 
 
 @dataclass(slots=True, unsafe_hash=True)
-class PyramidRefilled:
-    """R14.2: the last die is out but no camel passed the wanderer: every die goes back."""
-
-
-@dataclass(slots=True, unsafe_hash=True)
 class GameOver:
     coins: tuple[int, ...]
     winners: tuple[int, ...]
@@ -208,7 +203,7 @@ Event = (
     LegBetTaken | TilePlaced | RaceBetPlaced | PartnershipFormed | PyramidTileTaken | DieRevealed
     | UnitMoved | TilePayout | LegScored | RaceEnded | FinalBetsScored | PhotographerPlaced
     | PhotoPayout | PositionBetTaken | SupportDieAdded | ExtraSkipped | LoserCardPlayed
-    | CamelsSwapped | CamelSentBack | WandererMoved | PyramidRefilled | GameOver
+    | CamelsSwapped | CamelSentBack | WandererMoved | GameOver
 )
 
 
@@ -256,8 +251,7 @@ def describe_event(event: Event, rules: RuleSet) -> str:
         why = "the leg is over" if event.reason == "leg" else "it was used"
         return (f"the desert wanderer moves from space {event.from_space} to space "
                 f"{event.to_space} ({why})")
-    if isinstance(event, PyramidRefilled):
-        return "every die is out and no camel passed the wanderer: the pyramid is refilled"
+
     if isinstance(event, TilePlaced):
         plus, minus = rules.tile_sides
         side = plus if event.side > 0 else minus

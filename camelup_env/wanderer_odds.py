@@ -1,25 +1,22 @@
 """Exact leg odds and Monte Carlo race odds under the desert wanderer (the Persian tutorial, R14).
 
 :mod:`camelup_env.odds` enumerates a leg as a fixed number of reveals (R6.1). With the wanderer a
-leg instead lasts until a unit passes the wanderer's space (R14.5), and a pyramid that runs out
-first is refilled (R14.2), so the number of reveals is not fixed. :mod:`camelup_env.odds` sends
-rule sets with ``wanderer`` here; the public functions there keep their names and meaning.
+leg also ends as soon as a unit passes the wanderer's space (R14.5), whatever is left in the
+pyramid, and the wanderer then moves on. :mod:`camelup_env.odds` sends rule sets with
+``wanderer`` here; the public functions there keep their names and meaning.
 
-* :func:`leg_rank_probabilities`: a dynamic programme over (board, dice left in the pyramid).
-  Every reveal moves a unit forward and nothing moves a camel back (only a player's wanderer
-  action does, R14.6, and odds are over chance only), so the leg always ends. Each position is
+* :func:`leg_rank_probabilities`: an enumeration of the reveals left, level by level, merging
+  the boards that several sequences reach (a DP over (board, dice left)). Each board is
   expanded by every (die left, distinct face) with probability ``1 / dice left * face
   multiplicity / faces`` (R4.3); a unit that passes the wanderer (or the finish line, R5.4)
-  ends the leg with the ranking of that moment. Positions reached by several sequences are
-  merged. The pass reimplements forward movement (R5.1, R5.2; the preset has no tiles and no
-  crazy camels); ``tests/test_persian_odds.py`` checks it exactly against a brute-force
-  enumeration through the engine's ``chance_outcomes`` / ``apply_outcome``. Cost: a
-  millisecond or two when a camel stands on the wanderer's space (the usual leg), up to about
-  half a second when players have sent the wanderer ten spaces ahead of the camels (tens of
-  thousands of positions; cached per position).
+  ends the leg with the ranking of that moment, and so does the last die (R6.1). It
+  reimplements forward movement (R5.1, R5.2: the preset has no tiles and no crazy camels);
+  ``tests/test_persian_odds.py`` checks it exactly against a brute-force enumeration through
+  the engine's ``chance_outcomes`` / ``apply_outcome``. A full leg is at most 5! die orders,
+  a millisecond or two in plain Python (cached per position).
 * :func:`race_probabilities`: rollouts of the dice only (no bets, no wanderer actions) to the
-  end of the race: the wanderer moves on one space at every leg end (R14.5), the pyramid is
-  refilled when empty and at every leg end (R14.2). The rollouts of one seed are drawn in order,
+  end of the race: at every leg end (R6.1, R14.5) every die goes back into the pyramid and the
+  wanderer moves on one space, if there is one. The rollouts of one seed are drawn in order,
   so the estimate with ``N`` samples reads the first ``N`` rollouts of a larger one.
 """
 
@@ -80,13 +77,11 @@ def leg_rank_probabilities(state: GameState) -> np.ndarray:
 
 
 def _leg_odds(state: GameState, board: Board, pyramid: tuple[int, ...]) -> np.ndarray:
-    """The forward pass of the module docstring. A board is one key per camel, ``space * 16 +
-    height``, so a unit is the camels of its space with a key at least its bottom camel's; every
-    reveal raises the sum of the camels' spaces, so positions are expanded in order of that sum
-    and each is expanded once, with the merged probability of every way to reach it."""
+    """The enumeration of the module docstring. A board is one key per camel, ``space * 16 +
+    height``, so a unit is the camels of its space with a key at least its bottom camel's; the
+    boards reached after each number of reveals are merged before the next reveal."""
     rules = state.rules
     n, wanderer = rules.n_racing, state.wanderer
-    refill = rules.leg_start_dice
     faces = []  # per die: ((camel, value), probability of the face) for each distinct face
     for die in rules.dice:
         counts: dict[tuple[int, int], int] = {}
@@ -97,14 +92,11 @@ def _leg_odds(state: GameState, board: Board, pyramid: tuple[int, ...]) -> np.nd
     for space, stack in board:
         for height, camel in enumerate(stack):
             keys[camel] = space * 16 + height
-    start = sum(space * len(stack) for space, stack in board)
-    levels: dict[int, dict] = {start: {(tuple(keys), pyramid): 1.0}}
-    ends: dict[tuple[int, ...], float] = {}
-    level = start
-    while levels:
-        for (keys, dice), p in levels.pop(level, {}).items():
-            if not dice:  # R14.2: the pyramid is refilled and the leg goes on
-                dice = refill
+    level: dict[tuple[tuple[int, ...], tuple[int, ...]], float] = {(tuple(keys), pyramid): 1.0}
+    out = np.zeros((n, n))
+    while level:
+        following: dict[tuple[tuple[int, ...], tuple[int, ...]], float] = {}
+        for (keys, dice), p in level.items():
             for die in dice:
                 rest = tuple(d for d in dice if d != die)
                 for (camel, value), w in faces[die]:
@@ -112,20 +104,16 @@ def _leg_odds(state: GameState, board: Board, pyramid: tuple[int, ...]) -> np.nd
                     src = bottom >> 4
                     dst = src + value
                     height = sum(1 for k in keys if k >> 4 == dst)
-                    unit = [k >= bottom and k >> 4 == src for k in keys]
-                    moved = tuple((dst << 4) + height + k - bottom if u else k
-                                  for k, u in zip(keys, unit, strict=True))
+                    moved = tuple((dst << 4) + height + k - bottom if k >= bottom and k >> 4 == src
+                                  else k for k in keys)
                     q = p * w / len(dice)
-                    if dst > wanderer:  # R14.5 (and R5.4: the wanderer is never beyond L)
-                        order = tuple(sorted(range(n), key=moved.__getitem__, reverse=True))
-                        ends[order] = ends.get(order, 0.0) + q
+                    # R14.5 (the wanderer is never beyond L, so this covers R5.4) and R6.1
+                    if dst > wanderer or not rest:
+                        order = sorted(range(n), key=moved.__getitem__, reverse=True)
+                        out[order, range(n)] += q
                     else:
-                        nxt = levels.setdefault(level + value * sum(unit), {})
-                        nxt[(moved, rest)] = nxt.get((moved, rest), 0.0) + q
-        level += 1
-    out = np.zeros((n, n))
-    for order, p in ends.items():
-        out[list(order), range(n)] += p
+                        following[(moved, rest)] = following.get((moved, rest), 0.0) + q
+        level = following
     out.setflags(write=False)
     return out
 
@@ -152,15 +140,13 @@ def _rollouts(state: GameState, n_samples: int, seed: int) -> np.ndarray:
         pyramid = list(state.pyramid)
         wanderer = state.wanderer
         while True:
-            if not pyramid:  # R14.2
-                pyramid = list(refill)
             die = pyramid.pop(rng.randrange(len(pyramid)))
             camel, value = rng.choice(dice[die])
             dst = move_unit(stacks, {}, camel, value, length, [])[0]
             if dst > length:  # R5.4
                 break
-            if dst > wanderer:  # R14.5: the wanderer moves on, every die goes back
-                wanderer += 1
+            if dst > wanderer or not pyramid:  # R14.5, R6.1: every die goes back
+                wanderer = min(wanderer + 1, length)
                 pyramid = list(refill)
         order = ranking(stacks, n)
         rates[0, order[0]] += 1

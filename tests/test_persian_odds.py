@@ -1,6 +1,6 @@
 """Odds under the desert wanderer (docs/rules.md R14, :mod:`camelup_env.wanderer_odds`): exact leg
 odds against the engine's brute force (``chance_outcomes`` / ``apply_outcome`` until the leg is
-scored), through legs that refill the pyramid (R14.2) and end at the wanderer (R14.5), and race
+scored), through legs that end at the wanderer (R14.5) or with the last die (R14.2), and race
 odds against Monte Carlo of the real engine."""
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ POSITIONS = [
     ({1: (RED, YELLOW, BLUE, GREEN, ORANGE)}, 2, (0, 1, 2, 3, 4)),
     # a camel on the wanderer's space, some dice out
     ({3: (GREEN, ORANGE), 2: (RED,), 1: (BLUE, YELLOW)}, 3, (0, 2, 4)),
-    # the wanderer two spaces ahead: the pyramid runs out and is refilled inside the leg
+    # the wanderer two spaces ahead: some legs end with the last die
     ({4: (RED,), 3: (YELLOW, BLUE), 2: (GREEN, ORANGE)}, 6, (1, 3)),
     # one die left, wanderer three ahead
     ({5: (BLUE, RED), 4: (ORANGE,), 3: (GREEN, YELLOW)}, 7, (4,)),

@@ -31,7 +31,6 @@ from camelup_env.events import (
     CamelSentBack,
     CamelsSwapped,
     LegScored,
-    PyramidRefilled,
     WandererMoved,
 )
 
@@ -92,13 +91,21 @@ def test_R14_2_a_die_moves_its_camels_unit_one_space_and_earns_no_coin() -> None
     assert new.rules.dice[RED] == ((RED, 1),) * 6
 
 
-def test_R14_2_the_pyramid_refills_when_the_last_die_is_out_and_the_leg_goes_on() -> None:
+def test_R14_2_the_last_die_out_ends_the_leg_even_if_no_camel_passed_the_wanderer() -> None:
     s = persian({1: (RED, YELLOW, BLUE, GREEN), 3: (ORANGE,)}, wanderer=5, pyramid=(GREEN,),
                 pyramid_tiles_left=1, revealed=((0, 0, 1), (1, 1, 1), (2, 2, 1), (4, 4, 1)))
     new, events = roll(s, GREEN, 1)
-    assert of_type(events, PyramidRefilled) and not of_type(events, LegScored)
-    assert new.pyramid == (0, 1, 2, 3, 4) and new.pyramid_tiles_left == 5
-    assert new.revealed == () and new.pyramid_tiles == (0, 0, 0, 0) and new.leg == 1
+    assert of_type(events, LegScored)[0].ranking == (ORANGE, GREEN, BLUE, YELLOW, RED)
+    assert of_type(events, WandererMoved) == [WandererMoved(5, 6, "leg")]
+    assert new.pyramid == (0, 1, 2, 3, 4) and new.pyramid_tiles_left == 5 and new.leg == 2
+
+
+def test_R14_5_the_wanderer_on_the_last_space_stays_there_at_a_leg_end() -> None:
+    s = persian({16: (RED,), 15: (YELLOW, BLUE), 14: (GREEN, ORANGE)}, wanderer=16,
+                pyramid=(GREEN,), pyramid_tiles_left=1)
+    new, events = roll(s, GREEN, 1)
+    assert of_type(events, LegScored) and not of_type(events, WandererMoved)
+    assert new.wanderer == 16 and not new.game_over
 
 
 # R14.3 / R14.4 Leg cards ---------------------------------------------------------------------
@@ -220,14 +227,12 @@ def test_R14_E8_worked_example() -> None:
     s, _ = roll(s, ORANGE, 1)  # P2: [orange, blue] 2 -> 3, onto the wanderer again
     s, _ = roll(s, YELLOW, 1)  # P0: [yellow] 1 -> 2
     s, _ = roll(s, GREEN, 1)  # P1: [green, red] 1 -> 2: 2 = [yellow, green, red]
-    s, events = roll(s, RED, 1)  # P2: [red] 2 -> 3: 3 = [orange, blue, red]; last die out
-    assert of_type(events, PyramidRefilled) and s.pyramid == (0, 1, 2, 3, 4)
-    s, events = roll(s, BLUE, 1)  # P0: [blue, red] 3 -> 4 passes the wanderer: the leg ends
+    s, events = roll(s, RED, 1)  # P2: [red] 2 -> 3: 3 = [orange, blue, red]; the last die
     scored = of_type(events, LegScored)[0]
     assert scored.ranking == (RED, BLUE, ORANGE, GREEN, YELLOW)
     # P0's blue winner card: second, +1; P1's green loser card: second-last, +1
     assert scored.deltas == (1, 1, 0)
-    assert s.coins == (4, 4, 3) and s.wanderer == 4 and s.leg_starter == 1 and s.leg == 2
+    assert s.coins == (4, 4, 3) and s.wanderer == 4 and s.leg_starter == 0 and s.leg == 2
 
 
 def test_R14_random_games_finish_under_every_player_count() -> None:
