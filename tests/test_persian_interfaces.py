@@ -7,11 +7,20 @@ from __future__ import annotations
 import json
 
 import numpy as np
+import pytest
 from engine_positions import position
 from pettingzoo.test import api_test, seed_test
 from test_play import play
 
-from camelup_env import GameState, RuleSet, action_table, legal_action_indices, new_game
+from camelup_env import (
+    GameState,
+    PositionError,
+    RuleSet,
+    action_table,
+    legal_action_indices,
+    new_game,
+    parse_position,
+)
 from camelup_env.action_values import action_values
 from camelup_env.actions import WandererSwap
 from camelup_env.camelup_v1 import env as make_env
@@ -70,3 +79,14 @@ def test_R14_state_documents_from_before_the_preset_still_read() -> None:
     assert GameState.from_dict(doc) == old
     persian = new_game(RuleSet(PERSIAN), seed=1)
     assert GameState.from_json(persian.to_json()) == persian
+
+
+def test_R14_5_positions_in_the_notation_name_the_wanderer() -> None:
+    s = parse_position(PERSIAN, "1:red,yellow;2:blue;3:green,orange", "red,blue,green",
+                       wanderer=4)
+    assert s.wanderer == 4 and s.pyramid_tiles_left == 3 and s.leg_stacks == ((5,),) * 5
+    assert parse_position(PERSIAN, "1:red,yellow,blue;3:green,orange").wanderer == 3
+    with pytest.raises(PositionError, match=r"no camel is beyond it \(R14.1, R14.5\)"):
+        parse_position(PERSIAN, "1:red,yellow,blue;3:green,orange", wanderer=2)
+    with pytest.raises(PositionError, match=r"no desert wanderer \(R14.1\)"):
+        parse_position("classic", "1:blue,green,orange,yellow,white", wanderer=2)
