@@ -183,6 +183,8 @@ class ActionTable:
     extra_offset: int
     loser_offset: int
     wanderer_offset: int
+    #: The Persian tutorial's blocks exist (loser cards, the wanderer): one flag for the hot path.
+    house_rules: bool
     n_racing: int
     #: Race-bet indices for each hand (bit mask of cards still held).
     race_indices: tuple[tuple[int, ...], ...]
@@ -277,6 +279,7 @@ def _build_action_table(rules: RuleSet) -> ActionTable:
         extra_offset=extra_offset,
         loser_offset=loser_offset,
         wanderer_offset=wanderer_offset,
+        house_rules=bool(rules.leg_cards or rules.wanderer),
         n_racing=rules.n_racing,
         race_indices=tuple(
             tuple(race_offset + pile * rules.n_racing + c

@@ -194,10 +194,18 @@ def _legal_indices(state: GameState) -> tuple[int, ...]:
         legal += _camera_indices(state, p, table)
     if rules.position_bets:  # R9.3
         legal += _position_bet_indices(state, p, table)
-    if rules.leg_cards:  # R14.4
+    if table.house_rules:  # the Persian tutorial (R14.4, R14.6)
+        legal += _house_rule_indices(state, table)
+    return legal
+
+
+def _house_rule_indices(state: GameState, table: ActionTable) -> tuple[int, ...]:
+    """R14.4: a loser card of every camel that has none out this leg; R14.6: the wanderer."""
+    legal: tuple[int, ...] = ()
+    if state.rules.leg_cards:
         played = {camel for _, camel, _ in state.loser_cards}
-        legal += tuple(table.loser_index(c) for c in range(rules.n_racing) if c not in played)
-    if rules.wanderer:  # R14.6
+        legal += tuple(table.loser_index(c) for c in range(table.n_racing) if c not in played)
+    if state.rules.wanderer:
         legal += _wanderer_indices(state, table)
     return legal
 
