@@ -248,3 +248,25 @@ def test_R14_random_games_finish_under_every_player_count() -> None:
                 assert steps < 2000
             s.validate()
             assert GameState.from_json(s.to_json()) == s
+
+
+# R14.9 Interpretations -----------------------------------------------------------------------
+def test_R14_9_unmatched_leg_cards_cost_one_coin_and_near_misses_pay_one() -> None:
+    """Interpretation 1: R6.2 for winner cards, mirrored for loser cards."""
+    s = persian({1: (RED, YELLOW), 2: (BLUE, GREEN, ORANGE)}, wanderer=2,
+                leg_bets=(((RED, 5),), ((GREEN, 3),), (), ()),
+                leg_stacks=((), (2,), (2,), (), (2,)),
+                loser_cards=((2, BLUE, 1), (3, YELLOW, 1)), current=1)
+    _, events = roll(s, ORANGE, 1)  # [orange] 2 -> 3: orange, green, blue, yellow, red
+    scored = of_type(events, LegScored)[0]
+    assert scored.ranking == (ORANGE, GREEN, BLUE, YELLOW, RED)
+    # P0 red winner (last) -1; P1 green winner (second) +1; P2 blue loser (middle) -1;
+    # P3 yellow loser (second-last) +1
+    assert scored.deltas == (-1, 1, -1, 1)
+
+
+def test_R14_9_the_swap_trades_places_and_keeps_the_camels_between() -> None:
+    """Interpretation 7: a swap exchanges two heights of one stack, whatever lies between."""
+    s = persian({1: (RED, YELLOW, BLUE, GREEN, ORANGE)}, wanderer=2)
+    new, _ = act(s, WandererSwap(RED, ORANGE))
+    assert new.stacks == {1: (ORANGE, YELLOW, BLUE, GREEN, RED)} and new.wanderer == 3
