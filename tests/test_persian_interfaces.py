@@ -1,6 +1,7 @@
 """The Persian tutorial's preset (docs/rules.md R14) under every interface the other presets have:
 camelup_v1 (PettingZoo's api_test and seed_test), its observation slices, greedy's values of
-its new actions, ``camelup play``, and state documents written before it existed."""
+its new actions, the scripted bots, ``camelup play``, the position notation, and state
+documents written before it existed."""
 
 from __future__ import annotations
 
@@ -12,6 +13,8 @@ from engine_positions import position
 from pettingzoo.test import api_test, seed_test
 from test_play import play
 
+import agents
+from agents.arena import play_game
 from camelup_env import (
     GameState,
     PositionError,
@@ -28,6 +31,7 @@ from camelup_env.observation import Observer
 
 RED, YELLOW, BLUE, GREEN, ORANGE = range(5)
 PERSIAN = "persian_tutorial"
+BOTS = ["random", "heuristic", "greedy", "lookahead", "expert"]
 
 
 def test_R14_camelup_v1_passes_pettingzoos_api_and_seed_tests() -> None:
@@ -90,3 +94,14 @@ def test_R14_5_positions_in_the_notation_name_the_wanderer() -> None:
         parse_position(PERSIAN, "1:red,yellow,blue;3:green,orange", wanderer=2)
     with pytest.raises(PositionError, match=r"no desert wanderer \(R14.1\)"):
         parse_position("classic", "1:blue,green,orange,yellow,white", wanderer=2)
+
+
+def test_R14_the_scripted_bots_play_legal_games() -> None:
+    """random, heuristic, greedy, lookahead and expert through the tournament's game loop; an
+    illegal move raises (``catch=False``)."""
+    for n, names in ((2, ["greedy", "expert"]), (5, BOTS)):
+        seats = [agents.make(names[i % len(names)]) for i in range(n)]
+        for i, bot in enumerate(seats):
+            bot.reset(seed=i)
+        result = play_game(RuleSet(PERSIAN, num_players=n), seats, seed=3, catch=False)
+        assert result.forfeit is None and not result.truncated
