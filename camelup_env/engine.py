@@ -788,10 +788,9 @@ def _clean_up_leg(state: GameState, last_taker: int, events: list[Event]) -> Non
     rules = state.rules
     n = rules.num_players
     state.leg_stacks = leg_start_stacks(rules)
-    if rules.wanderer:
-        state.loser_cards = ()
-        if state.wanderer < rules.track_length:  # R14.5: it moves on, if there is a next space
-            events.append(_move_wanderer(state, "leg"))
+    state.loser_cards = ()  # R14.4
+    if rules.wanderer and state.wanderer < rules.track_length:  # R14.5: on, if there is room
+        events.append(_move_wanderer(state, "leg"))
     state.leg_bets = ((),) * n
     state.pyramid_tiles = (0,) * n
     state.pyramid_tiles_left = rules.pyramid_tiles

@@ -168,8 +168,10 @@ class GameState:
 
     # Serialisation -------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
-        """A JSON-safe document; ``GameState.from_dict(s.to_dict()) == s``."""
-        return {
+        """A JSON-safe document; ``GameState.from_dict(s.to_dict()) == s``. The fields added for
+        the Persian tutorial (``_ADDED_FIELDS``) are written only for rule sets that use them,
+        so every other document is exactly what it was before them."""
+        doc = {
             "schema_version": SCHEMA_VERSION,
             "rules": self.rules.to_dict(),
             "stacks": [[space, list(stack)] for space, stack in sorted(self.stacks.items())],
@@ -193,9 +195,11 @@ class GameState:
             "photographer": list(self.photographer) if self.photographer else None,
             "position_bets": [list(b) for b in self.position_bets],
             "extra_pending": self.extra_pending,
-            "wanderer": self.wanderer,
-            "loser_cards": [list(c) for c in self.loser_cards],
         }
+        if self.rules.wanderer or self.rules.leg_cards:
+            doc["wanderer"] = self.wanderer
+            doc["loser_cards"] = [list(c) for c in self.loser_cards]
+        return doc
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), separators=(",", ":"))
