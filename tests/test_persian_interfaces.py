@@ -105,3 +105,16 @@ def test_R14_the_scripted_bots_play_legal_games() -> None:
             bot.reset(seed=i)
         result = play_game(RuleSet(PERSIAN, num_players=n), seats, seed=3, catch=False)
         assert result.forfeit is None and not result.truncated
+
+
+def test_R14_7_heuristic_plays_no_tile_move_into_another_block() -> None:
+    """With no track tiles the heuristic's "tile in front" rule is skipped: its moves are winner
+    cards, rolls and race bets only (docs/agents.md), never an index of another block."""
+    rules = RuleSet(PERSIAN, num_players=2)
+    kinds = [type(a).__name__ for a in action_table(rules).actions]
+    seen: set[str] = set()
+    for seed in range(3):
+        seats = [agents.make("heuristic"), agents.make("random")]
+        play_game(rules, seats, seed=seed, catch=False,
+                  on_step=lambda _s, seat, action, _e: seat == 0 and seen.add(kinds[action]))
+    assert seen <= {"TakeLegBet", "TakePyramidTile", "RaceBet"} and "TakePyramidTile" in seen
