@@ -13,7 +13,7 @@ pyramid, and the wanderer then moves on. :mod:`camelup_env.odds` sends rule sets
   reimplements forward movement (R5.1, R5.2: the preset has no tiles and no crazy camels);
   ``tests/test_persian_odds.py`` checks it exactly against a brute-force enumeration through
   the engine's ``chance_outcomes`` / ``apply_outcome``. A full leg is at most 5! die orders,
-  a millisecond or two in plain Python (cached per position).
+  under a millisecond in plain Python on the positions of random games (cached per position).
 * :func:`race_probabilities`: rollouts of the dice only (no bets, no wanderer actions) to the
   end of the race: at every leg end (R6.1, R14.5) every die goes back into the pyramid and the
   wanderer moves on one space, if there is one. The rollouts of one seed are drawn in order,
