@@ -176,6 +176,9 @@ class RuleSet:
                 if getattr(self, rule):
                     raise ValueError(f"{rule} is a rule of the Persian tutorial (R14); use "
                                      "preset='persian_tutorial'")
+        if self.wanderer and (self.tile_kind != "none" or self.crazy_colours):
+            raise ValueError("the desert wanderer's game has no track tiles and no crazy camels "
+                             "(R14.7)")
         if self.leg_cards and (len(self.leg_bet_values) != self.n_racing
                                or len(self.loser_bet_values) != self.n_racing):
             raise ValueError(

@@ -67,6 +67,8 @@ def test_R14_1_the_preset_rules_are_data_and_belong_to_the_preset() -> None:
     assert rules.tile_kind == "none" and rules.pyramid_tile_value == 0
     with pytest.raises(ValueError, match=r"wanderer is a rule of the Persian tutorial \(R14\)"):
         RuleSet("classic", wanderer=True)
+    with pytest.raises(ValueError, match=r"no track tiles and no crazy camels \(R14.7\)"):
+        RuleSet(PERSIAN, tile_kind="desert")
     with pytest.raises(ValueError, match=r"one value per racing camel \(R14.3, R14.4\)"):
         RuleSet(PERSIAN, loser_bet_values=(1, 2))
     for name in ("classic", "second_edition", "supercup"):
