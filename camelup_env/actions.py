@@ -183,8 +183,9 @@ class ActionTable:
     extra_offset: int
     loser_offset: int
     wanderer_offset: int
-    #: The Persian tutorial's blocks exist (loser cards, the wanderer): one flag for the hot path.
-    house_rules: bool
+    #: Any of the camera, position-bet, loser-card or wanderer blocks exists: one flag for the
+    #: legal-action hot path.
+    module_blocks: bool
     n_racing: int
     #: Race-bet indices for each hand (bit mask of cards still held).
     race_indices: tuple[tuple[int, ...], ...]
@@ -279,7 +280,8 @@ def _build_action_table(rules: RuleSet) -> ActionTable:
         extra_offset=extra_offset,
         loser_offset=loser_offset,
         wanderer_offset=wanderer_offset,
-        house_rules=bool(rules.leg_cards or rules.wanderer),
+        module_blocks=bool(rules.photographer or rules.position_bets or rules.leg_cards
+                           or rules.wanderer),
         n_racing=rules.n_racing,
         race_indices=tuple(
             tuple(race_offset + pile * rules.n_racing + c

@@ -190,22 +190,25 @@ def _legal_indices(state: GameState) -> tuple[int, ...]:
             table.partner_offset + q
             for q, partner in enumerate(state.partners) if partner < 0 and q != p
         )
+    if table.module_blocks:  # one flag on the hot path for the blocks below
+        legal += _module_indices(state, p, table)
+    return legal
+
+
+def _module_indices(state: GameState, p: int, table: ActionTable) -> tuple[int, ...]:
+    """The legal actions of the optional blocks: the Supercup camera (R9.2) and position bets
+    (R9.3); the Persian tutorial's loser cards (R14.4, one per camel with none out this leg)
+    and the wanderer (R14.6)."""
+    rules = state.rules
+    legal: tuple[int, ...] = ()
     if rules.photographer:  # R9.2
         legal += _camera_indices(state, p, table)
     if rules.position_bets:  # R9.3
         legal += _position_bet_indices(state, p, table)
-    if table.house_rules:  # the Persian tutorial (R14.4, R14.6)
-        legal += _house_rule_indices(state, table)
-    return legal
-
-
-def _house_rule_indices(state: GameState, table: ActionTable) -> tuple[int, ...]:
-    """R14.4: a loser card of every camel that has none out this leg; R14.6: the wanderer."""
-    legal: tuple[int, ...] = ()
-    if state.rules.leg_cards:
+    if rules.leg_cards:
         played = {camel for _, camel, _ in state.loser_cards}
         legal += tuple(table.loser_index(c) for c in range(table.n_racing) if c not in played)
-    if state.rules.wanderer:
+    if rules.wanderer:
         legal += _wanderer_indices(state, table)
     return legal
 
@@ -746,6 +749,7 @@ def _score_leg(state: GameState, events: list[Event]) -> None:
 
     rank = {camel: i + 1 for i, camel in enumerate(order)}
     last, second_last = order[-1], order[-2]
+    tile_value = rules.pyramid_tile_value
 
     def rewards(seat: int) -> list[tuple[str, int]]:
         out = [
@@ -756,12 +760,12 @@ def _score_leg(state: GameState, events: list[Event]) -> None:
             (f"position-{pos} tile on {colours[c]}", 3 if rank[c] == pos else -1)
             for owner, pos, c, _ in state.position_bets if owner == seat
         ]
-        out += [  # R14.4: R6.2 mirrored, from the last camel
-            (f"{colours[c]} {v} loser card", v if c == last else 1 if c == second_last else -1)
-            for owner, c, v in state.loser_cards if owner == seat
-        ]
-        if rules.pyramid_tile_value:  # R14.2: a roll earns nothing
-            out += [("pyramid tile", rules.pyramid_tile_value)] * state.pyramid_tiles[seat]
+        if state.loser_cards:  # R14.4: R6.2 mirrored, from the last camel
+            out += [(f"{colours[c]} {v} loser card",
+                     v if c == last else 1 if c == second_last else -1)
+                    for owner, c, v in state.loser_cards if owner == seat]
+        if tile_value:  # R14.2: a roll earns nothing
+            out += [("pyramid tile", tile_value)] * state.pyramid_tiles[seat]
         return out
 
     all_items = []
