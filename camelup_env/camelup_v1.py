@@ -8,7 +8,7 @@
 | Manual Control     | No                                                              |
 | Agents             | `agents = ['player_0', ..., 'player_{n-1}']`, n = 2..8 (10)     |
 | Action Shape       | ()                                                              |
-| Action Values      | Discrete(46) classic; supercup 114-130 (see Action Space)        |
+| Action Values      | Discrete(46) classic; supercup 114-130; persian_tutorial 36      |
 | Observation Shape  | Dict(observation: Box(float32, (N,)), action_mask: Box(int8))   |
 | Observation Values | bounded per entry (see `observation_space(agent)["observation"]`) |
 

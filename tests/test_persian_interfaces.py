@@ -6,6 +6,7 @@ documents written before it existed."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -28,6 +29,10 @@ from camelup_env.action_values import action_values
 from camelup_env.actions import WandererSwap
 from camelup_env.camelup_v1 import env as make_env
 from camelup_env.observation import Observer
+from tournament.config import tournament_config
+from tournament.evaluate import evaluate
+from tournament.records import read_games
+from tournament.run import run_tournament
 
 RED, YELLOW, BLUE, GREEN, ORANGE = range(5)
 PERSIAN = "persian_tutorial"
@@ -118,3 +123,17 @@ def test_R14_7_heuristic_plays_no_tile_move_into_another_block() -> None:
         play_game(rules, seats, seed=seed, catch=False,
                   on_step=lambda _s, seat, action, _e: seat == 0 and seen.add(kinds[action]))
     assert seen <= {"TakeLegBet", "TakePyramidTile", "RaceBet"} and "TakePyramidTile" in seen
+
+
+def test_R14_a_tiny_tournament_and_an_evaluation_run(tmp_path: Path) -> None:
+    """``camelup tournament`` (a config with ``preset: persian_tutorial``) and ``camelup
+    evaluate``: the same referee and bot processes as for every preset."""
+    cfg = tournament_config(None, {
+        "agents": ["random", "heuristic", "greedy"], "preset": PERSIAN, "players": 3,
+        "games": 6, "seating": "rotations", "name": "pt", "move_timeout": 10.0, "workers": 1})
+    run_tournament(cfg, tmp_path, progress=False)
+    records = read_games(tmp_path / "games.jsonl")
+    assert len(records) == 6
+    assert all(r["forfeit"] is None and not r["truncated"] for r in records)
+    result = evaluate("greedy", "random", RuleSet(PERSIAN, num_players=2), games=2, workers=1)
+    assert result.games == 2 and result.forfeits == 0 and result.preset == PERSIAN
