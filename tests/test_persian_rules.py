@@ -217,7 +217,7 @@ def test_R14_8_crossing_the_finish_ends_the_race_with_8_5_3_2_1_race_cards() -> 
 
 
 # E8 Worked example ---------------------------------------------------------------------------
-def test_R14_E8_worked_example() -> None:
+def test_E8_a_persian_tutorial_leg_R14() -> None:
     """E8 on docs/rules.md: a first leg from the start line, with a swap and both card kinds."""
     s = persian({1: (GREEN, RED, YELLOW, BLUE, ORANGE)}, wanderer=2, num_players=3)
     s, _ = act(s, TakeLegBet(BLUE))  # P0: blue winner card, worth 5
