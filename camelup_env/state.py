@@ -48,7 +48,9 @@ class GameState:
         tiles: track space -> (owner seat, side) of each desert/spectator tile; side is +1 or -1.
         pyramid: dice still in the pyramid this leg, ascending die index.
         revealed: dice revealed this leg in order, as (die, camel shown, number shown).
-        leg_stacks: per racing camel, the leg-bet tile values still on its stack, top first.
+        leg_stacks: per racing camel, the leg-bet tile values still on its stack, top first
+            (with leg cards, R14.3: the value its winner card would pay now, or empty once
+            that card is out this leg).
         pyramid_tiles_left: pyramid tiles still in the stack this leg.
         coins: per seat.
         leg_bets: per seat, the leg-bet tiles taken this leg as (camel, value), in order taken.
