@@ -59,8 +59,8 @@ class HeuristicAgent(Agent):
             if options:
                 best = max(options, key=lambda q: len(s.leg_bets[q]))
                 return table.partner_offset + best
-        # 4. tile in front of the leading stack
-        if s.tile_of(me) is None:
+        # 4. tile in front of the leading stack (a rule set may have no tiles, R14.7)
+        if rules.tile_kind != "none" and s.tile_of(me) is None:
             for ahead in (1, 2, 3):
                 i = table.tile_index(space[leader] + ahead, 1) if space[leader] + ahead <= L else -1
                 if i in legal:

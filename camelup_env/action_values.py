@@ -15,8 +15,14 @@ Each action's value (scoring formulas from :mod:`camelup_env.payouts`):
 
 * **leg bet** on camel ``c`` (R4.1, R6.2): :func:`~camelup_env.payouts.leg_tile_ev` of the top
   tile of ``c``'s stack, from the exact leg odds;
-* **pyramid tile** (R4.3): ``+1``. Rolling does not change the expected value of anything already
-  held: leg-rank probabilities are a martingale over the die drawn, whoever draws it;
+* **pyramid tile** (R4.3): ``+1`` (``rules.pyramid_tile_value``: 0 in the Persian tutorial,
+  R14.2). Rolling does not change the expected value of anything already held: leg-rank
+  probabilities are a martingale over the die drawn, whoever draws it;
+* **leg loser card** (R14.4): :func:`~camelup_env.payouts.loser_card_ev` of the value the next
+  loser card played pays;
+* **desert wanderer** (R14.6): the change in the expected leg scoring of the seat's own leg
+  cards (:func:`held_rewards`) when the swap or send-back is made and the wanderer moves on
+  (:func:`wanderer_gain`, one exact leg enumeration per use). Other seats' cards are ignored;
 * **tile placement** (R4.2, R5.3): the expected payouts this leg of the tile on the new spot
   (:func:`camelup_env.odds.placement_evs`, exact) minus those of the seat's tile where it lies
   now (computed in the same call, with the tile lifted). The effect of the tile on the seat's own
@@ -64,15 +70,18 @@ from camelup_env.actions import (
     Partner,
     Photograph,
     PlaceTile,
+    PlayLoserCard,
     PositionBet,
     RaceBet,
     SkipExtra,
     TakeLegBet,
     TakePyramidTile,
+    WandererSendBack,
+    WandererSwap,
     action_table,
 )
-from camelup_env.engine import legal_action_indices, uncovered_tiles
-from camelup_env.payouts import leg_tile_ev, position_tile_ev, race_card_ev
+from camelup_env.engine import apply_outcome, legal_action_indices, uncovered_tiles
+from camelup_env.payouts import leg_tile_ev, loser_card_ev, position_tile_ev, race_card_ev
 from camelup_env.state import LOSER_PILE, WINNER_PILE, GameState
 
 TILE_ODDS = ("auto", "exact", "approx")
@@ -115,7 +124,7 @@ def action_values(state: GameState, seat: int | None = None, legal: Iterable[int
                 out[i] = leg_tile_ev(shared.leg, a.camel, stack[0])
         elif kind is TakePyramidTile:
             if state.pyramid_tiles_left:
-                out[i] = 1.0
+                out[i] = state.rules.pyramid_tile_value
         elif kind is PlaceTile:
             if place is None:
                 place = _placement_gains(state, me, table, tile_odds)
@@ -134,6 +143,11 @@ def action_values(state: GameState, seat: int | None = None, legal: Iterable[int
             out[i] = photo.get(a.space, 0.0)
         elif kind is AddSupportDie:
             out[i] = support_die_gain(state, me, a.camel) - 1.0
+        elif kind is PlayLoserCard:
+            value = state.rules.loser_bet_values[len(state.loser_cards)]
+            out[i] = loser_card_ev(shared.leg, a.camel, value)
+        elif kind is WandererSwap or kind is WandererSendBack:
+            out[i] = wanderer_gain(state, me, a)
         elif kind is not SkipExtra:  # pragma: no cover - every action kind is valued above
             raise TypeError(f"no value for {a!r}")
     return out
@@ -191,7 +205,8 @@ def _race_values(s: GameState, me: int, table: ActionTable, ro: odds.RaceOdds
 
 def held_rewards(s: GameState, seat: int, leg: np.ndarray | None = None) -> list[float]:
     """Expected leg-scoring reward of each tile ``seat`` holds: uncovered leg bets (R6.2),
-    position bets (R9.3, replacing the leg bets they cover), then pyramid tiles.
+    position bets (R9.3, replacing the leg bets they cover), leg loser cards (R14.4), then
+    pyramid tiles.
 
     ``leg``: the leg-rank probabilities to score them with (default: those of ``s``); a caller
     asking "what if a tile stood elsewhere" passes :func:`camelup_env.odds.placement_odds`'.
@@ -202,7 +217,11 @@ def held_rewards(s: GameState, seat: int, leg: np.ndarray | None = None) -> list
         out = [leg_tile_ev(probs, camel, value) for camel, value in uncovered_tiles(s, seat)]
         out += [position_tile_ev(probs, pos, camel)
                 for owner, pos, camel, _ in s.position_bets if owner == seat]
-    out += [1.0] * s.pyramid_tiles[seat]
+    cards = [(camel, value) for owner, camel, value in s.loser_cards if owner == seat]
+    if cards:
+        probs = odds.leg_rank_probabilities(s) if leg is None else leg
+        out += [loser_card_ev(probs, camel, value) for camel, value in cards]
+    out += [float(s.rules.pyramid_tile_value)] * s.pyramid_tiles[seat]
     return out
 
 
@@ -242,3 +261,15 @@ def support_die_gain(s: GameState, seat: int, camel: int) -> float:
     probe.pyramid_tiles_left = s.pyramid_tiles_left + 1
     after = sum(held_rewards(probe, seat)) - probe.pyramid_tiles[seat]
     return after - before
+
+
+def wanderer_gain(s: GameState, seat: int, action: WandererSwap | WandererSendBack) -> float:
+    """Change in the expected leg scoring of ``seat``'s leg cards (winner and loser, R14.3,
+    R14.4) when ``seat`` uses the desert wanderer so (R14.6): the camels move and the wanderer
+    moves on, which changes who is ranked where when the leg ends."""
+    if not s.leg_bets[seat] and not any(owner == seat for owner, _, _ in s.loser_cards):
+        return 0.0
+    probe = s.copy()
+    probe.current = seat
+    after = apply_outcome(probe, action, None)[0]  # the cards stay: a leg ends only on a roll
+    return sum(held_rewards(after, seat)) - sum(held_rewards(s, seat))

@@ -8,7 +8,7 @@ block                  actions                                size
 =====================  =====================================  ===========================
 leg bets (R4.1)        ``TakeLegBet(camel)`` per racing camel  n_racing
 pyramid (R4.3)         ``TakePyramidTile()``                   1
-track tile (R4.2)      ``PlaceTile(space, side)``, space 2..L  2 (L - 1)
+track tile (R4.2)      ``PlaceTile(space, side)``, space 2..L  2 (L - 1) or 0
                        side +1 then -1 for each space
 race bets (R4.4)       ``RaceBet(pile, camel)``, winner pile   2 n_racing
                        colours then loser pile colours
@@ -20,7 +20,14 @@ position bets (R9.3)   ``PositionBet(position, camel,          2 x tiles x n_rac
                        camel, own tile then stack bottom
 extra action (R9.1.4)  ``SkipExtra()``, then                    1 + n_racing or 0
                        ``AddSupportDie(camel)`` per camel
+loser cards (R14.4)    ``PlayLoserCard(camel)`` per camel     n_racing or 0
+wanderer (R14.6)       ``WandererSwap(lower, upper)`` per     n_racing (n_racing - 1) / 2
+                       pair of camels lower < upper, then     + n_racing or 0
+                       ``WandererSendBack(camel)`` per camel
 =====================  =====================================  ===========================
+
+With leg cards (the Persian tutorial, R14.3) ``TakeLegBet(camel)`` plays your winner card of
+that camel, and ``TakePyramidTile()`` draws and rolls a die (R14.2).
 
 Blocks marked "or 0" exist only when the rule set has that module, so a rule set's indices
 never change when another rule set gains a module.
@@ -99,8 +106,31 @@ class AddSupportDie:
     camel: int
 
 
+@dataclass(frozen=True, slots=True)
+class PlayLoserCard:
+    """R14.4: play your leg loser card of ``camel`` (the Persian tutorial)."""
+
+    camel: int
+
+
+@dataclass(frozen=True, slots=True)
+class WandererSwap:
+    """R14.6: take the desert wanderer and swap camels ``lower`` < ``upper`` of one stack."""
+
+    lower: int
+    upper: int
+
+
+@dataclass(frozen=True, slots=True)
+class WandererSendBack:
+    """R14.6: take the desert wanderer and send a lone ``camel`` back onto the last camel."""
+
+    camel: int
+
+
 Action = (TakeLegBet | TakePyramidTile | PlaceTile | RaceBet | Partner | Photograph
-          | PositionBet | SkipExtra | AddSupportDie)
+          | PositionBet | SkipExtra | AddSupportDie | PlayLoserCard | WandererSwap
+          | WandererSendBack)
 
 
 @dataclass(frozen=True)
@@ -151,6 +181,11 @@ class ActionTable:
     photo_offset: int
     position_offset: int
     extra_offset: int
+    loser_offset: int
+    wanderer_offset: int
+    #: Any of the camera, position-bet, loser-card or wanderer blocks exists: one flag for the
+    #: legal-action hot path.
+    module_blocks: bool
     n_racing: int
     #: Race-bet indices for each hand (bit mask of cards still held).
     race_indices: tuple[tuple[int, ...], ...]
@@ -185,6 +220,13 @@ class ActionTable:
     def support_index(self, camel: int) -> int:
         return self.extra_offset + 1 + camel
 
+    def loser_index(self, camel: int) -> int:
+        return self.loser_offset + camel
+
+    def send_back_index(self, camel: int) -> int:
+        """``WandererSendBack(camel)``: after the n (n - 1) / 2 swaps of the wanderer block."""
+        return self.wanderer_offset + self.n_racing * (self.n_racing - 1) // 2 + camel
+
 
 def action_table(rules: RuleSet) -> ActionTable:
     """The action table of a rule set (built once per rule set object)."""
@@ -199,7 +241,8 @@ def _build_action_table(rules: RuleSet) -> ActionTable:
     pyramid = len(acts)
     acts.append(TakePyramidTile())
     tile_offset = len(acts)
-    acts += [PlaceTile(s, side) for s in range(2, rules.track_length + 1) for side in (1, -1)]
+    last_tile_space = rules.track_length if rules.tile_kind != "none" else 1
+    acts += [PlaceTile(s, side) for s in range(2, last_tile_space + 1) for side in (1, -1)]
     race_offset = len(acts)
     acts += [RaceBet(pile, c) for pile in (0, 1) for c in range(rules.n_racing)]
     partner_offset = len(acts)
@@ -216,6 +259,14 @@ def _build_action_table(rules: RuleSet) -> ActionTable:
     if rules.extra_action:
         acts.append(SkipExtra())
         acts += [AddSupportDie(c) for c in range(rules.n_racing)]
+    loser_offset = len(acts)
+    if rules.leg_cards:
+        acts += [PlayLoserCard(c) for c in range(rules.n_racing)]
+    wanderer_offset = len(acts)
+    if rules.wanderer:
+        acts += [WandererSwap(a, b) for a in range(rules.n_racing)
+                 for b in range(a + 1, rules.n_racing)]
+        acts += [WandererSendBack(c) for c in range(rules.n_racing)]
     actions = tuple(acts)
     return ActionTable(
         actions=actions,
@@ -227,6 +278,10 @@ def _build_action_table(rules: RuleSet) -> ActionTable:
         photo_offset=photo_offset,
         position_offset=position_offset,
         extra_offset=extra_offset,
+        loser_offset=loser_offset,
+        wanderer_offset=wanderer_offset,
+        module_blocks=bool(rules.photographer or rules.position_bets or rules.leg_cards
+                           or rules.wanderer),
         n_racing=rules.n_racing,
         race_indices=tuple(
             tuple(race_offset + pile * rules.n_racing + c
@@ -234,7 +289,7 @@ def _build_action_table(rules: RuleSet) -> ActionTable:
             for hand in range(1 << rules.n_racing)
         ),
         tile_spaces=SpaceTable.build(
-            2, rules.track_length,
+            2, last_tile_space,
             lambda s: (tile_offset + 2 * (s - 2), tile_offset + 2 * (s - 2) + 1),
         ),
         photo_spaces=SpaceTable.build(
@@ -255,9 +310,11 @@ def describe(action: Action, rules: RuleSet) -> str:
         return rules.colours[camel] if 0 <= camel < rules.n_camels else f"camel {camel}"
 
     if isinstance(action, TakeLegBet):
+        if rules.leg_cards:
+            return f"play your {name(action.camel)} leg winner card"
         return f"take the top {name(action.camel)} leg-bet tile"
     if isinstance(action, TakePyramidTile):
-        return "take a pyramid tile and roll a die"
+        return "draw and roll a die" if rules.wanderer else "take a pyramid tile and roll a die"
     if isinstance(action, PlaceTile):
         plus, minus = rules.tile_sides
         side = f"{plus} (+1)" if action.side > 0 else f"{minus} (-1)"
@@ -278,4 +335,12 @@ def describe(action: Action, rules: RuleSet) -> str:
     if isinstance(action, AddSupportDie):
         return (f"return a pyramid tile and put the {name(action.camel)} support die into "
                 "the pyramid")
+    if isinstance(action, PlayLoserCard):
+        return f"play your {name(action.camel)} leg loser card"
+    if isinstance(action, WandererSwap):
+        return (f"take the desert wanderer and swap {name(action.lower)} and "
+                f"{name(action.upper)}")
+    if isinstance(action, WandererSendBack):
+        return (f"take the desert wanderer and send {name(action.camel)} back onto the last "
+                "camel")
     raise TypeError(f"not a camelup action: {action!r}")

@@ -8,7 +8,7 @@
 | Manual Control     | No                                                              |
 | Agents             | `agents = ['player_0', ..., 'player_{n-1}']`, n = 2..8 (10)     |
 | Action Shape       | ()                                                              |
-| Action Values      | Discrete(46) classic; supercup 114-130 (see Action Space)        |
+| Action Values      | Discrete(46) classic; supercup 114-130; persian_tutorial 36      |
 | Observation Shape  | Dict(observation: Box(float32, (N,)), action_mask: Box(int8))   |
 | Observation Values | bounded per entry (see `observation_space(agent)["observation"]`) |
 
@@ -83,6 +83,13 @@ Sizes with the default slices (odds features: 45 of them with 5 racing camels; a
 edition 4p 652, 6p 974, 8p 1360; supercup 4p (extra action) 823, 10p 2052.
 `camelup_env.observation` documents every slice in full.
 
+The Persian tutorial (`preset="persian_tutorial"`, R14) has no track tiles (its `tiles` slice
+stays zero), a `wanderer` (L,) slice (the desert wanderer's space), `loser_cards` (n, R) and
+`loser_card_value` (R,) (its leg loser cards); `leg_stacks` and `leg_bets_held` show its leg
+winner cards (the value the next one pays, the values played). 36 actions: winner cards,
+draw a die, race bets, then `PlayLoserCard(camel)` and the wanderer's `WandererSwap(lower,
+upper)` / `WandererSendBack(camel)`; 4 players: 530 observation entries.
+
 #### Legal Actions Mask
 
 `observation["action_mask"]` (and `infos[agent]["action_mask"]`) marks the legal actions of the
@@ -131,7 +138,8 @@ camelup_v1.env(preset="classic", num_players=4, render_mode=None, reward_mode="w
                max_turns=1000, render_viewer="current", action_values=True)
 ```
 
-`preset`: `"classic"`, `"second_edition"` or `"supercup"` (modules at their defaults).
+`preset`: `"classic"`, `"second_edition"`, `"supercup"` (modules at their defaults) or
+`"persian_tutorial"` (the Persian tutorial's game, R14).
 `num_players`: 2-8 (supercup 2-10). `rules`: a `RuleSet` (overrides `preset` and
 `num_players`; the way to switch Supercup modules). `render_mode`: `"human"` (prints the text view),
 `"ansi"` (returns it), `"rgb_array"` (a Pillow-drawn HxWx3 image). `render_viewer`: whose view

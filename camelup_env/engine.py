@@ -36,15 +36,20 @@ from camelup_env.actions import (
     Partner,
     Photograph,
     PlaceTile,
+    PlayLoserCard,
     PositionBet,
     RaceBet,
     SkipExtra,
     TakeLegBet,
     TakePyramidTile,
+    WandererSendBack,
+    WandererSwap,
     action_table,
     describe,
 )
 from camelup_env.events import (
+    CamelSentBack,
+    CamelsSwapped,
     DieRevealed,
     Event,
     ExtraSkipped,
@@ -52,6 +57,7 @@ from camelup_env.events import (
     GameOver,
     LegBetTaken,
     LegScored,
+    LoserCardPlayed,
     PartnershipFormed,
     PhotographerPlaced,
     PhotoPayout,
@@ -61,6 +67,7 @@ from camelup_env.events import (
     RaceEnded,
     SupportDieAdded,
     TilePlaced,
+    WandererMoved,
 )
 from camelup_env.movement import crazy_exception, move_unit, ranking
 from camelup_env.rules import RuleSet
@@ -85,16 +92,21 @@ def new_game(
     rules: RuleSet, seed: int | np.random.Generator | None = None, first_player: int = 0
 ) -> GameState:
     """A game set up per R2: racing camels on spaces 1-3 in random stack order (R2.1, R11.1),
-    crazy camels on 14-16 counted back from the end (R2.2), everything else at its start."""
+    crazy camels on 14-16 counted back from the end (R2.2), everything else at its start.
+    With the desert wanderer (R14.1) every camel starts on the start line, space 1, in a random
+    stack order, and the wanderer lies on space 2."""
     if not 0 <= first_player < rules.num_players:
         raise ValueError(f"first_player must be a seat 0..{rules.num_players - 1}")
     rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
     n = rules.num_players
     stacks: dict[int, tuple[int, ...]] = {}
-    rolls = [int(rules.racing_die_faces[i]) for i in rng.integers(0, 6, rules.n_racing)]
-    for camel in rng.permutation(rules.n_racing):  # bottom-to-top order on shared spaces
-        space = rolls[camel]
-        stacks[space] = (*stacks.get(space, ()), int(camel))
+    if rules.wanderer:  # R14.1
+        stacks[1] = tuple(int(c) for c in rng.permutation(rules.n_racing))
+    else:
+        rolls = [int(rules.racing_die_faces[i]) for i in rng.integers(0, 6, rules.n_racing)]
+        for camel in rng.permutation(rules.n_racing):  # bottom-to-top order on shared spaces
+            space = rolls[camel]
+            stacks[space] = (*stacks.get(space, ()), int(camel))
     L = rules.track_length
     for k in rng.permutation(len(rules.crazy_colours)):
         value = int(rules.grey_die_values[rng.integers(0, len(rules.grey_die_values))])
@@ -107,7 +119,7 @@ def new_game(
         tiles={},
         pyramid=leg_start_pyramid(rules, stacks),
         revealed=(),
-        leg_stacks=(rules.leg_bet_values,) * rules.n_racing,
+        leg_stacks=leg_start_stacks(rules),
         pyramid_tiles_left=rules.pyramid_tiles,
         coins=(rules.starting_coins,) * n,
         leg_bets=((),) * n,
@@ -120,7 +132,17 @@ def new_game(
         current=first_player,
         leg_starter=first_player,
         game_over=False,
+        wanderer=2 if rules.wanderer else 0,
     )
+
+
+def leg_start_stacks(rules: RuleSet) -> tuple[tuple[int, ...], ...]:
+    """Each camel's leg-bet stack at a leg start (R2.3). With leg cards (R14.3) a camel's
+    "stack" is the value its winner card would pay if played now: the first value of the
+    order-played table, or empty once a winner card of that camel is out this leg."""
+    if rules.leg_cards:
+        return ((rules.leg_bet_values[0],),) * rules.n_racing
+    return (rules.leg_bet_values,) * rules.n_racing
 
 
 def leg_start_pyramid(rules: RuleSet, stacks: dict[int, tuple[int, ...]]) -> tuple[int, ...]:
@@ -168,11 +190,45 @@ def _legal_indices(state: GameState) -> tuple[int, ...]:
             table.partner_offset + q
             for q, partner in enumerate(state.partners) if partner < 0 and q != p
         )
+    if table.module_blocks:  # one flag on the hot path for the blocks below
+        legal += _module_indices(state, p, table)
+    return legal
+
+
+def _module_indices(state: GameState, p: int, table: ActionTable) -> tuple[int, ...]:
+    """The legal actions of the optional blocks: the Supercup camera (R9.2) and position bets
+    (R9.3); the Persian tutorial's loser cards (R14.4, one per camel with none out this leg)
+    and the wanderer (R14.6)."""
+    rules = state.rules
+    legal: tuple[int, ...] = ()
     if rules.photographer:  # R9.2
         legal += _camera_indices(state, p, table)
     if rules.position_bets:  # R9.3
         legal += _position_bet_indices(state, p, table)
+    if rules.leg_cards:
+        played = {camel for _, camel, _ in state.loser_cards}
+        legal += tuple(table.loser_index(c) for c in range(table.n_racing) if c not in played)
+    if rules.wanderer:
+        legal += _wanderer_indices(state, table)
     return legal
+
+
+def _wanderer_indices(state: GameState, table: ActionTable) -> tuple[int, ...]:
+    """R14.6: the wanderer's two uses, while it has a next space to move on to: swap two
+    camels of one stack; send a camel that is alone on its space (and is not the last camel)
+    back onto the last camel."""
+    if state.wanderer >= state.rules.track_length:
+        return ()
+    n = table.n_racing
+    pairs = []
+    for stack in state.stacks.values():
+        for i, a in enumerate(stack):
+            pairs += [(min(a, b), max(a, b)) for b in stack[i + 1:]]
+    swaps = [table.index[WandererSwap(a, b)] for a, b in pairs]
+    last = ranking(state.stacks, n)[-1]
+    backs = [table.send_back_index(stack[0]) for stack in state.stacks.values()
+             if len(stack) == 1 and stack[0] != last]
+    return tuple(sorted(swaps)) + tuple(sorted(backs))
 
 
 def _camera_indices(state: GameState, seat: int, table: ActionTable) -> tuple[int, ...]:
@@ -288,12 +344,17 @@ def check_legal(state: GameState, action: Action) -> None:
         if not 0 <= action.camel < rules.n_racing:
             fail(f"leg bets are on racing camels 0..{rules.n_racing - 1} (R4.1)")
         if not state.leg_stacks[action.camel]:
+            if rules.leg_cards:
+                fail(f"a {rules.colours[action.camel]} leg winner card was already played this "
+                     "leg (R14.3)")
             fail(f"no {rules.colours[action.camel]} leg-bet tile is left this leg (R4.1)")
     elif isinstance(action, TakePyramidTile):
         if not state.pyramid_tiles_left:
             fail("no pyramid tile is left (R4.3)")
     elif isinstance(action, PlaceTile):
         s = action.space
+        if rules.tile_kind == "none":
+            fail("this rule set has no desert or spectator tiles (R14.7)")
         if (action.side in (1, -1) and 2 <= s <= rules.track_length
                 and not _blocked_spaces(state, p) >> s & 1):
             return  # the common, legal case; the checks below only explain a refusal
@@ -349,8 +410,43 @@ def check_legal(state: GameState, action: Action) -> None:
             fail("that support die is not on the pedestal, or its camel leads (R9.1.4)")
     elif isinstance(action, SkipExtra):
         pass
+    elif isinstance(action, PlayLoserCard):
+        if not rules.leg_cards:
+            fail("this rule set has no leg loser cards (R14.4)")
+        if not 0 <= action.camel < rules.n_racing:
+            fail(f"loser cards are on racing camels 0..{rules.n_racing - 1} (R14.4)")
+        if any(camel == action.camel for _, camel, _ in state.loser_cards):
+            fail(f"a {rules.colours[action.camel]} leg loser card was already played this leg "
+                 "(R14.4)")
+    elif isinstance(action, (WandererSwap, WandererSendBack)):
+        _check_wanderer(state, action, fail)
     else:
         raise IllegalActionError(f"not a camelup action: {action!r}")
+
+
+def _check_wanderer(state: GameState, action: WandererSwap | WandererSendBack,
+                    fail: Callable[[str], None]) -> None:
+    """R14.6: why a use of the desert wanderer is refused (the legal ones are listed by
+    :func:`_wanderer_indices`)."""
+    rules = state.rules
+    if not rules.wanderer:
+        fail("this rule set has no desert wanderer (R14.6)")
+    if state.wanderer >= rules.track_length:
+        fail(f"the wanderer on space {state.wanderer} has no next space to move on to (R14.6)")
+    camels = ((action.lower, action.upper) if isinstance(action, WandererSwap)
+              else (action.camel,))
+    if any(not 0 <= c < rules.n_racing for c in camels):
+        fail(f"the wanderer moves racing camels 0..{rules.n_racing - 1} (R14.6)")
+    if isinstance(action, WandererSwap):
+        if action.lower >= action.upper:
+            fail("name the two camels to swap as lower < upper (R14.6)")
+        if state.camel_space(action.lower) != state.camel_space(action.upper):
+            fail("the wanderer swaps two camels of one space (R14.6)")
+        return
+    if len(state.stacks[state.camel_space(action.camel)]) != 1:
+        fail("the wanderer sends back only a camel that is alone on its space (R14.6)")
+    if ranking(state.stacks, rules.n_racing)[-1] == action.camel:
+        fail("the last camel cannot be sent back onto itself (R14.6)")
 
 
 # Applying actions --------------------------------------------------------------------------
@@ -468,8 +564,56 @@ def _take_leg_bet(state: GameState, new: GameState, p: int, action: TakeLegBet) 
     c = action.camel
     stack = state.leg_stacks[c]
     new.leg_stacks = _set(state.leg_stacks, c, stack[1:])
+    if state.rules.leg_cards:  # R14.3: the next winner card played pays the next value
+        new.leg_stacks = _next_card_values(state.rules, new.leg_stacks)
     new.leg_bets = _set(state.leg_bets, p, (*state.leg_bets[p], (c, stack[0])))
     return (LegBetTaken(p, c, stack[0]),)
+
+
+def _next_card_values(rules: RuleSet, stacks: tuple[tuple[int, ...], ...]
+                      ) -> tuple[tuple[int, ...], ...]:
+    """R14.3: after a winner card is played, every camel whose winner card is still free shows
+    the value of the next card in the order played."""
+    played = sum(1 for stack in stacks if not stack)
+    value = rules.leg_bet_values[min(played, len(rules.leg_bet_values) - 1)]
+    return tuple((value,) if stack else () for stack in stacks)
+
+
+def _play_loser_card(state: GameState, new: GameState, p: int, action: PlayLoserCard
+                     ) -> tuple[Event]:
+    """R14.4: the card's value is set by how many loser cards were played before it."""
+    value = state.rules.loser_bet_values[len(state.loser_cards)]
+    new.loser_cards = (*state.loser_cards, (p, action.camel, value))
+    return (LoserCardPlayed(p, action.camel, value),)
+
+
+def _wanderer_swap(state: GameState, new: GameState, p: int, action: WandererSwap
+                   ) -> tuple[Event, ...]:
+    """R14.6: the two camels trade places in their stack; the others stay."""
+    space = state.camel_space(action.lower)
+    swap = {action.lower: action.upper, action.upper: action.lower}
+    stack = tuple(swap.get(c, c) for c in state.stacks[space])
+    new.stacks = {**state.stacks, space: stack}
+    return (CamelsSwapped(p, space, stack), _move_wanderer(new, "used"))
+
+
+def _wanderer_send_back(state: GameState, new: GameState, p: int, action: WandererSendBack
+                        ) -> tuple[Event, ...]:
+    """R14.6: a lone camel goes onto the top of the last camel's stack (R5.2)."""
+    src = state.camel_space(action.camel)
+    last = ranking(state.stacks, state.rules.n_racing)[-1]
+    dst = state.camel_space(last)
+    new.stacks = stacks = dict(state.stacks)
+    del stacks[src]
+    stacks[dst] = (*stacks[dst], action.camel)
+    new._camels = None
+    return (CamelSentBack(p, action.camel, src, dst), _move_wanderer(new, "used"))
+
+
+def _move_wanderer(state: GameState, reason: str) -> WandererMoved:
+    """R14.5, R14.6: the wanderer moves on to the next space."""
+    state.wanderer += 1
+    return WandererMoved(state.wanderer - 1, state.wanderer, reason)
 
 
 def _place_tile(state: GameState, new: GameState, p: int, action: PlaceTile) -> tuple[Event]:
@@ -540,6 +684,9 @@ _EFFECTS: dict[type, Callable[[GameState, GameState, int, Any], tuple[Event]]] =
     PositionBet: _position_bet,
     AddSupportDie: _add_support_die,
     SkipExtra: _skip_extra,
+    PlayLoserCard: _play_loser_card,
+    WandererSwap: _wanderer_swap,
+    WandererSendBack: _wanderer_send_back,
 }
 
 
@@ -585,9 +732,9 @@ def _roll(
         new.coins = tuple(coins)
     if dst > rules.track_length or dst < 1:  # R5.4, R5.6: the race ends at once
         return _end_race(new, events, backward=dst < 1)
-    if new.pyramid_tiles_left == 0:  # R6.1
+    if new.pyramid_tiles_left == 0 or (rules.wanderer and dst > state.wanderer):  # R6.1, R14.5
         _score_leg(new, events)
-        _clean_up_leg(new, p)
+        _clean_up_leg(new, p, events)
     else:
         _offer_extra(new, p)
     return new, tuple(events)
@@ -601,6 +748,8 @@ def _score_leg(state: GameState, events: list[Event]) -> None:
     colours = rules.colours
 
     rank = {camel: i + 1 for i, camel in enumerate(order)}
+    last, second_last = order[-1], order[-2]
+    tile_value = rules.pyramid_tile_value
 
     def rewards(seat: int) -> list[tuple[str, int]]:
         out = [
@@ -611,7 +760,12 @@ def _score_leg(state: GameState, events: list[Event]) -> None:
             (f"position-{pos} tile on {colours[c]}", 3 if rank[c] == pos else -1)
             for owner, pos, c, _ in state.position_bets if owner == seat
         ]
-        out += [("pyramid tile", 1)] * state.pyramid_tiles[seat]
+        if state.loser_cards:  # R14.4: R6.2 mirrored, from the last camel
+            out += [(f"{colours[c]} {v} loser card",
+                     v if c == last else 1 if c == second_last else -1)
+                    for owner, c, v in state.loser_cards if owner == seat]
+        if tile_value:  # R14.2: a roll earns nothing
+            out += [("pyramid tile", tile_value)] * state.pyramid_tiles[seat]
         return out
 
     all_items = []
@@ -632,11 +786,15 @@ def _score_leg(state: GameState, events: list[Event]) -> None:
     events.append(LegScored(state.leg, tuple(order), tuple(all_items), tuple(deltas)))
 
 
-def _clean_up_leg(state: GameState, last_taker: int) -> None:
-    """R6.3 and R6.4: return tiles, dice and cards; the next player starts the new leg."""
+def _clean_up_leg(state: GameState, last_taker: int, events: list[Event]) -> None:
+    """R6.3 and R6.4: return tiles, dice and cards; the next player starts the new leg. The
+    desert wanderer moves on (R14.5)."""
     rules = state.rules
     n = rules.num_players
-    state.leg_stacks = (rules.leg_bet_values,) * rules.n_racing
+    state.leg_stacks = leg_start_stacks(rules)
+    state.loser_cards = ()  # R14.4
+    if rules.wanderer and state.wanderer < rules.track_length:  # R14.5: on, if there is room
+        events.append(_move_wanderer(state, "leg"))
     state.leg_bets = ((),) * n
     state.pyramid_tiles = (0,) * n
     state.pyramid_tiles_left = rules.pyramid_tiles

@@ -154,6 +154,46 @@ class ExtraSkipped:
 
 
 @dataclass(slots=True, unsafe_hash=True)
+class LoserCardPlayed:
+    """R14.4: ``player`` played a leg loser card on ``camel``, worth ``value`` if it is last."""
+
+    player: int
+    camel: int
+    value: int
+
+
+@dataclass(slots=True, unsafe_hash=True)
+class CamelsSwapped:
+    """R14.6: with the desert wanderer, ``player`` swapped two camels of the stack on
+    ``space``; ``stack`` is the stack after the swap, bottom -> top."""
+
+    player: int
+    space: int
+    stack: tuple[int, ...]
+
+
+@dataclass(slots=True, unsafe_hash=True)
+class CamelSentBack:
+    """R14.6: with the desert wanderer, ``player`` sent a lone ``camel`` from ``from_space``
+    onto the last camel's stack on ``to_space``."""
+
+    player: int
+    camel: int
+    from_space: int
+    to_space: int
+
+
+@dataclass(slots=True, unsafe_hash=True)
+class WandererMoved:
+    """R14.5, R14.6: the desert wanderer moved on, after a leg (``reason="leg"``) or after a
+    player used it (``reason="used"``)."""
+
+    from_space: int
+    to_space: int
+    reason: str
+
+
+@dataclass(slots=True, unsafe_hash=True)
 class GameOver:
     coins: tuple[int, ...]
     winners: tuple[int, ...]
@@ -162,7 +202,8 @@ class GameOver:
 Event = (
     LegBetTaken | TilePlaced | RaceBetPlaced | PartnershipFormed | PyramidTileTaken | DieRevealed
     | UnitMoved | TilePayout | LegScored | RaceEnded | FinalBetsScored | PhotographerPlaced
-    | PhotoPayout | PositionBetTaken | SupportDieAdded | ExtraSkipped | GameOver
+    | PhotoPayout | PositionBetTaken | SupportDieAdded | ExtraSkipped | LoserCardPlayed
+    | CamelsSwapped | CamelSentBack | WandererMoved | GameOver
 )
 
 
@@ -191,7 +232,26 @@ def describe_event(event: Event, rules: RuleSet) -> str:
     """One line of plain English for the text view and ``camelup play``."""
     col = rules.colours
     if isinstance(event, LegBetTaken):
+        if rules.leg_cards:
+            return (f"player {event.player} played the {col[event.camel]} leg winner card "
+                    f"(worth {event.value})")
         return f"player {event.player} took the {col[event.camel]} {event.value} leg-bet tile"
+    if isinstance(event, LoserCardPlayed):
+        return (f"player {event.player} played the {col[event.camel]} leg loser card "
+                f"(worth {event.value})")
+    if isinstance(event, CamelsSwapped):
+        stack = ", ".join(col[c] for c in event.stack)
+        return (f"player {event.player} took the desert wanderer and swapped two camels on "
+                f"space {event.space}: [{stack}]")
+    if isinstance(event, CamelSentBack):
+        return (f"player {event.player} took the desert wanderer and sent {col[event.camel]} "
+                f"back from space {event.from_space} onto the last camel on space "
+                f"{event.to_space}")
+    if isinstance(event, WandererMoved):
+        why = "the leg is over" if event.reason == "leg" else "it was used"
+        return (f"the desert wanderer moves from space {event.from_space} to space "
+                f"{event.to_space} ({why})")
+
     if isinstance(event, TilePlaced):
         plus, minus = rules.tile_sides
         side = plus if event.side > 0 else minus
@@ -205,6 +265,8 @@ def describe_event(event: Event, rules: RuleSet) -> str:
     if isinstance(event, PartnershipFormed):
         return f"player {event.player} partnered with player {event.partner}"
     if isinstance(event, PyramidTileTaken):
+        if rules.wanderer:
+            return f"player {event.player} drew a die from the pyramid"
         return f"player {event.player} took a pyramid tile"
     if isinstance(event, DieRevealed):
         return f"the {rules.die_name(event.die)} die shows {col[event.camel_shown]} {event.value}"

@@ -70,6 +70,13 @@ slice                       shape       meaning
                                         one-hot (n), camel of the covered leg-bet tile one-hot
                                         (R), covered tile value / highest leg-bet value]
                                         (module 3, R9.3)
+``wanderer`` †              (L,)        one-hot of the space 1..L the desert wanderer lies on
+                                        (the Persian tutorial, R14.1)
+``loser_cards`` †           (n, R)      per relative seat and racing camel: the value of the leg
+                                        loser card it played this leg / highest loser value
+                                        (R14.4)
+``loser_card_value`` †      (R,)        per racing camel: what its loser card would pay if
+                                        played now / highest loser value (0 once it is out)
 ``leg_rank_prob`` ‡         (R, R)      exact P(camel ends this leg at rank r) [camel, rank]
 ``leg_bet_ev`` ‡            (R,)        expected coins of taking the top leg-bet tile / highest
                                         leg-bet value (0 where the stack is empty)
@@ -249,6 +256,10 @@ class Observer:
             spec += [("photographer", (n,), 0, 1), ("camera_space", (L,), 0, 1)]
         if r.position_bets:
             spec.append(("position_bets", (P, 2 + n + R), 0, 1))
+        if r.wanderer:
+            spec.append(("wanderer", (L,), 0, 1))
+        if r.leg_cards:
+            spec += [("loser_cards", (n, R), 0, 1), ("loser_card_value", (R,), 0, 1)]
         self._dims.update(P=P)
         self._first_support = r.first_support_die
         self._position_row = {pos: i for i, pos in enumerate(r.position_tiles)}
@@ -418,7 +429,7 @@ class Observer:
         """(slice, axis, first index) of every run of ``n`` seat entries in the layout."""
         per_seat = ["coins", "leg_bets_held", "pyramid_tiles_held",
                     "tile_on_track", "race_cards_in_hand", "is_current", "is_leg_starter",
-                    "partner", "partner_card_available", "photographer"]
+                    "partner", "partner_card_available", "photographer", "loser_cards"]
         axes = [(name, 0, 0) for name in per_seat if name in self.layout]
         axes += [("tiles", 1, 0), ("winner_pile", 1, 0), ("loser_pile", 1, 0)]
         if "partner" in self.layout:
@@ -457,6 +468,9 @@ class Observer:
                            "position_bets"),
                 ["support_dice", "photographer", "camera_space", "position_bets"],
                 self._part_supercup))
+        if r.wanderer or r.leg_cards:
+            parts.append((attrgetter("wanderer", "loser_cards"),
+                           ["wanderer", "loser_cards", "loser_card_value"], self._part_persian))
         if self.odds_features:  # public fields only: no seat's hidden cards reach the odds
             parts.append((
                 attrgetter("stacks", "tiles", "pyramid", "pyramid_tiles_left", "leg_stacks",
@@ -584,6 +598,24 @@ class Observer:
                 m[base + 1 + owner] = 1.0
                 m[base + 1 + n + camel] = 1.0
                 m[base + 1 + n + R] = value / self._max_leg_value
+
+    def _part_persian(self, state: GameState) -> None:
+        """The Persian tutorial's slices (R14.1, R14.4)."""
+        rules, o, m, R = self.rules, self._o, self._m, self._dims["R"]
+        if rules.wanderer:
+            m[o["wanderer"] + state.wanderer - 1] = 1.0
+        if rules.leg_cards:
+            values = rules.loser_bet_values
+            top = float(max(values))
+            played = set()
+            for seat, camel, value in state.loser_cards:
+                m[o["loser_cards"] + seat * R + camel] = value / top
+                played.add(camel)
+            if len(state.loser_cards) < len(values):
+                following = values[len(state.loser_cards)] / top
+                for camel in range(R):
+                    if camel not in played:
+                        m[o["loser_card_value"] + camel] = following
 
     # ------------------------------------------------------------------------------------
     def _part_odds(self, state: GameState) -> None:

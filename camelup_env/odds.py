@@ -140,6 +140,7 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
+from camelup_env import wanderer_odds
 from camelup_env.payouts import top_leg_bet_evs
 from camelup_env.rules import RuleSet
 from camelup_env.state import GameState
@@ -178,6 +179,7 @@ def clear_cache() -> None:
     _race_cache.clear()
     _photo_cache.clear()
     _position_cache.clear()
+    wanderer_odds.clear_cache()
 
 
 def _cache_get(cache: OrderedDict, key):
@@ -625,8 +627,11 @@ def leg_rank_probabilities(state: GameState) -> np.ndarray:
     """Exact ``P(camel ends the current leg at rank r)`` as a float64 ``[camel, rank]`` array.
 
     Rank 0 is the leading camel (R0.4). Every row and every column sums to 1. A finished race
-    (or a leg with no reveals left) gives the current ranking with probability 1.
+    (or a leg with no reveals left) gives the current ranking with probability 1. With the
+    desert wanderer (R14.5) the leg lasts until a unit passes it: :mod:`camelup_env.wanderer_odds`.
     """
+    if state.rules.wanderer:
+        return wanderer_odds.leg_rank_probabilities(state)
     board, side, over = _position(state)
     return _leg_entry(state, board, side, over)[0].copy()
 
@@ -920,6 +925,8 @@ def race_probabilities(state: GameState, n_samples: int = 1000, seed: int = 0) -
     """
     if n_samples < 1:
         raise ValueError(f"n_samples must be >= 1, got {n_samples}")
+    if state.rules.wanderer:  # R14: its own rollouts
+        return _race_odds(*wanderer_odds.race_probabilities(state, n_samples, seed))
     rules = state.rules
     n = rules.n_racing
     board, side, over = _position(state)
@@ -1040,6 +1047,9 @@ def position_odds(state: GameState, race_samples: int = RACE_SAMPLES) -> Positio
     if race_samples < 1:
         raise ValueError(f"race_samples must be >= 1, got {race_samples}")
     rules = state.rules
+    if rules.wanderer:  # R14: no tiles, so no landings to count
+        return PositionOdds(leg_rank_probabilities(state), np.zeros(rules.track_length + 2),
+                            race_probabilities(state, race_samples, RACE_SEED))
     board, side, over = _position(state)
     leg_key = _leg_key(state, board, side)
     if state.game_over or over:

@@ -37,6 +37,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "camel's support die)")
     parser.add_argument("--tiles", default=None,
                         help='desert/spectator tiles, e.g. "4:-1;7:+1@2" (space:side[@seat])')
+    parser.add_argument("--wanderer", type=int, default=None,
+                        help="persian_tutorial: the desert wanderer's space (default: the "
+                             "farthest camel's, at least 2)")
     parser.add_argument("--players", type=int, default=4, help="number of players (tile owners)")
     parser.add_argument("--race-samples", type=int, default=10_000,
                         help="Monte Carlo races for the race odds (default 10000)")
@@ -53,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     try:
         state = parse_position(args.preset, args.track, args.dice_left, args.tiles,
-                               num_players=args.players)
+                               num_players=args.players, wanderer=args.wanderer)
     except PositionError as exc:
         print(f"camelup odds: error: {exc}", file=sys.stderr)
         return 2

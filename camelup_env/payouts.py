@@ -7,6 +7,7 @@ greedy agent and the observation use) and the user interfaces all call these.
 * :func:`leg_tile_ev` - a leg-bet tile (R6.2): its value if the camel leads the leg, +1 if
   second, -1 otherwise;
 * :func:`top_leg_bet_evs` - the same for the top tile of every colour's stack;
+* :func:`loser_card_ev` - a leg loser card (R14.4): R6.2 counted from the last camel;
 * :func:`position_tile_ev` - a position tile (R9.3): +3 if the camel ends the leg exactly at
   that position, else -1;
 * :func:`race_card_ev` - a race-betting card put on top of a pile (R7.2), with a model of the
@@ -28,6 +29,13 @@ def leg_tile_ev(probs: np.ndarray, camel: int, value: int) -> float:
     ``value * P(first) + P(second) - (1 - P(first) - P(second))``."""
     p1, p2 = probs[camel, 0], probs[camel, 1]
     return float(value * p1 + p2 - (1.0 - p1 - p2))
+
+
+def loser_card_ev(probs: np.ndarray, camel: int, value: int) -> float:
+    """Expected payout of a leg loser card of ``value`` on ``camel`` (R14.4): ``value`` if it
+    ends the leg last, +1 if second-last, -1 otherwise: :func:`leg_tile_ev` with the ranks
+    read from the back."""
+    return leg_tile_ev(probs[:, ::-1], camel, value)
 
 
 def top_leg_bet_evs(probs: np.ndarray, leg_stacks: Sequence[tuple[int, ...]]) -> np.ndarray:

@@ -11,6 +11,8 @@ Notation (colour names are the preset's, R1; spaces are 1..L, R0.1):
   die name, is accepted too). Default: the dice of a leg start
   (:func:`camelup_env.engine.leg_start_pyramid`: every die; Supercup: the racing dice plus the
   last camel's support die, R9.1.1).
+* **wanderer** ``6`` - the Persian tutorial's desert wanderer (R14.1): its space, 2..L and not
+  behind a camel (R14.5). Default: the farthest camel's space, at least 2.
 * **tiles** ``"4:-1;7:+1"`` - desert/spectator tiles as ``space:side`` (side ``+1``/``1`` or
   ``-1``), each optionally ``@seat`` (``"4:-1@2"``). Tiles without an owner take the lowest
   seats not named explicitly, in the order written (0, 1, 2, ...). R4.2 is enforced: spaces
@@ -36,6 +38,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import replace
 
+from camelup_env.engine import leg_start_stacks
 from camelup_env.rules import PRESETS, RuleSet
 from camelup_env.state import GameState
 
@@ -205,6 +208,7 @@ def parse_position(
     dice_left: str | Iterable[str] | None = None,
     tiles: str | None = None,
     num_players: int = 4,
+    wanderer: int | None = None,
 ) -> GameState:
     """A leg-1 :class:`GameState` from the notation in the module docstring.
 
@@ -232,6 +236,14 @@ def parse_position(
             f"dice left {dice_left!r}: with {len(pyramid)} dice left the {preset} leg is already "
             f"over (R6.1: {rules.pyramid_tiles} of {rules.n_dice} dice are revealed per leg)"
         )
+    if wanderer is not None and not rules.wanderer:
+        raise PositionError(f"wanderer {wanderer}: the {preset} rules have no desert wanderer "
+                            "(R14.1)")
+    if rules.wanderer:
+        wanderer = max(2, *stacks) if wanderer is None else wanderer
+        if not max(stacks) <= wanderer <= rules.track_length or wanderer < 2:
+            raise PositionError(f"wanderer {wanderer}: it lies on a space 2..{rules.track_length}"
+                                " and no camel is beyond it (R14.1, R14.5)")
     n = rules.num_players
     return GameState(
         rules=rules,
@@ -239,7 +251,7 @@ def parse_position(
         tiles=tile_map,
         pyramid=pyramid,
         revealed=(),
-        leg_stacks=(rules.leg_bet_values,) * rules.n_racing,
+        leg_stacks=leg_start_stacks(rules),
         pyramid_tiles_left=tiles_left,
         coins=(rules.starting_coins,) * n,
         leg_bets=((),) * n,
@@ -252,4 +264,5 @@ def parse_position(
         current=0,
         leg_starter=0,
         game_over=False,
+        wanderer=wanderer or 0,
     )

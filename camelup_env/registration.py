@@ -1,8 +1,9 @@
 """Gymnasium ids for the single-agent environment, so ``gymnasium.make("camelup/...")`` works.
 
 Every preset is registered for 2 to 6 players as ``camelup/<Preset><n>p-v0``:
-``Classic``, ``SecondEdition`` and ``Supercup`` (e.g. ``camelup/Classic2p-v0``,
-``camelup/SecondEdition4p-v0``, ``camelup/Supercup6p-v0``). Each id is
+``Classic``, ``SecondEdition``, ``Supercup`` and ``PersianTutorial`` (e.g.
+``camelup/Classic2p-v0``, ``camelup/SecondEdition4p-v0``, ``camelup/Supercup6p-v0``,
+``camelup/PersianTutorial4p-v0``). Each id is
 :class:`~camelup_env.wrappers.SingleAgentEnv` with the learner in seat 0 and uniform-random
 opponents; keyword arguments of ``gymnasium.make`` go to ``SingleAgentEnv`` (``opponents``,
 ``learner_seat``, ``reward_mode``, ``odds_features``...). Other player counts or rule variants:
@@ -18,7 +19,8 @@ from __future__ import annotations
 import gymnasium
 
 #: preset -> the CamelCase name used in its ids
-ID_NAMES = {"classic": "Classic", "second_edition": "SecondEdition", "supercup": "Supercup"}
+ID_NAMES = {"classic": "Classic", "second_edition": "SecondEdition", "supercup": "Supercup",
+            "persian_tutorial": "PersianTutorial"}
 #: player counts with a registered id (every preset supports these, R1)
 PLAYER_COUNTS = range(2, 7)
 ENTRY_POINT = "camelup_env.wrappers:SingleAgentEnv"

@@ -23,16 +23,18 @@ def render_text(state: GameState, viewer: int | None = None) -> str:
     )
     lines.append("track (stacks bottom -> top):")
     plus, minus = rules.tile_sides
-    spaces = sorted(set(state.stacks) | set(state.tiles))
+    spaces = sorted(set(state.stacks) | set(state.tiles) | ({state.wanderer} - {0}))
     for space in spaces:
         # One marker column for every space, so numbers line up past the line too.
         label = f"{space:>3}" + (" " if 1 <= space <= L else "*" if space > L else "<")
+        wanderer = "  <- desert wanderer (R14.5)" if space == state.wanderer else ""
         if space in state.tiles:
             owner, side = state.tiles[space]
             name = plus if side > 0 else minus
             lines.append(f"  {label} | [{name} {side:+d} of P{owner}]")
         else:
-            lines.append(f"  {label} | " + " ".join(col[c] for c in state.stacks[space]))
+            camels = " ".join(col[c] for c in state.stacks.get(space, ()))
+            lines.append(f"  {label} | {camels}{wanderer}")
     if any(s > L or s < 1 for s in state.stacks):
         lines.append("  (* past the finish line, < carried backward over it)")
     order = ranking(state.stacks, rules.n_racing)
@@ -40,7 +42,14 @@ def render_text(state: GameState, viewer: int | None = None) -> str:
     stacks = "  ".join(
         f"{col[c]}: {' '.join(map(str, s)) or '-'}" for c, s in enumerate(state.leg_stacks)
     )
-    lines.append(f"leg-bet tiles left: {stacks}")
+    if rules.leg_cards:  # R14.3, R14.4
+        lines.append(f"winner card values now: {stacks}")
+        out = {camel for _, camel, _ in state.loser_cards}
+        following = (*rules.loser_bet_values, 0)[len(state.loser_cards)]
+        free = " ".join(col[c] for c in range(rules.n_racing) if c not in out) or "-"
+        lines.append(f"loser cards: next one pays {following} · still free: {free}")
+    else:
+        lines.append(f"leg-bet tiles left: {stacks}")
     if rules.support_dice:  # Supercup module 1 (R9.1)
         first = rules.first_support_die
         inside = [col[d - first] for d in state.pyramid if d >= first]
@@ -67,7 +76,12 @@ def render_text(state: GameState, viewer: int | None = None) -> str:
     for seat in range(rules.num_players):
         bets = " ".join(f"{col[c]}{v}" for c, v in state.leg_bets[seat]) or "-"
         tile = state.tile_of(seat)
-        tile_text = f"space {tile[0]} {tile[1]:+d}" if tile else "in hand"
+        tile_text = f" · tile {f'space {tile[0]} {tile[1]:+d}' if tile else 'in hand'}"
+        if rules.tile_kind == "none":  # R14.7
+            tile_text = ""
+        if rules.leg_cards:  # R14.4
+            losers = " ".join(f"{col[c]}{v}" for o, c, v in state.loser_cards if o == seat)
+            bets += f" · loser cards {losers or '-'}"
         if viewer is None or viewer == seat:
             hand = [col[c] for c in range(rules.n_racing) if state.hands[seat] >> c & 1]
             cards = " ".join(hand) or "none"
@@ -78,6 +92,6 @@ def render_text(state: GameState, viewer: int | None = None) -> str:
         me = " (you)" if seat == viewer else ""
         lines.append(
             f"  P{seat}{me}: {state.coins[seat]:>3} coins · leg bets {bets} · pyramid tiles "
-            f"{state.pyramid_tiles[seat]} · tile {tile_text} · race cards in hand {cards}{extra}"
+            f"{state.pyramid_tiles[seat]}{tile_text} · race cards in hand {cards}{extra}"
         )
     return "\n".join(lines)

@@ -6,8 +6,9 @@ side and owner. Below: dice revealed this leg, leg-bet stacks, both race-bet pil
 cards not owned by ``viewer`` are shown as ``?``, R10; ``viewer=None`` shows everything) and one
 line per player. Supercup (R9): the camera on its space (``CAM`` and its holder), revealed support
 dice in the dice row (camel colour, marked ``+``), and one line with the support dice in the
-pyramid and in craters and the position tiles taken. Good enough for notebooks and videos
-(``camelup_v1`` ``render_mode="rgb_array"``).
+pyramid and in craters and the position tiles taken. The Persian tutorial (R14): the desert
+wanderer on its space (``WAND``) and one line with the leg loser cards played. Good enough for
+notebooks and videos (``camelup_v1`` ``render_mode="rgb_array"``).
 """
 
 from __future__ import annotations
@@ -57,7 +58,8 @@ def render_image(state: GameState, viewer: int | None = None) -> np.ndarray:
     per_row = (width - 150) // 38
     pile_rows = sum(max(1, -(-len(p) // per_row)) for p in (state.winner_pile, state.loser_pile))
     supercup = rules.support_dice or rules.photographer or rules.position_bets
-    height = track_y + CELL + 92 + 24 * pile_rows + 22 * n + 20 + (24 if supercup else 0)
+    extra_line = supercup or rules.leg_cards
+    height = track_y + CELL + 92 + 24 * pile_rows + 22 * n + 20 + (24 if extra_line else 0)
     img = Image.new("RGB", (width, height), BG)
     d = ImageDraw.Draw(img)
     f, fs, fb = _font(14), _font(11), _font(18)
@@ -94,6 +96,10 @@ def render_image(state: GameState, viewer: int | None = None) -> np.ndarray:
         d.ellipse([x + 33, track_y + 33, x + 42, track_y + 42], outline=(255,) * 3)
         d.text((x + 6, track_y + 18), "CAM", fill=(255, 255, 255), font=fs)
         d.text((x + 6, track_y + 32), f"P{owner}", fill=(255, 255, 255), font=fs)
+    if state.wanderer:  # R14.1: the desert wanderer card on its space
+        x = x_of(state.wanderer)
+        d.rectangle([x + 3, track_y + 16, x + CELL - 6, track_y + CELL - 6], fill=(150, 100, 50))
+        d.text((x + 6, track_y + 18), "WAND", fill=(255, 255, 255), font=fs)
     fx = left + L * CELL + 2
     d.line([fx, track_y - stack_h - 6, fx, track_y + CELL], fill=(200, 30, 30), width=3)
     d.text((fx + 4, track_y + CELL + 2), "finish", fill=(200, 30, 30), font=fs)
@@ -153,6 +159,10 @@ def render_image(state: GameState, viewer: int | None = None) -> np.ndarray:
                      for pos in rules.position_tiles]
             parts.append("position tiles " + ", ".join(tiles))
         d.text((16, y), " · ".join(parts), fill=INK, font=f)
+        y += 24
+    if rules.leg_cards:  # R14.4
+        cards = ", ".join(f"P{o} {col[c]} {v}" for o, c, v in state.loser_cards) or "none"
+        d.text((16, y), f"leg loser cards played: {cards}", fill=INK, font=f)
         y += 24
     for name, pile in (("winner", state.winner_pile), ("loser", state.loser_pile)):
         d.text((16, y), f"overall {name}:", fill=INK, font=f)

@@ -14,19 +14,29 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field, fields
 
-PRESETS = ("classic", "second_edition", "supercup")
+PRESETS = ("classic", "second_edition", "supercup", "persian_tutorial")
 
 _CLASSIC_COLOURS = ("blue", "green", "orange", "yellow", "white")
 _RACING = {
     "classic": _CLASSIC_COLOURS,
     "second_edition": ("blue", "green", "red", "yellow", "purple"),
     "supercup": _CLASSIC_COLOURS,
+    "persian_tutorial": ("red", "yellow", "blue", "green", "orange"),
 }
-_CRAZY = {"classic": (), "second_edition": ("black", "white"), "supercup": ()}
-_LEG_BETS = {"classic": (5, 3, 2), "second_edition": (5, 3, 2, 2), "supercup": (5, 3, 2)}
+_CRAZY = {"classic": (), "second_edition": ("black", "white"), "supercup": (),
+          "persian_tutorial": ()}
+#: Leg-bet values; with leg cards (R14.3) the value of the 1st, 2nd, ... winner card played.
+_LEG_BETS = {"classic": (5, 3, 2), "second_edition": (5, 3, 2, 2), "supercup": (5, 3, 2),
+             "persian_tutorial": (5, 3, 2, 1, 1)}
 #: Supercup's extra 2-valued leg-bet tile per colour, a component of modules 1 and 3 (R1, R9.1).
 _SUPERCUP_EXTRA_LEG_BET = 2
-_TILE_KIND = {"classic": "desert", "second_edition": "spectator", "supercup": "desert"}
+#: "none": no desert/spectator tiles, so no R4.2 action (the Persian tutorial, R14).
+_TILE_KIND = {"classic": "desert", "second_edition": "spectator", "supercup": "desert",
+              "persian_tutorial": "none"}
+#: The Persian tutorial's game (R14): every die moves its camel one space (R14.2).
+_PERSIAN_DIE_FACES = (1, 1, 1, 1, 1, 1)
+#: R14.4: the value of the 1st, 2nd, ... leg loser card played in a leg.
+_PERSIAN_LOSER_VALUES = (1, 1, 2, 3, 5)
 #: The Supercup modules (R9.1-R9.4) as RuleSet switches.
 SUPERCUP_MODULES = ("support_dice", "photographer", "position_bets", "partnerships")
 
@@ -43,6 +53,10 @@ class RuleSet:
     tiles, support dice, and the optional ``extra_action``), ``photographer`` (module 2),
     ``position_bets`` (module 3) and ``partnerships`` (module 4).
 
+    ``persian_tutorial`` is the game of source 000 (R14): a start line, dice that move one
+    space, the desert ``wanderer`` (it ends legs and is an action), ``leg_cards`` (winner and
+    loser cards whose values follow the order played), no track tiles and no coin for a roll.
+
     >>> RuleSet("second_edition", num_players=6).partnerships
     True
     >>> RuleSet("supercup", num_players=4, photographer=False).track_length
@@ -54,7 +68,7 @@ class RuleSet:
     track_length: int | None = None
     racing_colours: tuple[str, ...] | None = None
     crazy_colours: tuple[str, ...] | None = None
-    racing_die_faces: tuple[int, ...] = (1, 1, 2, 2, 3, 3)
+    racing_die_faces: tuple[int, ...] | None = None
     grey_die_values: tuple[int, ...] = (1, 2, 3)
     leg_bet_values: tuple[int, ...] | None = None
     tile_kind: str | None = None
@@ -71,6 +85,13 @@ class RuleSet:
     photographer: bool | None = None
     position_bets: bool | None = None
     position_tiles: tuple[int, ...] = (2, 3, 4, 5)
+    #: The Persian tutorial (R14): the desert wanderer (R14.1, R14.5, R14.6); leg bets as
+    #: winner and loser cards (R14.3, R14.4, ``loser_bet_values`` in the order played); the
+    #: coins a roll earns at leg scoring (R6.2's pyramid tile; R14.2: none).
+    wanderer: bool | None = None
+    leg_cards: bool | None = None
+    loser_bet_values: tuple[int, ...] | None = None
+    pyramid_tile_value: int | None = None
     #: Per die: its faces. Derived from the fields above; not an argument.
     dice: tuple[tuple[Face, ...], ...] = field(init=False, repr=False, compare=False)
     _hash: int = field(init=False, repr=False, compare=False)
@@ -84,7 +105,13 @@ class RuleSet:
         if self.preset not in PRESETS:
             raise ValueError(f"unknown preset {self.preset!r}; expected one of {PRESETS}")
         supercup = self.preset == "supercup"
+        persian = self.preset == "persian_tutorial"
         defaults = {
+            "racing_die_faces": _PERSIAN_DIE_FACES if persian else (1, 1, 2, 2, 3, 3),
+            "wanderer": persian,
+            "leg_cards": persian,
+            "loser_bet_values": _PERSIAN_LOSER_VALUES if persian else (),
+            "pyramid_tile_value": 0 if persian else 1,
             "racing_colours": _RACING[self.preset],
             "crazy_colours": _CRAZY[self.preset],
             "leg_bet_values": _LEG_BETS[self.preset],
@@ -109,7 +136,7 @@ class RuleSet:
             object.__setattr__(self, "pyramid_tiles", 6 if self.support_dice else 5)
         for name in ("racing_colours", "crazy_colours", "leg_bet_values", "racing_die_faces",
                      "grey_die_values", "race_bet_payouts", "support_die_faces",
-                     "position_tiles"):
+                     "position_tiles", "loser_bet_values"):
             object.__setattr__(self, name, tuple(getattr(self, name)))
         self._validate()
         object.__setattr__(self, "dice", self._build_dice())
@@ -144,6 +171,24 @@ class RuleSet:
             raise ValueError(
                 f"9 or 10 players need all four Supercup modules (R1.4); off: {off}"
             )
+        if self.preset != "persian_tutorial":
+            for rule in ("wanderer", "leg_cards", "loser_bet_values"):
+                if getattr(self, rule):
+                    raise ValueError(f"{rule} is a rule of the Persian tutorial (R14); use "
+                                     "preset='persian_tutorial'")
+        if self.wanderer and (self.tile_kind != "none" or self.crazy_colours):
+            raise ValueError("the desert wanderer's game has no track tiles and no crazy camels "
+                             "(R14.7)")
+        if self.leg_cards and (len(self.leg_bet_values) != self.n_racing
+                               or len(self.loser_bet_values) != self.n_racing):
+            raise ValueError(
+                f"leg cards pay by the order played, one value per racing camel (R14.3, R14.4), "
+                f"got {self.leg_bet_values} and {self.loser_bet_values}")
+        if any(v < 1 for v in self.loser_bet_values):
+            raise ValueError(f"loser card values must be positive (R14.4), got "
+                             f"{self.loser_bet_values}")
+        if self.pyramid_tile_value < 0:
+            raise ValueError(f"pyramid_tile_value must be >= 0, got {self.pyramid_tile_value}")
         if self.extra_action and not self.support_dice:
             raise ValueError("extra_action is part of module 1 and needs support_dice (R9.1.4)")
         if self.support_dice and (not self.support_die_faces
@@ -166,8 +211,9 @@ class RuleSet:
             raise ValueError("classic has no crazy camels (R1); use preset='second_edition'")
         if self.preset == "second_edition" and len(self.crazy_colours) != 2:
             raise ValueError(f"second_edition has 2 crazy camels (R1), got {self.crazy_colours}")
-        if self.tile_kind not in ("desert", "spectator"):
-            raise ValueError(f"tile_kind must be 'desert' or 'spectator', got {self.tile_kind!r}")
+        if self.tile_kind not in ("desert", "spectator", "none"):
+            raise ValueError(f"tile_kind must be 'desert', 'spectator' or 'none', got "
+                             f"{self.tile_kind!r}")
         if not self.racing_die_faces or any(v < 1 for v in self.racing_die_faces):
             raise ValueError(f"racing die faces must be positive, got {self.racing_die_faces}")
         faces = self.racing_die_faces + self.grey_die_values + self.support_die_faces

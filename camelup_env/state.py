@@ -48,7 +48,9 @@ class GameState:
         tiles: track space -> (owner seat, side) of each desert/spectator tile; side is +1 or -1.
         pyramid: dice still in the pyramid this leg, ascending die index.
         revealed: dice revealed this leg in order, as (die, camel shown, number shown).
-        leg_stacks: per racing camel, the leg-bet tile values still on its stack, top first.
+        leg_stacks: per racing camel, the leg-bet tile values still on its stack, top first
+            (with leg cards, R14.3: the value its winner card would pay now, or empty once
+            that card is out this leg).
         pyramid_tiles_left: pyramid tiles still in the stack this leg.
         coins: per seat.
         leg_bets: per seat, the leg-bet tiles taken this leg as (camel, value), in order taken.
@@ -67,6 +69,10 @@ class GameState:
             the covered leg-bet tile) for each position tile taken this leg, in order taken.
         extra_pending: the current player has made the turn's action and now decides the
             optional extra action (R9.1.4); the turn passes after that decision.
+        wanderer: the Persian tutorial (R14.1): the space the desert wanderer card lies on;
+            0 for rule sets without it.
+        loser_cards: the Persian tutorial (R14.4): the leg loser cards played this leg as
+            (seat, camel, value), in the order played.
 
     Two memos are not part of the state's value (no ``__init__`` argument, no JSON, ignored by
     equality): ``_legal`` holds :func:`camelup_env.engine.legal_action_indices`, and ``_camels``
@@ -96,6 +102,8 @@ class GameState:
     photographer: tuple[int, int] | None = None
     position_bets: tuple[tuple[int, int, int, int], ...] = ()
     extra_pending: bool = False
+    wanderer: int = 0
+    loser_cards: tuple[tuple[int, int, int], ...] = ()
     _legal: tuple[int, ...] | None = field(default=None, init=False, repr=False, compare=False)
     _camels: int | None = field(default=None, init=False, repr=False, compare=False)
 
@@ -139,6 +147,8 @@ class GameState:
         new.photographer = self.photographer
         new.position_bets = self.position_bets
         new.extra_pending = self.extra_pending
+        new.wanderer = self.wanderer
+        new.loser_cards = self.loser_cards
         new._legal = None
         new._camels = self._camels
         return new
@@ -160,8 +170,10 @@ class GameState:
 
     # Serialisation -------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
-        """A JSON-safe document; ``GameState.from_dict(s.to_dict()) == s``."""
-        return {
+        """A JSON-safe document; ``GameState.from_dict(s.to_dict()) == s``. The fields added for
+        the Persian tutorial (``_ADDED_FIELDS``) are written only for rule sets that use them,
+        so every other document is exactly what it was before them."""
+        doc = {
             "schema_version": SCHEMA_VERSION,
             "rules": self.rules.to_dict(),
             "stacks": [[space, list(stack)] for space, stack in sorted(self.stacks.items())],
@@ -186,6 +198,10 @@ class GameState:
             "position_bets": [list(b) for b in self.position_bets],
             "extra_pending": self.extra_pending,
         }
+        if self.rules.wanderer or self.rules.leg_cards:
+            doc["wanderer"] = self.wanderer
+            doc["loser_cards"] = [list(c) for c in self.loser_cards]
+        return doc
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), separators=(",", ":"))
@@ -214,7 +230,7 @@ class GameState:
                 f"unsupported game state schema_version {str(version)[:20]} (this camelup "
                 f"reads {SCHEMA_VERSION})"
             )
-        missing = [f for f in _FIELD_NAMES if f not in doc]
+        missing = [f for f in _FIELD_NAMES if f not in doc and f not in _ADDED_FIELDS]
         if missing:
             raise ValueError(f"game state document is missing field(s) {missing}")
         extra = set(doc) - set(_FIELD_NAMES) - {"schema_version"}
@@ -257,6 +273,8 @@ class GameState:
                           else _ints(photographer, "photographer", 2)),
             position_bets=_rows(doc["position_bets"], "position_bets", 4),
             extra_pending=_bool(doc["extra_pending"], "extra_pending"),
+            wanderer=_int(doc.get("wanderer", 0), "wanderer"),
+            loser_cards=_rows(doc.get("loser_cards", []), "loser_cards", 3),
         )
         if len(state.stacks) != len(doc["stacks"]) or len(state.tiles) != len(doc["tiles"]):
             raise ValueError("stacks and tiles may list each space once")
@@ -331,6 +349,30 @@ class GameState:
             raise ValueError("craters and the extra action need extra_action (R9.1.4)")
         if not 0 <= self.crater < 1 << r.n_racing:
             raise ValueError(f"bad crater mask {self.crater}")
+        self._validate_wanderer()
+
+    def _validate_wanderer(self) -> None:
+        """The desert wanderer and the leg cards (R14.1, R14.3, R14.4, R14.5)."""
+        r = self.rules
+        if not r.wanderer:
+            if self.wanderer:
+                raise ValueError("wanderer: this rule set has no desert wanderer (R14.1)")
+        elif not 2 <= self.wanderer <= r.track_length:
+            raise ValueError(f"wanderer must lie on a space 2..{r.track_length} (R14.1), got "
+                             f"{self.wanderer}")
+        elif not self.game_over and max(self.stacks) > self.wanderer:
+            raise ValueError(f"no camel stands beyond the wanderer on space {self.wanderer} "
+                             "while the race runs: passing it ends the leg (R14.5)")
+        if self.loser_cards and not r.leg_cards:
+            raise ValueError("loser_cards: this rule set has no leg cards (R14.4)")
+        camels = [camel for _, camel, _ in self.loser_cards]
+        expected = r.loser_bet_values[:len(self.loser_cards)]
+        if (len(set(camels)) != len(camels)
+                or any(s not in range(r.num_players) or c not in range(r.n_racing)
+                       for s, c, _ in self.loser_cards)
+                or tuple(v for _, _, v in self.loser_cards) != expected):
+            raise ValueError(f"loser_cards: one card per camel, valued in the order played "
+                             f"{r.loser_bet_values} (R14.4), got {self.loser_cards[:8]}")
 
     def _validate_dice(self) -> None:
         """pyramid, revealed, pyramid tiles (R3, R6.1, R9.1)."""
@@ -393,6 +435,9 @@ class GameState:
 
 
 _FIELD_NAMES = tuple(f.name for f in fields(GameState) if f.init)
+#: Fields added after schema version 1 was published (the Persian tutorial, R14): a document
+#: written before them has none and reads as their defaults.
+_ADDED_FIELDS = frozenset({"wanderer", "loser_cards"})
 
 
 def _int(value: Any, name: str) -> int:

@@ -57,7 +57,7 @@ START = {1: (OR,), 2: (Y, B), 3: (G, W)}
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [
-        ({"preset": "persian_tutorial"}, r"unknown preset 'persian_tutorial'"),  # R12
+        ({"preset": "persian"}, r"unknown preset 'persian'"),
         ({"preset": "classic", "num_players": 9}, r"2 to 8 players \(R1\).*num_players=9"),
         ({"preset": "second_edition", "num_players": 1}, r"2 to 8 players"),
         ({"preset": "classic", "num_players": 6, "partnerships": True},

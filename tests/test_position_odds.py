@@ -19,7 +19,7 @@ def positions(preset: str, n: int, seed: int = 0) -> list:
     return random_positions(RuleSet(preset, num_players=4), n, seed)
 
 
-@pytest.mark.parametrize("preset", ["classic", "second_edition", "supercup"])
+@pytest.mark.parametrize("preset", ["classic", "second_edition", "supercup", "persian_tutorial"])
 def test_R7_2_race_estimate_error_is_within_the_documented_bound(preset: str) -> None:
     """The bound of the odds module docstring: with N samples the root-mean-square error of an
     entry is at most 0.5 / sqrt(N) and no entry is off by more than 2 / sqrt(N) (4 times that),

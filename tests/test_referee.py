@@ -56,7 +56,7 @@ def test_referee_plays_the_in_process_game() -> None:
 
 def test_observation_from_the_public_view_equals_the_real_one() -> None:
     """A hosted agent's features are computed from the view it is sent (tournament.host)."""
-    for preset in ("classic", "second_edition", "supercup"):
+    for preset in ("classic", "second_edition", "supercup", "persian_tutorial"):
         rules = RuleSet(preset, num_players=4)
         features = observer(rules)
         rng = np.random.default_rng(0)

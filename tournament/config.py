@@ -51,7 +51,8 @@ class TournamentConfig:
         help="agent specs (a name from `camelup agents`, py:module:Class, ppo:model.zip or "
              "cmd:PROGRAM ARGS), comma-separated on the command line; in YAML an entry may be "
              "{spec, label, kwargs}")
-    preset: str = setting("classic", help="rule preset: classic, second_edition or supercup")
+    preset: str = setting("classic", help="rule preset: classic, second_edition, supercup or "
+                                          "persian_tutorial")
     players: int = setting(4, help="players per game")
     games: int = setting(100, help="games in all, rounded up to whole rounds")
     seed: int = setting(0, help="base seed of the paired game seeds")

@@ -48,7 +48,8 @@ class TrainConfig:
     """Every setting of a run; YAML files and ``--field-name`` flags set them."""
 
     name: str = setting("ppo_selfplay", help="Name of the run (recorded in the model file).")
-    preset: str = setting("classic", help="Rule set: classic, second_edition or supercup.")
+    preset: str = setting("classic", help="Rule set: classic, second_edition, supercup or "
+                                          "persian_tutorial.")
     num_players: int = setting(4,
         help="Players per game (the learner and num_players - 1 opponents).")
     reward_mode: str = setting("win",
