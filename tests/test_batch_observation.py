@@ -10,9 +10,12 @@ change colour.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numba
 import numpy as np
 import pytest
+from numba.core.registry import CPUDispatcher as Dispatcher
 
 from camelup_env import GameState, RuleSet
 from camelup_env.batch import BatchGames, random_streams
@@ -63,7 +66,7 @@ def assert_observations_equal(rules: RuleSet, flags: dict, states: list[GameStat
     for shift in range(n):
         seats = (np.arange(len(states)) + shift) % n  # each game from a different seat
         got = batch.observe(games, seats)
-        want = np.stack([reference.observe(s, int(q)) for s, q in zip(states, seats)])
+        want = np.stack([reference.observe(s, int(q)) for s, q in zip(states, seats, strict=True)])
         for a, b in exact:
             np.testing.assert_allclose(got[:, a:b], want[:, a:b], rtol=0, atol=1e-9)
         for name, (a, b) in batch.layout.items():
@@ -124,7 +127,7 @@ def test_R10_batched_observation_ignores_other_seats_card_colours(preset: str,
     for seat in range(players):
         changed = [permute_hidden_cards(s, seat, rng) for s in states]
         moved = sum(a.winner_pile + a.loser_pile != b.winner_pile + b.loser_pile
-                    for a, b in zip(states, changed))
+                    for a, b in zip(states, changed, strict=True))
         assert moved > len(states) // 2  # the colours a seat may not see did change
         before = batch.observe(BatchGames.from_states(states), seat)
         after = batch.observe(BatchGames.from_states(changed), seat)
@@ -159,3 +162,16 @@ def test_batched_observer_refuses_what_it_cannot_observe() -> None:
         batch.observe(BatchGames(rules, 2), 4)
     with pytest.raises(ValueError, match="other rules"):
         batch.observe(BatchGames(RuleSet("classic", num_players=3), 2), 0)
+
+
+def test_stale_numba_cache_is_flushed_when_the_baked_in_files_change(monkeypatch) -> None:
+    flushed = []
+    for value in vars(ok).values():
+        if isinstance(value, Dispatcher) and value.py_func.__module__ == ok.__name__:
+            monkeypatch.setattr(value._cache, "flush", lambda v=value: flushed.append(v))
+    marker = Path(ok.observe_games._cache.cache_path) / "observation_kernels.deps"
+    marker.write_text("a fingerprint of other files")
+    assert ok.drop_stale_cache()
+    assert ok.observe_games in flushed and ok._odds in flushed
+    assert marker.read_text() == ok._dependencies_fingerprint()
+    assert not ok.drop_stale_cache()  # up to date: nothing flushed

@@ -20,17 +20,23 @@ thousands of positions (``tests/test_batch_observation.py``).
 What a seat may not see (R10) is never read: the hand of another seat and the colour of a pile
 card another seat owns.
 
-numba's disk cache is keyed by this file only: after a change to the layout in
-:mod:`camelup_env.batch.kernels` or to the kernels of :mod:`camelup_env.odds`, this file's
-cache must be rebuilt too (:func:`camelup_env.batch.observe.rebuild_if_stale` does it at
-import, from a fingerprint of those files).
+numba's disk cache is keyed by this file only, but these kernels bake in the layout and rule
+helpers of :mod:`camelup_env.batch.kernels` and the odds kernels of :mod:`camelup_env.odds`:
+:func:`drop_stale_cache` flushes this file's cache at import when a fingerprint of those two
+files differs from the one recorded beside the cache.
 """
 
 from __future__ import annotations
 
+import hashlib
+from pathlib import Path
+
 import numpy as np
 from numba import njit, prange
+from numba.core.registry import CPUDispatcher as Dispatcher
 
+from camelup_env import odds as reference_odds
+from camelup_env.batch import kernels as batch_kernels
 from camelup_env.batch.kernels import (
     COINS,
     CURRENT,
@@ -405,3 +411,38 @@ def observe_games(g, r, seats, spec, value_col, inv_mult, fc, fv, fw, nf, rc, rv
             _odds_features(g, r, i, spec, leg, race, row)
         if spec[ACTION_VALUES] >= 0:
             _action_values(g, r, i, seats[i], leg, landings, race, spec, row)
+
+
+def _dependencies_fingerprint() -> str:
+    """A hash of the files whose code these kernels bake in: the layout and the inlined rule
+    helpers (:mod:`camelup_env.batch.kernels`) and the odds kernels they call."""
+    digest = hashlib.sha256()
+    for module in (batch_kernels, reference_odds):
+        digest.update(Path(module.__file__).read_bytes())
+    return digest.hexdigest()
+
+
+def drop_stale_cache() -> bool:
+    """Flush this file's numba disk cache when the files it bakes in changed since it was
+    written (numba checks only this file's time stamp); returns whether it flushed. Run at
+    import, before anything compiles; a cache that cannot be written is left to numba."""
+    kernels_here = [v for v in globals().values()
+                    if isinstance(v, Dispatcher) and v.py_func.__module__ == __name__]
+    folder = observe_games._cache.cache_path
+    if folder is None:  # caching disabled
+        return False
+    marker = Path(folder) / f"{Path(__file__).stem}.deps"
+    fingerprint = _dependencies_fingerprint()
+    try:
+        if marker.is_file() and marker.read_text() == fingerprint:
+            return False
+        for dispatcher in kernels_here:
+            dispatcher._cache.flush()
+        marker.parent.mkdir(parents=True, exist_ok=True)
+        marker.write_text(fingerprint)
+    except OSError:
+        return False
+    return True
+
+
+drop_stale_cache()
