@@ -1,14 +1,15 @@
 """Compiled kernels of the batched observation: :class:`camelup_env.observation.Observer`'s
 vector for every game of a batch, one observing seat per game, threads across games.
 
-``observe_games`` loops over the games with ``prange``; each game calls three functions that
-are compiled once (not inlined, to keep compile time down): :func:`_public_features` (the
-board, the bets and the piles as the seat sees them), :func:`_odds` (the leg enumeration and
-the race estimate of the public position) and :func:`_action_values` (the seat's immediate
-expected coins of each action). The Observer's slices are found through ``spec``, an ``int64``
-vector of the slice offsets in the observation (``-1``: the slice is absent) followed by a few
-settings; :data:`SPEC` names its entries and :mod:`camelup_env.batch.observe` fills it from the
-Observer's own layout, so the two cannot disagree on where a slice lies.
+``observe_games`` loops over the games with ``prange``; each game calls functions that are
+compiled once (not inlined, to keep compile time down): :func:`_public_features` (the board,
+the bets and the piles as the seat sees them), :func:`_odds` (the leg enumeration and the race
+estimate of the public position), :func:`_odds_features` (their slices) and
+:func:`_action_values` (the seat's immediate expected coins of each action). The Observer's
+slices are found through ``spec``, an ``int64`` vector of the slice offsets in the
+observation (``-1``: the slice is absent) followed by a few settings; :data:`SPEC` names its
+entries and :mod:`camelup_env.batch.observe` fills it from the Observer's own layout, so the
+two cannot disagree on where a slice lies.
 
 The odds are not re-implemented: the leg enumeration (``odds._leg_kernel``) and the rollouts
 (``odds._race_kernel``, which seeds numba's per-thread generator at each call, so a thread
