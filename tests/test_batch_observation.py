@@ -93,6 +93,15 @@ def test_batched_observation_equals_observer_other_flags(preset: str, players: i
     assert_observations_equal(rules, flags, states)
 
 
+@pytest.mark.parametrize("players", range(2, 9))
+@pytest.mark.parametrize("preset", ["classic", "second_edition"])
+def test_batched_observation_equals_observer_every_player_count(preset: str,
+                                                                players: int) -> None:
+    rules = RuleSet(preset, num_players=players)
+    states = random_positions(rules, games=4, steps=200, every=25, seed=20 + players)
+    assert_observations_equal(rules, TRAINING, states)
+
+
 def test_batched_race_estimate_with_more_samples_than_the_default_picks() -> None:
     """2,000 samples: the enumeration draws 2,048 leg-end picks instead of 1,024."""
     rules = RuleSet("classic", num_players=3)

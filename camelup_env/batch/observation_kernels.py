@@ -132,6 +132,17 @@ def _max_leg_value(r):
     return float(best)
 
 
+@njit(cache=True, inline="always")
+def _rank(g, i, camel):
+    """R0.4 (and R5.6: camels carried backward over the line have the lowest spaces): how many
+    racing camels are ahead of ``camel``, farther or higher in the same stack."""
+    key = g[i, POS + camel] * 16 + g[i, HEIGHT + camel]
+    rank = 0
+    for c in range(N_RACING):
+        rank += g[i, POS + c] * 16 + g[i, HEIGHT + c] > key
+    return rank
+
+
 @njit(cache=True)
 def _public_features(g, r, i, seat, spec, value_col, inv_mult, out):
     """Every slice but the odds and the action values, of game ``i`` seen from ``seat``, into
@@ -149,12 +160,8 @@ def _public_features(g, r, i, seat, spec, value_col, inv_mult, out):
             out[spec[CAMEL_CROSSED] + 2 * c + (0 if space > length else 1)] = 1.0
         out[spec[CAMEL_PROGRESS] + c] = min(max(space / length, -0.5), 1.5)
         out[spec[CAMEL_HEIGHT] + c] = g[i, HEIGHT + c] * hdiv
-    for c in range(N_RACING):  # racing_rank (R0.4)
-        key = g[i, POS + c] * 16 + g[i, HEIGHT + c]
-        rank = 0
-        for d in range(N_RACING):
-            rank += g[i, POS + d] * 16 + g[i, HEIGHT + d] > key
-        out[spec[RACING_RANK] + c * N_RACING + rank] = 1.0
+    for c in range(N_RACING):
+        out[spec[RACING_RANK] + c * N_RACING + _rank(g, i, c)] = 1.0
     for q in range(n):  # tiles, tile_on_track
         space = g[i, TILE_SPACE + q]
         if space > 0:
@@ -369,10 +376,7 @@ def _odds_features(g, r, i, spec, leg, race, out):
     (``leg``/``race`` unused then)."""
     if g[i, GAME_OVER]:
         for c in range(N_RACING):
-            key = g[i, POS + c] * 16 + g[i, HEIGHT + c]
-            rank = 0
-            for d in range(N_RACING):
-                rank += g[i, POS + d] * 16 + g[i, HEIGHT + d] > key
+            rank = _rank(g, i, c)
             out[spec[LEG_RANK_PROB] + c * N_RACING + rank] = 1.0
             if rank == 0:
                 out[spec[RACE_WINNER_PROB] + c] = 1.0
