@@ -138,9 +138,12 @@ def test_R10_batched_observation_ignores_other_seats_card_colours(preset: str,
         moved = sum(a.winner_pile + a.loser_pile != b.winner_pile + b.loser_pile
                     for a, b in zip(states, changed, strict=True))
         assert moved > len(states) // 2  # the colours a seat may not see did change
-        before = batch.observe(BatchGames.from_states(states), seat)
-        after = batch.observe(BatchGames.from_states(changed), seat)
-        np.testing.assert_array_equal(before, after)
+        games, recoloured = BatchGames.from_states(states), BatchGames.from_states(changed)
+        np.testing.assert_array_equal(batch.observe(games, seat),
+                                      batch.observe(recoloured, seat))
+        other = (seat + 1) % players  # whose own cards changed: its observation does
+        assert not np.array_equal(batch.observe(games, other),
+                                  batch.observe(recoloured, other))
         for s in states[:20]:  # the reference, too, uses only what the seat may see
             np.testing.assert_array_equal(reference.observe(s, seat),
                                           reference.observe(public_view(s, seat), seat))
