@@ -164,6 +164,24 @@ def test_batched_observation_is_deterministic_and_thread_count_free() -> None:
     np.testing.assert_array_equal(first, observe(games, 1, **TRAINING))
 
 
+def test_batched_observer_memo_is_a_miss_for_another_position_in_the_row() -> None:
+    """Rows keep the odds of their last position: observing other games in between, or the
+    same games again, gives what a fresh observer gives."""
+    rules = RuleSet("classic", num_players=4)
+    states = random_positions(rules, 8, 100, 20, seed=4)
+    half = len(states) // 2
+    first = BatchGames.from_states(states[:half])
+    second = BatchGames.from_states(states[half:2 * half])
+    for flags in (TRAINING, FLAGS[3]):
+        batch = BatchObserver(rules, **flags)
+        before = batch.observe(first, 2)
+        np.testing.assert_array_equal(batch.observe(second, 2),
+                                      BatchObserver(rules, **flags).observe(second, 2))
+        np.testing.assert_array_equal(batch.observe(first, 2), before)
+        np.testing.assert_array_equal(batch.observe(first, 3),
+                                      BatchObserver(rules, **flags).observe(first, 3))
+
+
 def test_batched_observer_refuses_what_it_cannot_observe() -> None:
     assert ok.ACTION_VALUE_SCALE == ACTION_VALUE_SCALE  # the compiled copy of the constant
     with pytest.raises(ValueError, match="batch core plays"):

@@ -267,26 +267,43 @@ def _race_card_ev(p, g, r, i, pile, seat):
     return p * paid - (1.0 - p)
 
 
-@njit(cache=True)
-def _odds(g, r, i, spec, fc, fv, fw, nf, rc, rv, rn, pick_at, pick_row, seed):
-    """The odds of game ``i``'s public position (board, tile sides, dice left, reveals left;
-    R10): exact leg ranks ``[camel, rank]``, expected arrivals per space ``0..L+1`` and the race
-    estimate ``[winner / loser, camel]``, as :func:`camelup_env.odds.position_odds` computes them
-    (``ODDS_SHARED``: one enumeration that also samples the leg's end, one rollout from each
-    open pick among the first ``race_samples``, common seed) or as the ``camelup_v0``
-    observation does (``ODDS_V0``: plain rollouts from the position with the position's
-    ``seed``). For a game not over."""
+@njit(cache=True, inline="always")
+def _position_key(g, r, i, seed, key):
+    """Game ``i``'s public position as one ``int64`` vector: the board (``space * 16 +
+    height`` per camel, as :mod:`camelup_env.odds` encodes it), the tile side per space
+    ``0..L+1``, the dice left (bit mask), the reveals left and the rollout seed (``ODDS_V0``;
+    0 otherwise). Everything the odds depend on, nothing a seat may not see (R10)."""
     n_camels = r[N_CAMELS]
     length = r[TRACK]
-    board = np.empty(n_camels, np.int64)
     for c in range(n_camels):
-        board[c] = g[i, POS + c] * 16 + g[i, HEIGHT + c]
-    side = np.zeros(length + 2, np.int64)
+        key[c] = g[i, POS + c] * 16 + g[i, HEIGHT + c]
+    for s in range(length + 2):
+        key[n_camels + s] = 0
     for q in range(r[NUM_PLAYERS]):
         if g[i, TILE_SPACE + q] > 0:
-            side[g[i, TILE_SPACE + q]] = g[i, TILE_SIDE + q]
+            key[n_camels + g[i, TILE_SPACE + q]] = g[i, TILE_SIDE + q]
     mask = np.int64(g[i, PYRAMID])
-    left = min(np.int64(g[i, PYRAMID_LEFT]), _popcount(mask))
+    key[n_camels + length + 2] = mask
+    key[n_camels + length + 3] = min(np.int64(g[i, PYRAMID_LEFT]), _popcount(mask))
+    key[n_camels + length + 4] = seed
+
+
+@njit(cache=True)
+def _odds(key, r, spec, fc, fv, fw, nf, rc, rv, rn, pick_at, pick_row):
+    """The odds of a public position (:func:`_position_key`): exact leg ranks ``[camel,
+    rank]``, expected arrivals per space ``0..L+1`` and the race estimate ``[winner / loser,
+    camel]``, as :func:`camelup_env.odds.position_odds` computes them (``ODDS_SHARED``: one
+    enumeration that also samples the leg's end, one rollout from each open pick among the
+    first ``race_samples``, common seed) or as the ``camelup_v0`` observation does
+    (``ODDS_V0``: plain rollouts from the position with the position's seed). For a game not
+    over."""
+    n_camels = r[N_CAMELS]
+    length = r[TRACK]
+    board = key[:n_camels].copy()
+    side = key[n_camels:n_camels + length + 2].copy()
+    mask = key[n_camels + length + 2]
+    left = key[n_camels + length + 3]
+    seed = key[n_camels + length + 4]
     n = spec[RACE_SAMPLES]
     race = np.zeros((2, N_RACING))
     if spec[ODDS_MODE] == ODDS_V0:
@@ -397,10 +414,15 @@ def _odds_features(g, r, i, spec, leg, race, out):
 
 @njit(cache=True, parallel=True)
 def observe_games(g, r, seats, spec, value_col, inv_mult, fc, fv, fw, nf, rc, rv, rn, pick_at,
-                  pick_row, seeds, out):
+                  pick_row, seeds, memo_key, memo_leg, memo_landings, memo_race, out):
     """``out[i]`` (zeroed): the observation of game ``i`` seen from ``seats[i]``. The face
     tables are :class:`camelup_env.odds._Tables`'; ``pick_at``/``pick_row`` the pick points of
-    ``position_odds``; ``seeds[i]`` game ``i``'s rollout seed with ``ODDS_V0``."""
+    ``position_odds``; ``seeds[i]`` game ``i``'s rollout seed with ``ODDS_V0``.
+
+    ``memo_*[i]``: the last position whose odds were computed in row ``i`` (its
+    :func:`_position_key`) and those odds. A bet leaves the position as it was, so the next
+    observation of that game reuses them; the odds are a function of the key alone, so a row
+    holding another game is merely a miss."""
     for i in prange(out.shape[0]):
         row = out[i]
         _public_features(g, r, i, seats[i], spec, value_col, inv_mult, row)
@@ -410,12 +432,23 @@ def observe_games(g, r, seats, spec, value_col, inv_mult, fc, fv, fw, nf, rc, rv
             if spec[LEG_RANK_PROB] >= 0:
                 _odds_features(g, r, i, spec, np.empty((0, 0)), np.empty((0, 0)), row)
             continue
-        leg, landings, race = _odds(g, r, i, spec, fc, fv, fw, nf, rc, rv, rn, pick_at,
-                                    pick_row, seeds[i])
+        key = np.empty(memo_key.shape[1], np.int64)
+        _position_key(g, r, i, seeds[i], key)
+        seen = True
+        for k in range(key.shape[0]):
+            seen = seen and key[k] == memo_key[i, k]
+        if not seen:
+            leg, landings, race = _odds(key, r, spec, fc, fv, fw, nf, rc, rv, rn, pick_at,
+                                        pick_row)
+            memo_key[i] = key
+            memo_leg[i] = leg
+            memo_landings[i] = landings
+            memo_race[i] = race
         if spec[LEG_RANK_PROB] >= 0:
-            _odds_features(g, r, i, spec, leg, race, row)
+            _odds_features(g, r, i, spec, memo_leg[i], memo_race[i], row)
         if spec[ACTION_VALUES] >= 0:
-            _action_values(g, r, i, seats[i], leg, landings, race, spec, row)
+            _action_values(g, r, i, seats[i], memo_leg[i], memo_landings[i], memo_race[i],
+                           spec, row)
 
 
 def _dependencies_fingerprint() -> str:

@@ -18,9 +18,12 @@ layout (the Observer's own, :attr:`BatchObserver.layout`), the same odds and act
   (:mod:`camelup_env.batch.observation_kernels`) and equal to the Observer's up to float32
   rounding.
 
-Unlike the Observer there is no cache by position: each call computes every game's odds (one
-enumeration and at most ``race_samples`` rollouts per game, shared by nothing), in parallel on
-numba's threads. It reads only what the observing seat may see (R10).
+Instead of the Observer's caches by position (LRU, shared by every game of a process), a
+:class:`BatchObserver` remembers per row the last position whose odds it computed: a bet leaves
+the position unchanged, so the next observation of that game reuses its odds, and any other
+position is computed (one enumeration and at most ``race_samples`` rollouts), in parallel on
+numba's threads. The odds are a function of the position alone, so the memo never changes a
+result. It reads only what the observing seat may see (R10).
 """
 
 from __future__ import annotations
@@ -74,6 +77,16 @@ class BatchObserver:
             self._picks = odds._pick_points(odds._picks_for(ob.race_samples))
         else:
             self._picks = (np.empty(0), np.empty(0, np.int64))
+        self._memo = self._empty_memo(0)
+
+    def _empty_memo(self, n: int) -> tuple[np.ndarray, ...]:
+        """Per row: the last position whose odds were computed there (its key: board, tile
+        sides, dice mask, reveals left, seed; -1s match no position) and those odds (leg ranks,
+        arrivals, race)."""
+        rules, racing = self.rules, self.rules.n_racing
+        width = rules.n_camels + rules.track_length + 5
+        return (np.full((n, width), -1, np.int64), np.zeros((n, racing, racing)),
+                np.zeros((n, rules.track_length + 2)), np.zeros((n, 2, racing)))
 
     @property
     def size(self) -> int:
@@ -96,9 +109,11 @@ class BatchObserver:
         if self._spec[ok.ODDS_MODE] == ok.ODDS_V0:
             for i in np.flatnonzero(games.state.game_over == 0):
                 seeds[i] = v0_race_seed(to_state(games.state, int(i)))
+        if len(self._memo[0]) != n:
+            self._memo = self._empty_memo(n)
         out = np.zeros((n, self.size), np.float32)
         ok.observe_games(games.state.rows, games.params, seat_arr, self._spec, self._value_col,
-                         self._inv_mult, *self._tables, *self._picks, seeds, out)
+                         self._inv_mult, *self._tables, *self._picks, seeds, *self._memo, out)
         return out
 
 
