@@ -1,11 +1,17 @@
 """Batched observations against the Observer: observations per second on the same states.
 
-Positions come from random play in the batch core (``--positions`` states, every game sampled
-every few steps); each is observed from the seat to act, as an environment step does. The
-batched path is one ``BatchObserver.observe`` call for all of them (numba threads: every core,
-``--threads`` to change); the Observer observes them one by one in one process, with the odds
-caches cleared before each round (a training step sees new positions; the Observer's own
-per-part memo is kept, as in an environment). Both outputs are checked equal before timing.
+Two workloads, each state observed from the seat to act, as an environment step does:
+
+* positions (default): ``--positions`` states of random batch-core games (every game sampled
+  every few steps), all different. The batched path is one ``BatchObserver.observe`` call for
+  all of them; the Observer observes them one by one, its odds caches cleared before each round
+  (nothing is reused: the cost of new positions);
+* ``--play STEPS``: ``--positions`` games played at random side by side for STEPS steps,
+  observed after every step, as a training run does: the batched path one call per step (its
+  per-game memo reuses the odds when a bet left the position unchanged), the Observer one
+  instance per game (one per environment) with its caches, cleared before each round.
+
+numba threads: every core (``--threads`` to change). Both outputs are checked equal first.
 
 These machines drift, so the two are timed round-robin in ``--rounds`` rounds and each side's
 best round is compared; compilation is excluded (a warm-up call). Last line:
@@ -53,12 +59,27 @@ def positions(rules: RuleSet, count: int, seed: int) -> BatchGames:
     return BatchGames.from_states(states[:count])
 
 
+def played(rules: RuleSet, games: int, steps: int, seed: int) -> list[BatchGames]:
+    """``games`` random games side by side, one batch per step (copies), ended games set up
+    anew."""
+    batch = BatchGames(rules, games, seed=seed)
+    streams = random_streams(games, seed + 1)
+    out = []
+    for _ in range(steps):
+        out.append(batch.copy())
+        batch.step(batch.random_actions(streams), autoreset=True)
+    return out
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--preset", default="classic")
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--flags", choices=sorted(FLAGS), default="training")
-    parser.add_argument("--positions", type=int, default=1024)
+    parser.add_argument("--positions", type=int, default=1024,
+                        help="positions observed, or games played with --play")
+    parser.add_argument("--play", type=int, default=0, metavar="STEPS",
+                        help="observe games along STEPS steps of random play")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--threads", type=int, default=numba.config.NUMBA_NUM_THREADS,
                         help="numba threads (default: every core)")
@@ -67,32 +88,44 @@ def main(argv: list[str] | None = None) -> None:
     numba.set_num_threads(args.threads)
     rules = RuleSet(args.preset, num_players=args.players)
     flags = FLAGS[args.flags]
-    games = positions(rules, args.positions, args.seed)
-    states = games.to_states()
-    seats = games.current_player.astype(np.int64)
-    batched = BatchObserver(rules, **flags)
-    reference = Observer(rules, **flags)
+    if args.play:
+        batches = played(rules, args.positions, args.play, args.seed)
+    else:
+        batches = [positions(rules, args.positions, args.seed)]
+    states = [games.to_states() for games in batches]
+    seats = [games.current_player.astype(np.int64) for games in batches]
+    n_obs = sum(len(step) for step in states)
+    references = [Observer(rules, **flags) for _ in range(len(states[0]))]
 
-    def run_reference() -> np.ndarray:
+    def run_batched(observer: BatchObserver) -> list[np.ndarray]:
+        return [observer.observe(games, q) for games, q in zip(batches, seats, strict=True)]
+
+    def run_reference() -> list[np.ndarray]:
         odds.clear_cache()
-        return np.stack([reference.observe(s, int(q)) for s, q in zip(states, seats, strict=True)])
+        return [np.stack([ob.observe(s, int(q))
+                          for ob, s, q in zip(references, step, step_seats, strict=True)])
+                for step, step_seats in zip(states, seats, strict=True)]
 
-    np.testing.assert_allclose(batched.observe(games, seats), run_reference(), rtol=1e-6,
-                               atol=1e-7)  # also the warm-up: compiles or loads the kernels
+    for got, want in zip(run_batched(BatchObserver(rules, **flags)), run_reference(),
+                         strict=True):
+        # also the warm-up: compiles or loads the kernels
+        np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-7)
+    workload = (f"{args.positions} games x {args.play} steps of random play" if args.play
+                else f"{n_obs} positions of random batch-core games")
     print(f"observations, {args.preset}, {args.players} players, flags {args.flags} {flags}: "
-          f"{len(states)} positions of random batch-core games, each from the seat to act; "
-          f"batched on {args.threads} thread(s) vs the Observer in one process (odds caches "
-          f"cleared per round); {args.rounds} rounds (Python {platform.python_version()}, "
-          f"{platform.machine()})")
+          f"{workload}, each from the seat to act; batched on {args.threads} thread(s) vs the "
+          f"Observer in one process (odds caches cleared per round); {args.rounds} rounds "
+          f"(Python {platform.python_version()}, {platform.machine()})")
     rates: dict[str, list[float]] = {"batched": [], "Observer": []}
     clock = time.perf_counter
     for _ in range(args.rounds):
         start = clock()
         run_reference()
-        rates["Observer"].append(len(states) / (clock() - start))
+        rates["Observer"].append(n_obs / (clock() - start))
+        batched = BatchObserver(rules, **flags)  # an empty memo each round
         start = clock()
-        batched.observe(games, seats)
-        rates["batched"].append(len(states) / (clock() - start))
+        run_batched(batched)
+        rates["batched"].append(n_obs / (clock() - start))
     for name, values in rates.items():
         print(f"{name:<9} best {max(values):>12,.0f} obs/s   median "
               f"{statistics.median(values):>12,.0f}")
