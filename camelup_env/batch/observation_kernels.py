@@ -267,6 +267,12 @@ def _race_card_ev(p, g, r, i, pile, seat):
     return p * paid - (1.0 - p)
 
 
+def position_key_width(n_camels: int, track_length: int) -> int:
+    """Entries of a :func:`_position_key`: one per camel, one per space ``0..L+1``, then the
+    dice mask, the reveals left and the seed."""
+    return n_camels + track_length + 5
+
+
 @njit(cache=True, inline="always")
 def _position_key(g, r, i, seed, key):
     """Game ``i``'s public position as one ``int64`` vector: the board (``space * 16 +

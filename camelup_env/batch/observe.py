@@ -44,7 +44,8 @@ class BatchObserver:
 
     Args are the Observer's (same defaults); ``observer`` is the Observer itself (its
     ``layout``, ``shapes``, ``low``/``high``, ``metadata`` describe the batched rows too).
-    Classic and second edition only, as the batch core.
+    Classic and second edition only, as the batch core. It holds the per-row memo of the
+    last odds computed, so one instance serves one caller at a time.
     """
 
     def __init__(self, rules: RuleSet, odds_features: bool = True,
@@ -84,7 +85,7 @@ class BatchObserver:
         sides, dice mask, reveals left, seed; -1s match no position) and those odds (leg ranks,
         arrivals, race)."""
         rules, racing = self.rules, self.rules.n_racing
-        width = rules.n_camels + rules.track_length + 5
+        width = ok.position_key_width(rules.n_camels, rules.track_length)
         return (np.full((n, width), -1, np.int64), np.zeros((n, racing, racing)),
                 np.zeros((n, rules.track_length + 2)), np.zeros((n, 2, racing)))
 
