@@ -165,6 +165,15 @@ def public_view(state: GameState, seat: int | None) -> GameState:
     return view
 
 
+def v0_race_seed(state: GameState) -> int:
+    """The seed of the ``camelup_v0`` race estimate (``action_values=False``): a hash of the
+    public track position, the same in every process, so that the estimate is a deterministic
+    function of the state."""
+    position = (tuple(sorted(state.stacks.items())), tuple(sorted(state.tiles.items())),
+                state.pyramid, state.pyramid_tiles_left)
+    return zlib.crc32(repr(position).encode())
+
+
 #: Coins per unit of the ``action_values`` slice (values are divided by it, then clipped to ±1).
 ACTION_VALUE_SCALE = 10.0
 #: How the ``action_values`` slice values tile placements: the one-enumeration approximation
@@ -637,11 +646,8 @@ class Observer:
                 probs, race = shared.leg, shared.race
             else:  # camelup_v0's numbers, bit for bit (see the module docstring)
                 probs = odds.leg_rank_probabilities(state)
-                position = (tuple(sorted(state.stacks.items())),
-                            tuple(sorted(state.tiles.items())), state.pyramid,
-                            state.pyramid_tiles_left)
-                seed = zlib.crc32(repr(position).encode())  # the same in every process
-                race = odds.race_probabilities(state, n_samples=self.race_samples, seed=seed)
+                race = odds.race_probabilities(state, n_samples=self.race_samples,
+                                               seed=v0_race_seed(state))
             vec[:R * R] = probs.reshape(-1)
             ev = vec[R * R:R * R + R]
             avail = vec[R * R + R:R * R + 2 * R]

@@ -1017,6 +1017,16 @@ def _pick_points(n: int) -> tuple[np.ndarray, np.ndarray]:
     return found
 
 
+def _picks_for(race_samples: int) -> int:
+    """Leg-end samples an enumeration draws for a race estimate of ``race_samples``:
+    :data:`_PICKS`, doubled until it covers them (so the estimates of every ``N`` up to it
+    share the enumeration)."""
+    n_picks = _PICKS
+    while n_picks < race_samples:
+        n_picks *= 2
+    return n_picks
+
+
 def _enumerate(state: GameState, board: list, side: list, n_picks: int) -> _Enumerated:
     rules = state.rules
     t = _tables_of(rules)
@@ -1059,10 +1069,7 @@ def position_odds(state: GameState, race_samples: int = RACE_SAMPLES) -> Positio
                             _race_odds(np.stack((probs[:, 0], probs[:, n - 1])), race_samples))
     entry = _cache_get(_position_cache, leg_key)
     if entry is None or len(entry.open) < race_samples:
-        n_picks = _PICKS
-        while n_picks < race_samples:
-            n_picks *= 2
-        entry = _enumerate(state, board, side, n_picks)
+        entry = _enumerate(state, board, side, _picks_for(race_samples))
         _cache_put(_position_cache, leg_key, entry)
         _cache_put(_leg_cache, leg_key, (entry.leg, entry.landings))
     found = entry.by_samples.get(race_samples)

@@ -18,6 +18,9 @@ indices. ``tests/test_batch_differential.py`` keeps the two equal state for stat
   ``current_player`` (N,), ``step(actions)`` returning per-seat rewards, terminated and
   truncated (optionally resetting ended games), ``step(actions, rolls)`` with given dice,
   ``to_states`` / ``from_states`` to and from the engine's ``GameState``.
+* :class:`~camelup_env.batch.observe.BatchObserver` - the ``camelup_v1`` observation of every
+  game from one seat each (odds and action values included), compiled, equal to the
+  ``Observer``'s (:mod:`~camelup_env.batch.observe`).
 * :mod:`~camelup_env.batch.kernels` - the rules, compiled, and the layout of a game's row;
   :mod:`~camelup_env.batch.arrays` - named views of the rows; :mod:`~camelup_env.batch.convert`
   - the mapping onto ``GameState``.
@@ -28,5 +31,7 @@ with ``numba.set_num_threads``). The docs' "Batch core" page has the layout and 
 
 from camelup_env.batch.arrays import BATCH_PRESETS, BatchState
 from camelup_env.batch.games import BatchGames, StepResult, random_streams
+from camelup_env.batch.observe import BatchObserver
 
-__all__ = ["BATCH_PRESETS", "BatchGames", "BatchState", "StepResult", "random_streams"]
+__all__ = ["BATCH_PRESETS", "BatchGames", "BatchObserver", "BatchState", "StepResult",
+           "random_streams"]
