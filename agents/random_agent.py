@@ -10,6 +10,8 @@ from camelup_env.state import GameState
 
 class RandomAgent(Agent):
     description = "uniform over the legal moves (seeded)"
+    #: Batched envs may draw this agent's moves themselves (camelup_env.batch.learner).
+    uniform_random = True
 
     def __init__(self, seed: int | None = None) -> None:
         self.rng = np.random.default_rng(seed)

@@ -42,6 +42,9 @@ __all__ = ["Opponent", "RandomOpponent", "SingleAgentEnv", "random_opponent"]
 class RandomOpponent:
     """Plays a uniformly random legal action. Seeded by the env on every ``reset(seed=...)``."""
 
+    #: Batched envs may draw this opponent's moves themselves (camelup_env.batch.learner).
+    uniform_random = True
+
     def __init__(self, seed: int | None = None):
         self.rng = np.random.default_rng(seed)
 

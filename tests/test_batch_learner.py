@@ -8,8 +8,9 @@ import pytest
 from camelup_env import RuleSet
 from camelup_env.batch import BatchGames, random_streams
 from camelup_env.batch.engine_games import EngineGames
-from camelup_env.batch.learner import BatchRandom, LearnerGames
+from camelup_env.batch.learner import LearnerGames
 from camelup_env.state import HIDDEN
+from camelup_env.wrappers import RandomOpponent
 
 CLASSIC4 = RuleSet("classic", num_players=4)
 PLAIN = {"odds_features": False, "action_values": False}
@@ -25,7 +26,7 @@ def random_legal(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 def test_learner_games_stop_at_the_learners_turn_and_rotate_seats() -> None:
     n = 32
-    opponents = BatchRandom(n, seed=1)
+    opponents = RandomOpponent()
     env = LearnerGames(CLASSIC4, n, lambda: [opponents] * 3, seed=0, **PLAIN)
     obs = env.reset()
     assert obs.shape == (n, env.observation_size)
@@ -45,7 +46,7 @@ def test_learner_return_is_its_coin_shaping_plus_its_terminal_reward() -> None:
     """Seat 0 moves first, so every coin of the learner's game is in its return: coins won
     (from the 3 it starts with) plus R7's coin margin over the best opponent / 10."""
     n = 16
-    opponents = BatchRandom(n, seed=2)
+    opponents = RandomOpponent()
     env = LearnerGames(CLASSIC4, n, lambda: [opponents] * 3, learner_seat=0, seed=3,
                        reward_mode="coins", coin_shaping=1.0, **PLAIN)
     env.reset()
@@ -64,7 +65,7 @@ def test_learner_return_is_its_coin_shaping_plus_its_terminal_reward() -> None:
 
 def test_learner_games_are_reproduced_by_seed_whatever_the_batch_size() -> None:
     def run(n: int, seed: int, rounds: int) -> list:
-        opponents = BatchRandom(n, seed=seed)
+        opponents = RandomOpponent()
         env = LearnerGames(CLASSIC4, n, lambda: [opponents] * 3, seed=seed, **PLAIN)
         out = [env.reset()]
         for _ in range(rounds):
@@ -119,7 +120,7 @@ def test_learner_games_ask_scripted_agents_and_batched_policies() -> None:
 
 
 def test_learner_illegal_action_and_truncation_end_the_episode() -> None:
-    opponents = BatchRandom(2, seed=0)
+    opponents = RandomOpponent()
     env = LearnerGames(CLASSIC4, 2, lambda: [opponents] * 3, seed=0, illegal_reward=-3.0,
                        max_turns=9, **PLAIN)
     env.reset()
@@ -138,7 +139,7 @@ def test_learner_illegal_action_and_truncation_end_the_episode() -> None:
 
 def test_learner_games_play_supercup_on_the_engine() -> None:
     rules = RuleSet("supercup", num_players=3, extra_action=True)
-    opponents = BatchRandom(3, seed=0)
+    opponents = RandomOpponent()
     env = LearnerGames(rules, 3, lambda: [opponents] * 2, seed=1, **PLAIN)
     assert isinstance(env.games, EngineGames)
     env.reset()
@@ -169,6 +170,6 @@ def test_learner_games_refuse_bad_settings() -> None:
         LearnerGames(CLASSIC4, 2, lambda: [], learner_seat=4)
     with pytest.raises(ValueError, match="reward_mode"):
         LearnerGames(CLASSIC4, 2, lambda: [], reward_mode="money")
-    env = LearnerGames(CLASSIC4, 2, lambda: [BatchRandom(2)], **PLAIN)
+    env = LearnerGames(CLASSIC4, 2, lambda: [RandomOpponent()], **PLAIN)
     with pytest.raises(ValueError, match="returned 1 opponents; 3 are needed"):
         env.reset()

@@ -12,8 +12,10 @@ is that loop, once, over a :class:`~camelup_env.batch.games.BatchGames`:
   is kept, and the game is dealt again at once;
 * opponents move until it is the learner's turn, every opponent deciding for all the games
   where it is on move in one call: ``act_batch(observations, masks)`` for a frozen policy, the
-  batch core's own random player for :class:`BatchRandom`, and game by game, on the public view
-  of the engine's state (``agent(observation, public_state)``), for any other agent.
+  batch core's own random player for an opponent marked ``uniform_random = True`` (the
+  ``random`` agent: a uniformly random legal move, drawn from per-game streams seeded at every
+  deal), and game by game, on the public view of the engine's state
+  (``agent(observation, public_state)``), for any other agent.
 
 Each game draws everything from its own generator (seeded ``seed + i``): the learner's seat,
 the seeds of its opponents with a ``reset(seed)`` method and the seed of the game's dice, so a
@@ -30,8 +32,9 @@ from typing import Any
 
 import numpy as np
 
-from camelup_env.batch.engine_games import EngineGames, make_games
+from camelup_env.batch.engine_games import make_games
 from camelup_env.batch.games import BatchGames, random_streams
+from camelup_env.batch.observe import BatchObserver
 from camelup_env.camelup_v1 import REWARD_MODES
 from camelup_env.engine import IllegalActionError
 from camelup_env.observation import LazyObservation, Observer, public_view
@@ -40,18 +43,6 @@ from camelup_env.rules import RuleSet
 #: Where each episode's opponents come from: called at every deal of one game, it returns the
 #: opponents of seats learner + 1, ..., learner + n - 1 (relative seats, in turn order).
 OpponentSource = Callable[[], Sequence[Any]]
-
-
-class BatchRandom:
-    """A uniformly random legal opponent drawn by the batch core, from streams of its own (so
-    it never changes the dice). One object serves any number of games."""
-
-    def __init__(self, n_games: int, seed: int = 0) -> None:
-        self.streams = random_streams(n_games, seed)
-
-    def act_games(self, games: BatchGames | EngineGames, indices: np.ndarray) -> np.ndarray:
-        """Actions for the games at ``indices`` (only their streams advance)."""
-        return games.random_actions(self.streams, indices)[indices]
 
 
 class LearnerGames:
@@ -98,11 +89,15 @@ class LearnerGames:
         self.illegal_reward = float(illegal_reward)
         self.observers = [Observer(rules, **observer_settings) for _ in range(n)]
         self.observation_size = self.observers[0].size
+        #: The compiled observation for the batch core's games (the engine's: an Observer each).
+        self.batch_observer = (BatchObserver(rules, **observer_settings)
+                               if isinstance(self.games, BatchGames) else None)
         self.num_actions = self.games.num_actions
         self.np_random = [np.random.default_rng(None if seed is None else seed + i)
                           for i in range(n)]
         self.seats = np.zeros(n, np.int64)
         self.opponents: list[list[Any]] = [[] for _ in range(n)]
+        self.random_streams = random_streams(n)  # the uniform-random opponents' draws
         self.returns = np.zeros(n)  # the learner's reward since the episode began
         self.lengths = np.zeros(n, np.int64)  # learner decisions this episode
         #: Seconds in the games and observations, and in the opponents' decisions.
@@ -174,6 +169,8 @@ class LearnerGames:
 
     def observe(self, indices: np.ndarray, seats: np.ndarray) -> np.ndarray:
         """The observations of ``seats[j]`` in game ``indices[j]`` (len(indices), F)."""
+        if self.batch_observer is not None:
+            return self.batch_observer.observe(self.games, seats, indices)
         states = self.games.to_states(indices)
         return np.stack([self.observers[i].observe(state, int(seat))
                          for i, state, seat in zip(indices, states, seats, strict=True)])
@@ -201,6 +198,7 @@ class LearnerGames:
                     seen.add(id(opponent))
                     opponent.reset(int(rng.integers(1 << 31)))
             seeds[j] = rng.integers(1 << 62)
+        self.random_streams[indices] = random_streams(len(indices), seeds + 1)
         self.games.reset(indices, seed=seeds)
         self.returns[indices] = 0.0
         self.lengths[indices] = 0
@@ -252,8 +250,8 @@ class LearnerGames:
 
     def _ask(self, opponent: Any, idx: np.ndarray) -> np.ndarray:
         seats = self.games.current_player[idx].astype(np.int64)
-        if isinstance(opponent, BatchRandom):
-            return opponent.act_games(self.games, idx)
+        if getattr(opponent, "uniform_random", False):
+            return self.games.random_actions(self.random_streams, idx)[idx]
         masks = self.games.legal_action_mask()[idx]
         if hasattr(opponent, "act_batch"):
             return np.asarray(opponent.act_batch(self.observe(idx, seats), masks.astype(bool)))

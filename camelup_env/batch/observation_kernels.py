@@ -419,9 +419,10 @@ def _odds_features(g, r, i, spec, leg, race, out):
 
 
 @njit(cache=True, parallel=True)
-def observe_games(g, r, seats, spec, value_col, inv_mult, fc, fv, fw, nf, rc, rv, rn, pick_at,
-                  pick_row, seeds, memo_key, memo_leg, memo_landings, memo_race, out):
-    """``out[i]`` (zeroed): the observation of game ``i`` seen from ``seats[i]``. The face
+def observe_games(g, r, games, seats, spec, value_col, inv_mult, fc, fv, fw, nf, rc, rv, rn,
+                  pick_at, pick_row, seeds, memo_key, memo_leg, memo_landings, memo_race, out):
+    """``out[j]`` (zeroed): the observation of game ``i = games[j]`` seen from ``seats[j]``. The
+    face
     tables are :class:`camelup_env.odds._Tables`'; ``pick_at``/``pick_row`` the pick points of
     ``position_odds``; ``seeds[i]`` game ``i``'s rollout seed with ``ODDS_V0``.
 
@@ -429,9 +430,10 @@ def observe_games(g, r, seats, spec, value_col, inv_mult, fc, fv, fw, nf, rc, rv
     :func:`_position_key`) and those odds. A bet leaves the position as it was, so the next
     observation of that game reuses them; the odds are a function of the key alone, so a row
     holding another game is merely a miss."""
-    for i in prange(out.shape[0]):
-        row = out[i]
-        _public_features(g, r, i, seats[i], spec, value_col, inv_mult, row)
+    for j in prange(out.shape[0]):
+        i = games[j]
+        row = out[j]
+        _public_features(g, r, i, seats[j], spec, value_col, inv_mult, row)
         if spec[ODDS_MODE] == ODDS_NONE:
             continue
         if g[i, GAME_OVER]:  # final odds; every action value 0
@@ -453,7 +455,7 @@ def observe_games(g, r, seats, spec, value_col, inv_mult, fc, fv, fw, nf, rc, rv
         if spec[LEG_RANK_PROB] >= 0:
             _odds_features(g, r, i, spec, memo_leg[i], memo_race[i], row)
         if spec[ACTION_VALUES] >= 0:
-            _action_values(g, r, i, seats[i], memo_leg[i], memo_landings[i], memo_race[i],
+            _action_values(g, r, i, seats[j], memo_leg[i], memo_landings[i], memo_race[i],
                            spec, row)
 
 

@@ -97,26 +97,32 @@ class BatchObserver:
     def layout(self) -> dict[str, tuple[int, int]]:
         return self.observer.layout
 
-    def observe(self, games: BatchGames, seats: np.ndarray | int) -> np.ndarray:
+    def observe(self, games: BatchGames, seats: np.ndarray | int,
+                indices: np.ndarray | None = None) -> np.ndarray:
         """(N, size) ``float32``: row ``i`` is game ``i`` seen from ``seats[i]`` (one int: the
-        same seat in every game)."""
+        same seat in every game). Given ``indices``, only those games: row ``j`` is game
+        ``indices[j]`` seen from ``seats[j]``."""
         if games.rules != self.rules:
             raise ValueError("the games are played under other rules than this observer's")
         n = len(games)
-        seat_arr = np.broadcast_to(np.asarray(seats, np.int64), (n,)).copy()
-        if seat_arr.min() < 0 or seat_arr.max() >= self.rules.num_players:
+        idx = (np.arange(n) if indices is None
+               else np.asarray(indices, dtype=np.int64).reshape(-1))
+        if idx.size and (idx.min() < 0 or idx.max() >= n):
+            raise ValueError(f"game indices must be in 0..{n - 1}")
+        seat_arr = np.broadcast_to(np.asarray(seats, np.int64), idx.shape).copy()
+        if seat_arr.size and (seat_arr.min() < 0 or seat_arr.max() >= self.rules.num_players):
             raise ValueError(f"seats must be in 0..{self.rules.num_players - 1}")
         seeds = np.zeros(n, np.int64)
         if self._spec[ok.ODDS_MODE] == ok.ODDS_V0:
-            for i in np.flatnonzero(games.state.game_over == 0):
+            for i in idx[games.state.game_over[idx] == 0]:
                 seeds[i] = v0_race_seed(to_state(games.state, int(i)))
         if len(self._memo[0]) != n:
             self._memo = self._empty_memo(n)
-        out = np.zeros((n, self.size), np.float32)
-        ok.observe_games(games.state.rows, games.params, seat_arr, self._spec, self._value_col,
-                         self._inv_mult, *self._tables, *self._picks, seeds, *self._memo, out)
+        out = np.zeros((idx.size, self.size), np.float32)
+        ok.observe_games(games.state.rows, games.params, idx, seat_arr, self._spec,
+                         self._value_col, self._inv_mult, *self._tables, *self._picks, seeds,
+                         *self._memo, out)
         return out
-
 
 def observe(games: BatchGames, seats: np.ndarray | int, odds_features: bool = True,
             race_samples: int | None = None, action_values: bool = True) -> np.ndarray:
