@@ -30,6 +30,7 @@ from collections.abc import Callable, Sequence
 from multiprocessing.connection import Connection
 from typing import Any
 
+import numba
 import numpy as np
 from stable_baselines3.common.vec_env import VecEnv
 
@@ -37,8 +38,11 @@ __all__ = ["ShardedVecEnv"]
 
 
 def _serve(remote: Connection, build: Callable[[int], VecEnv], index: int) -> None:
-    """Worker loop: build shard ``index``, then answer the learner's commands until ``close``."""
+    """Worker loop: build shard ``index``, then answer the learner's commands until ``close``.
+    A worker is one core's share of the games: numba's threads (the batch core's kernels) would
+    only contend with the other workers for the cores."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    numba.set_num_threads(1)
     try:
         env = build(index)
         remote.send(("ok", (env.num_envs, env.observation_space, env.action_space)))
