@@ -25,6 +25,7 @@ SUBCOMMANDS: dict[str, str] = {
     "demo": "camelup_env.demo",
     "odds": "camelup_env.odds_cli",
     "train": "training.train_ppo",
+    "distill": "training.distill",
     "evaluate": "tournament.evaluate",
     "compare": "tournament.compare",
     "agents": "agents.cli",
