@@ -7,21 +7,24 @@ epochs on a zero-cost env (:class:`ZeroCostVecEnv`: observations drawn from real
 behind them): what training would reach if the game, the observations and the opponents cost
 nothing. The last line says what fraction of it the training path reaches.
 
-Both paths train MaskablePPO with the config's hyperparameters and opponent mix; frozen
-snapshots are in the pool from the start (an untrained copy of the learner), so ``"self"``
-opponents are real policies, as in a long run:
+Every path trains MaskablePPO with the config's hyperparameters; frozen snapshots are in the
+pool from the start (an untrained copy of the learner), so ``"self"`` opponents are real
+policies, as in a long run. Three runs: the training path with the config's opponent mix, the
+same with every distilled bot replaced by its exact-odds scripted teacher (the mix before
+distillation), and the old path with that mix. The paths:
 
-* **new**: :class:`training.vec_env.CamelUpVecEnv` (``n_envs`` games, a frozen policy's moves
-  decided by one forward pass per round), split over the config's ``env_workers`` processes
-  (:class:`training.sharded_vec_env.ShardedVecEnv`), what ``camelup train`` uses;
+* **new**: :class:`training.vec_env.CamelUpVecEnv` (``n_envs`` games on the batch core, a
+  policy opponent's moves decided by one forward pass per round), split over the config's
+  ``env_workers`` processes (:class:`training.sharded_vec_env.ShardedVecEnv`), what
+  ``camelup train`` uses;
 * **old**: ``SelfPlayEnv`` (a ``SingleAgentEnv``) in SB3's ``SubprocVecEnv``, one process per
   core, each opponent policy move a batch-1 ``predict``: what ``camelup train`` used before.
 
-Each is measured with odds features on and off, over whole rollouts plus their updates (the
-first rollout, which compiles the numba kernels and fills caches, is not counted). The table
-splits the time: env (engine, observations, rewards), opponents (their decisions), policy
+Each is measured over whole rollouts plus their updates (the first rollout, which compiles
+the numba kernels and fills caches, is not counted), and the time is split: env (games,
+observations, rewards), opponents (their decisions and the observations they read), policy
 forward (the learner's actions during rollouts, and the rest of SB3's rollout loop) and
-updates (gradient steps). The last line is the ratio for the config as given.
+updates (gradient steps).
 """
 
 from __future__ import annotations
@@ -243,6 +246,19 @@ def measure(cfg: TrainConfig, path: str, snapshot: str, seconds: float) -> dict[
     }
 
 
+def exact_odds_mix(mix: dict[str, float]) -> dict[str, float]:
+    """``mix`` with every distilled bot (a ``ppo:`` model file made by ``camelup distill``)
+    replaced by its scripted teacher: the mix as it was before distillation."""
+    from agents.policy_file import read_metadata
+
+    out: dict[str, float] = {}
+    for name, weight in mix.items():
+        if name.startswith("ppo:"):
+            name = read_metadata(name[4:]).get("distilled_from", name)
+        out[name] = out.get(name, 0.0) + weight
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--config", default="configs/train/ppo_selfplay.yaml")
@@ -251,38 +267,37 @@ def main() -> None:
     parser.add_argument("--old-seconds", type=float, default=20.0)
     args = parser.parse_args()
     base = load_config(TrainConfig, args.config, {})
+    exact = replace(base, opponent_mix=exact_odds_mix(base.opponent_mix))
     print(f"config {args.config}: {base.preset}, {base.num_players} players, "
           f"n_envs {base.n_envs}, n_steps {base.n_steps}, batch {base.batch_size}, "
           f"epochs {base.n_epochs}, net {base.net_arch}, opponents {base.opponent_mix}; "
           f"{os.cpu_count()} cores", flush=True)
-    rows = {}
+    runs = [("new", "config's mix", base, args.seconds),
+            ("new", "exact-odds mix", exact, args.seconds),
+            ("old", "exact-odds mix", exact, args.old_seconds)]
+    rows = []
     with tempfile.TemporaryDirectory() as tmp:
-        for odds in (base.odds_features, not base.odds_features):
-            cfg = replace(base, odds_features=odds)
-            tiny = replace(cfg, n_envs=1, env_workers=0, opponent_mix={"random": 1.0})
-            snap_model = MaskablePPO("MlpPolicy", make_env(tiny, []),
-                                     policy_kwargs={"net_arch": list(cfg.net_arch)},
-                                     n_steps=8, batch_size=8, device="cpu")
-            snapshot = str(save_model(snap_model, Path(tmp) / f"snap_{odds}", cfg))
-            for path, seconds in (("new", args.seconds), ("old", args.old_seconds)):
-                r = measure(cfg, path, snapshot, seconds)
-                rows[(odds, path)] = r
-                split = "  ".join(f"{k} {r[k] / r['seconds']:.0%}" for k in
-                                  ("env", "opponents", "forward", "updates")
-                                  if r[k] == r[k])
-                print(f"odds {'on ' if odds else 'off'}  {path}: {r['rate']:8.0f} learner "
-                      f"decisions/s ({r['decisions']} in {r['seconds']:.0f} s)  {split}",
-                      flush=True)
-    for odds in (True, False):
-        new, old = rows[(odds, "new")], rows[(odds, "old")]
-        print(f"odds {'on ' if odds else 'off'}: new/old = {new['rate'] / old['rate']:.1f}x")
-    new, old = rows[(base.odds_features, "new")], rows[(base.odds_features, "old")]
-    print(f"odds cost (new path): on/off time per decision = "
-          f"{rows[(False, 'new')]['rate'] / rows[(True, 'new')]['rate']:.2f}x")
-    print(f"new/old (config as given) = {new['rate'] / old['rate']:.1f}x")
+        tiny = replace(base, n_envs=1, env_workers=0, opponent_mix={"random": 1.0})
+        snap_model = MaskablePPO("MlpPolicy", make_env(tiny, []),
+                                 policy_kwargs={"net_arch": list(base.net_arch)},
+                                 n_steps=8, batch_size=8, device="cpu")
+        snapshot = str(save_model(snap_model, Path(tmp) / "snapshot", base))
+        for path, label, cfg, seconds in runs:
+            if label == "config's mix" and cfg.opponent_mix == exact.opponent_mix:
+                continue  # the config has no distilled bots: the next row is the same run
+            r = measure(cfg, path, snapshot, seconds)
+            rows.append((path, label, r))
+            split = "  ".join(f"{k} {r[k] / r['seconds']:.0%}" for k in
+                              ("env", "opponents", "forward", "updates") if r[k] == r[k])
+            print(f"{path} path, {label:15s}: {r['rate']:8.0f} learner decisions/s "
+                  f"({r['decisions']} in {r['seconds']:.0f} s)  {split}", flush=True)
     limit = ppo_only(base, args.seconds)
     print(f"PPO-only limit: {limit['rate']:.0f} decisions/s ({limit['decisions']} in "
           f"{limit['seconds']:.0f} s on a zero-cost env)", flush=True)
+    for path, label, r in rows[1:]:
+        print(f"{path} path, {label}: {r['rate']:.0f} decisions/s = "
+              f"{r['rate'] / limit['rate']:.2f} of the limit")
+    new = rows[0][2]
     print(f"training: {new['rate']:.0f} learner decisions/s = {new['rate'] / limit['rate']:.2f} "
           f"of the PPO-only limit ({limit['rate']:.0f}/s on a zero-cost env, same network, "
           f"batch and epochs)")
