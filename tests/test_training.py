@@ -54,6 +54,14 @@ def test_short_run_writes_model_snapshots_eval_and_checkpoint(trained) -> None:
     assert meta["rules"] == {"preset": "classic", "num_players": 2}
 
 
+def test_a_model_file_plays_in_the_opponent_mix(trained, tmp_path) -> None:
+    """A distilled bot (any ppo: model file of the run's game and observation) as an opponent."""
+    _, model_path = trained
+    cfg = tiny(tmp_path / "vs_file", opponent_mix={f"ppo:{model_path}": 1.0},
+               total_timesteps=128, eval_every=0)
+    assert (Path(cfg.out_dir) / "model.zip") == train(cfg)
+
+
 def test_loaded_agent_plays_only_legal_moves(trained) -> None:
     _, model_path = trained
     agent = agents.make(f"ppo:{model_path}")

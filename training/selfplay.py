@@ -25,8 +25,9 @@ from training.vec_env import CamelUpVecEnv
 
 
 def make_opponent(name: str, race_samples: int | None = None) -> Any:
-    """The scripted agent ``name``; one that estimates race odds uses ``race_samples`` (when
-    given), so it shares the learner's cached odds of a position."""
+    """The agent ``name`` (a registered name or a spec such as ``ppo:FILE``); a scripted one that
+    estimates race odds uses ``race_samples`` (when given), so it shares the learner's cached
+    odds of a position."""
     kwargs = {}
     if race_samples is not None and ":" not in name:
         takes = inspect.signature(agents.factory(name)).parameters
@@ -43,9 +44,12 @@ class OpponentPool:
         if not mix or any(w < 0 for w in mix.values()) or sum(mix.values()) <= 0:
             raise ValueError(f"opponent_mix needs non-negative weights with a positive sum, "
                              f"got {mix}")
-        for name in mix:
-            if name != "self":
-                agents.factory(name)  # unknown names fail now, not mid-training
+        self._scripted: dict[str, Any] = {}
+        for name in mix:  # unknown names and unreadable model files fail now, not mid-training
+            if ":" in name:  # a spec such as ppo:FILE (a distilled bot): made once, here
+                self._scripted[name] = make_opponent(name)
+            elif name != "self":
+                agents.factory(name)
         self.names = list(mix)
         weights = np.array([mix[n] for n in self.names], dtype=float)
         self.weights = weights / weights.sum()
@@ -53,7 +57,6 @@ class OpponentPool:
         self.max_snapshots = max_snapshots
         self.snapshots: list[str] = []
         self._loaded: dict[str, Any] = {}
-        self._scripted: dict[str, Any] = {}
         #: Scripted opponents that estimate race odds use the learner's sample count, so the
         #: cached odds of a position (camelup_env.odds.position_odds) serve both.
         self.race_samples = race_samples
