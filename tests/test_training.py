@@ -58,7 +58,7 @@ def test_a_model_file_plays_in_the_opponent_mix(trained, tmp_path) -> None:
     """A distilled bot (any ppo: model file of the run's game and observation) as an opponent."""
     _, model_path = trained
     cfg = tiny(tmp_path / "vs_file", opponent_mix={f"ppo:{model_path}": 1.0},
-               total_timesteps=128, eval_every=0)
+               total_timesteps=128)
     assert (Path(cfg.out_dir) / "model.zip") == train(cfg)
 
 
