@@ -8,7 +8,9 @@ The 95% interval is :func:`tournament.ratings.mean_ci` over per-game shares, clu
 group: the rotations of a group are not independent games.
 
 Games are played like a tournament's (the same referee, bot processes and game workers), so a
-bot that breaks a rule forfeits and an agent that cannot be built stops the evaluation at once.
+bot that breaks a rule forfeits and an agent that cannot be built stops the evaluation at once;
+two agents that decide whole batches (policy model files, ``random``) play on the batch core
+instead (:mod:`tournament.batch_evaluate`; ``--referee`` keeps the referee).
 
 ``camelup evaluate ppo:results/models/classic2/model.zip --opponents random,heuristic,greedy
 --games 2000 --out results/models/classic2`` writes ``evaluation.csv`` and ``evaluation.md``.
@@ -73,9 +75,12 @@ def evaluation_games(games: int, players: int, seed: int) -> list[GameSpec]:
 
 
 def evaluate(candidate: str, opponent: str, rules: RuleSet, games: int, seed: int = 0,
-             workers: int | None = None, config: TournamentConfig | None = None) -> EvalResult:
+             workers: int | None = None, config: TournamentConfig | None = None,
+             referee: bool = False) -> EvalResult:
     """Play ``games`` seat-rotated games of ``candidate`` against ``opponent`` (agent specs);
-    the limits are those of ``config`` (default: the tournament defaults)."""
+    the limits are those of ``config`` (default: the tournament defaults). Two agents that
+    decide whole batches (policy model files, ``random``) play on the batch core
+    (:mod:`tournament.batch_evaluate`) unless ``referee``."""
     if games < 2:
         raise TournamentError(f"evaluation needs at least 2 games, got {games}")
     for spec in (candidate, opponent):
@@ -84,6 +89,10 @@ def evaluate(candidate: str, opponent: str, rules: RuleSet, games: int, seed: in
         except ValueError as exc:
             raise TournamentError(str(exc)) from None
     config = config or TournamentConfig(agents=[candidate, opponent], players=2)
+    from tournament.batch_evaluate import evaluate_on_batch, plays_on_batch
+
+    if not referee and plays_on_batch(candidate, opponent, rules):
+        return evaluate_on_batch(candidate, opponent, rules, games, seed, config.max_turns)
     entries = (AgentEntry(candidate, candidate), AgentEntry(f"{opponent} (opponent)", opponent))
     setup = MatchSetup(entries, rules.to_dict(), config.limits(), config.max_turns)
     check_agents(setup)
@@ -122,6 +131,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--workers", type=int, default=None, help="default: one per core")
     parser.add_argument("--out", default=None, help="folder for evaluation.csv / .md")
+    parser.add_argument("--referee", action="store_true",
+                        help="play through the referee's bot processes even when both agents "
+                             "decide whole batches (policy files, random), which otherwise "
+                             "play on the batch core")
 
 
 #: agent prefixes whose spec is a camelup model file, which records the game it was trained for
@@ -159,7 +172,7 @@ def run(args: argparse.Namespace) -> int:
         for opponent in opponents:
             start = time.time()
             result = evaluate(args.candidate, opponent, rules, args.games, args.seed,
-                              args.workers)
+                              args.workers, referee=args.referee)
             rows.append(result)
             print(f"vs {opponent:<10} win share {result.win_rate:.3f} "
                   f"[{result.ci_low:.3f}, {result.ci_high:.3f}]  coins {result.mean_coins:.1f} "

@@ -1,0 +1,45 @@
+"""camelup evaluate on the batch core (tournament/batch_evaluate.py) against the referee."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+pytest.importorskip("sb3_contrib")
+
+from camelup_env.rules import RuleSet
+from tournament.batch_evaluate import plays_on_batch
+from tournament.evaluate import evaluate
+
+CLASSIC4 = RuleSet("classic", num_players=4)
+EXPERT = "ppo:results/models/distilled/expert_classic4/model.zip"
+GREEDY = "ppo:results/models/distilled/greedy_classic4/model.zip"
+
+
+def test_batch_evaluation_rotates_seats_and_pairs_seeds() -> None:
+    result = evaluate(EXPERT, "random", CLASSIC4, 40, seed=5)
+    assert [g.seat for g in result.per_game] == [g % 4 for g in range(40)]
+    assert [g.seed for g in result.per_game] == [5 + g // 4 for g in range(40)]
+    assert result.win_rate > 0.9 and result.forfeits == 0  # a copy of expert against random
+
+
+def test_batch_evaluation_equals_the_referee_in_distribution() -> None:
+    """The same evaluation (a policy against three policies) through the referee's bot
+    processes and on the batch core: win shares and coins agree within their intervals."""
+    games = 320
+    batch = evaluate(EXPERT, GREEDY, CLASSIC4, games, seed=21)
+    referee = evaluate(EXPERT, GREEDY, CLASSIC4, games, seed=21, workers=2, referee=True)
+    assert referee.games == batch.games == games
+    # 95% half-widths are ~1.96 standard errors: the difference of two independent estimates
+    # stays within about 2.5 combined standard errors nearly always
+    se = math.hypot(batch.ci_high - batch.win_rate, referee.ci_high - referee.win_rate) / 1.96
+    assert abs(batch.win_rate - referee.win_rate) < 2.5 * se + 0.01
+    assert abs(batch.mean_coins - referee.mean_coins) < 2.5
+
+
+def test_only_batch_capable_agents_on_batch_presets_play_on_the_batch_core() -> None:
+    assert plays_on_batch(EXPERT, "random", CLASSIC4)
+    assert not plays_on_batch(EXPERT, "greedy", CLASSIC4)
+    assert not plays_on_batch("py:agents.random_agent:RandomAgent", "random", CLASSIC4)
+    assert not plays_on_batch("random", "random", RuleSet("supercup", num_players=4))

@@ -1,0 +1,99 @@
+"""Evaluation on the batch core: every game of an evaluation at once, for agents that decide
+whole batches.
+
+``camelup evaluate`` plays its games through the referee: isolated bot processes, one game at a
+time per worker. When the candidate and the opponent can both decide a batch of games in one
+call - a policy model file (``ppo:``, one forward pass; a model file is data, so it is loaded
+here, not sandboxed) or the built-in ``random`` (drawn by the batch core) - and the batch core
+plays the rule set, :func:`evaluate_on_batch` plays the same evaluation on
+:class:`~camelup_env.batch.games.BatchGames` instead: the same seat rotations and paired seeds
+(game ``g``: the candidate in seat ``g mod n``, seed ``seed + g // n``), the same win shares,
+coins and clustered interval, the same ``max_turns``. The dice of a seed are the batch core's,
+so a game is not the referee's game of that seed; the results are equal in distribution
+(``tests/test_batch_evaluate.py``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+import agents
+from camelup_env.batch.arrays import BATCH_PRESETS
+from camelup_env.batch.games import BatchGames, random_streams
+from camelup_env.batch.observe import BatchObserver
+from camelup_env.rules import RuleSet
+from tournament.evaluate import EvalResult, GameResult
+from tournament.ratings import mean_ci
+
+
+def batch_capable(spec: str) -> bool:
+    """Whether ``spec`` decides batches of games in this process: a policy model file or the
+    built-in random agent (nothing that runs a stranger's code)."""
+    return spec == "random" or spec.startswith("ppo:")
+
+
+def plays_on_batch(candidate: str, opponent: str, rules: RuleSet) -> bool:
+    return (rules.preset in BATCH_PRESETS and batch_capable(candidate)
+            and batch_capable(opponent))
+
+
+class _Player:
+    """One agent deciding every game where it is on move."""
+
+    def __init__(self, spec: str, rules: RuleSet, n: int, seed: int) -> None:
+        self.agent = agents.make(spec)
+        self.random = getattr(self.agent, "uniform_random", False)
+        if self.random:
+            self.streams = random_streams(n, seed)
+        else:
+            self.agent.check_rules(rules)
+            self.observer = BatchObserver(rules, **self.agent.observer.metadata)
+
+    def act(self, games: BatchGames, idx: np.ndarray) -> np.ndarray:
+        if self.random:
+            return games.random_actions(self.streams, idx)[idx]
+        seats = games.current_player[idx].astype(np.int64)
+        obs = self.observer.observe(games, seats, idx)
+        masks = games.legal_action_mask()[idx].astype(bool)
+        return np.asarray(self.agent.act_batch(obs, masks), np.int64)
+
+
+def evaluate_on_batch(candidate: str, opponent: str, rules: RuleSet, games: int, seed: int,
+                      max_turns: int) -> EvalResult:
+    """``games`` seat-rotated, paired games of ``candidate`` against ``opponent`` in every
+    other seat, all on the batch core (see the module docstring)."""
+    n = rules.num_players
+    seat = np.arange(games) % n  # the candidate's seat in each game
+    seeds = seed + np.arange(games) // n
+    board = BatchGames(rules, games, seed=seeds)
+    players = (_Player(candidate, rules, games, seed), _Player(opponent, rules, games, seed + 1))
+    final = np.zeros((games, n), np.int64)
+    done = np.zeros(games, bool)
+    while not done.all():
+        current = board.current_player
+        actions = np.full(games, -1, np.int64)
+        for player, mine in zip(players, (current == seat, current != seat), strict=True):
+            idx = np.flatnonzero(mine & ~done)
+            if idx.size:
+                actions[idx] = player.act(board, idx)
+        result = board.step(actions, max_turns=max_turns)
+        ended = result.terminated | result.truncated
+        final[ended] = result.final_coins[ended]
+        done |= ended
+    rows = []
+    for g in range(games):
+        coins, me = final[g], int(seat[g])
+        winners = np.flatnonzero(coins == coins.max())
+        others = np.delete(coins, me)
+        rows.append(GameResult(game=g, seed=int(seeds[g]), seat=me,
+                               win_share=1.0 / len(winners) if me in winners else 0.0,
+                               coins=float(coins[me]), opponent_coins=float(others.mean()),
+                               forfeit=False))
+    mean, half = mean_ci([r.win_share for r in rows], [r.seed for r in rows])
+    return EvalResult(
+        candidate=candidate, opponent=opponent, preset=rules.preset, num_players=n,
+        games=games, win_rate=mean, ci_low=mean - half, ci_high=mean + half,
+        mean_coins=float(final[np.arange(games), seat].mean()),
+        mean_opponent_coins=sum(r.opponent_coins for r in rows) / games, forfeits=0,
+        per_game=tuple(rows),
+    )
