@@ -4,8 +4,9 @@ The batch core plays N games (``--games``, 1024 by default) through its public P
 call per step of all games: ``random_actions`` (a uniformly random legal action per game, from
 per-game streams) and ``step(actions, autoreset=True)`` with its legality check, so every
 number includes the Python calls, the check and the argument conversion; numba's threads use
-every core (``--threads`` to change). The engine plays random games in one process exactly as
-``benchmarks/engine.py`` does (``legal_action_indices`` + ``apply_action``).
+every core (``--threads`` to change; the batch core's own default is one). The engine plays
+random games in one process exactly as ``benchmarks/engine.py`` does (``legal_action_indices``
++ ``apply_action``).
 
 These machines drift by tens of percent within minutes, so the two are timed round-robin in
 ``--rounds`` short rounds and each side's best round is compared (as ``timeit`` reports a
@@ -56,10 +57,8 @@ def main(argv: list[str] | None = None) -> None:
                         help="numba threads (default: every core)")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
-    numba.set_num_threads(args.threads)
-
     rules = RuleSet(args.preset, num_players=args.players)
-    games = BatchGames(rules, args.games, seed=args.seed)
+    games = BatchGames(rules, args.games, seed=args.seed, threads=args.threads)
     streams = random_streams(args.games, seed=args.seed + 1)
     games.step(games.random_actions(streams), autoreset=True)  # compile or load the kernels
     print(f"random play, {args.preset}, {args.players} players: batch core N={args.games} on "

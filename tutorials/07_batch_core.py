@@ -75,3 +75,44 @@ while not same_position.game_over.all():
     same_position.step(same_position.random_actions(streams))
 coins = same_position.coins
 print("mean final coins by seat from this position:", coins.mean(axis=0).round(2))
+
+# %% [markdown]
+# ## A full-speed training run
+#
+# `training.vec_env.CamelUpVecEnv` is SB3's face of the learner-seat loop on the batch core:
+# 128 games, the learner in a random seat of each, three random opponents drawn by the batch
+# core. With the plain observation (no odds features) nothing but PPO itself costs much, so
+# this is about as fast as MaskablePPO trains here.
+
+# %%
+import tempfile
+from pathlib import Path
+
+from sb3_contrib import MaskablePPO
+
+from agents.ppo import save_policy
+from camelup_env.camelup_v1 import ENV_VERSION
+from tournament.evaluate import evaluate
+from training.vec_env import CamelUpVecEnv, fixed_opponents
+
+plain = {"odds_features": False, "action_values": False}
+venv = CamelUpVecEnv(128, rules, fixed_opponents(["random"] * 3), seed=0, **plain)
+model = MaskablePPO("MlpPolicy", venv, n_steps=32, batch_size=2048, n_epochs=3,
+                    policy_kwargs={"net_arch": [256, 256]}, device="cpu", seed=0)
+decisions = 4096 * (10 if quick else 100)
+start = time.perf_counter()
+model.learn(decisions)
+print(f"{decisions:,} learner decisions in {time.perf_counter() - start:.1f} s: "
+      f"{decisions / (time.perf_counter() - start):,.0f} decisions/s")
+
+# %% [markdown]
+# The trained policy is a model file like any other; against three random players it plays
+# its evaluation on the batch core too (both decide whole batches), 2,000 games in seconds.
+
+# %%
+with tempfile.TemporaryDirectory() as tmp:
+    path = save_policy(model, Path(tmp) / "model.zip", rules,
+                       observer=venv.learner.observers[0].metadata, env_version=ENV_VERSION)
+    result = evaluate(f"ppo:{path}", "random", rules, 400 if quick else 2000, seed=1)
+print(f"win share against three random players: {result.win_rate:.3f} "
+      f"[{result.ci_low:.3f}, {result.ci_high:.3f}] over {result.games} games (0.25 is even)")

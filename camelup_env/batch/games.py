@@ -24,21 +24,16 @@ from camelup_env.engine import DieRoll, IllegalActionError, apply_outcome, check
 from camelup_env.rules import RuleSet
 from camelup_env.state import GameState
 
-#: Below this many games the kernels run on the calling thread alone: a parallel launch then
-#: costs about as much as the work, and far more when other processes want the cores (numba's
-#: OpenMP workers spin; docs/performance.md, Batch core). Results do not depend on it.
-PARALLEL_MIN_GAMES = 1024
-
 
 @contextlib.contextmanager
-def threads_for(n_games: int) -> Iterator[None]:
-    """numba's threads for a kernel over ``n_games`` games: all of them from
-    :data:`PARALLEL_MIN_GAMES` games on, else one (numba's setting is per calling thread)."""
-    if n_games >= PARALLEL_MIN_GAMES:
+def numba_threads(threads: int) -> Iterator[None]:
+    """Run the kernels inside on ``threads`` of numba's threads (0: all of them); numba's
+    setting is per calling thread, and is restored after."""
+    if threads == 0:
         yield
         return
     before = numba.get_num_threads()
-    numba.set_num_threads(1)
+    numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
     try:
         yield
     finally:
@@ -90,24 +85,31 @@ class BatchGames:
 
     Each game draws its setup and dice from its own stream (seeded with ``seed + i``), so a
     game's chance does not depend on the thread that runs it, on the batch size or on the
-    other games. ``step`` changes the games in place; :meth:`copy` and :meth:`take` make
-    independent batches (search), :meth:`to_states` and :meth:`from_states` cross to and from
-    the reference engine.
+    other games. ``threads``: numba's threads for the kernels (0: all of them). The default is
+    the calling thread alone, the fastest wherever other threads want the cores: numba's
+    OpenMP workers spin, and on the 2-core development machine a step of 1,024 games ran
+    several times slower on two threads than on one beside another process, and a hundred
+    times slower inside a Jupyter kernel (docs/performance.md, Batch core); on an idle machine
+    all threads gain about a third. ``step`` changes the games in place; :meth:`copy` and
+    :meth:`take` make independent batches (search), :meth:`to_states` and :meth:`from_states`
+    cross to and from the reference engine.
     """
 
     def __init__(self, rules: RuleSet, n: int, seed: int | Sequence[int] | np.ndarray = 0,
-                 first_player: int | Sequence[int] = 0) -> None:
+                 first_player: int | Sequence[int] = 0, threads: int = 1) -> None:
         self.rules = rules
         self.params = rule_vector(rules)
         self.state = BatchState.empty(rules, n)
+        self.threads = threads
         self.reset(seed=seed, first_player=first_player)
 
     @classmethod
-    def _wrap(cls, rules: RuleSet, state: BatchState) -> BatchGames:
+    def _wrap(cls, rules: RuleSet, state: BatchState, threads: int = 1) -> BatchGames:
         games = cls.__new__(cls)
         games.rules = rules
         games.params = rule_vector(rules)
         games.state = state
+        games.threads = threads
         return games
 
     @classmethod
@@ -157,14 +159,14 @@ class BatchGames:
             streams = np.zeros(idx.size, np.uint64)
             kernels.seed_streams(streams, seed_array(seed, idx.size))
             self.state.rng[idx] = streams
-        with threads_for(idx.size):
+        with numba_threads(self.threads):
             kernels.setup_games(self.state.rows, self.state.rng, self.params, idx, first)
 
     def legal_action_mask(self) -> np.ndarray:
         """(N, A) int8: 1 where the action index (the engine's, :mod:`camelup_env.actions`) is
         legal for the seat to move; a finished game has none."""
         out = np.empty((len(self), self.num_actions), np.int8)
-        with threads_for(len(self)):
+        with numba_threads(self.threads):
             kernels.legal_masks(self.state.rows, self.params, out)
         return out
 
@@ -178,7 +180,7 @@ class BatchGames:
             active[:] = False
             active[np.asarray(indices, dtype=np.int64)] = True
         out = np.empty(len(self), np.int64)
-        with threads_for(len(self)):
+        with numba_threads(self.threads):
             kernels.random_actions(self.state.rows, self.params, streams, active, out)
         return out
 
@@ -212,7 +214,7 @@ class BatchGames:
         status = np.empty(n, np.int8)
         coin_delta = np.empty((n, self.rules.num_players), np.int32)
         final_coins = np.zeros((n, self.rules.num_players), np.int32)
-        with threads_for(n):
+        with numba_threads(self.threads):
             kernels.step_games(self.state.rows, self.state.rng, self.params, acts, given,
                                max_turns, autoreset, status, coin_delta, final_coins)
         terminated = status == kernels.TERMINATED
@@ -226,7 +228,7 @@ class BatchGames:
         """Refuse the whole step, before any game moves, if one game's action or roll is bad;
         the reference engine names the broken rule."""
         codes = np.empty(len(self), np.int8)
-        with threads_for(len(self)):
+        with numba_threads(self.threads):
             kernels.check_actions(self.state.rows, self.params, actions, rolls, codes)
         bad = np.flatnonzero(codes)
         if not bad.size:
@@ -248,9 +250,10 @@ class BatchGames:
 
     def copy(self) -> BatchGames:
         """An independent copy, random streams included (it replays the same dice)."""
-        return self._wrap(self.rules, self.state.take(np.arange(len(self))))
+        return self._wrap(self.rules, self.state.take(np.arange(len(self))), self.threads)
 
     def take(self, indices: Sequence[int] | np.ndarray) -> BatchGames:
         """The games at ``indices`` as a new batch (copies, streams included)."""
-        return self._wrap(self.rules, self.state.take(np.asarray(indices, dtype=np.int64)))
+        return self._wrap(self.rules, self.state.take(np.asarray(indices, dtype=np.int64)),
+                          self.threads)
 
