@@ -120,3 +120,19 @@ def test_sb3_vecenv_conventions_hold():
     assert finished > 0
     assert venv.has_attr("action_masks")
     np.testing.assert_array_equal(np.stack(venv.env_method("action_masks")), venv.action_masks())
+
+
+@pytest.mark.parametrize("preset", ["supercup", "persian_tutorial"])
+def test_presets_the_batch_core_does_not_play_train_on_the_engine(preset):
+    """Supercup and the Persian tutorial step through EngineGames behind the same loop."""
+    venv = CamelUpVecEnv(3, RuleSet(preset, num_players=3), fixed_opponents(["greedy", "random"]),
+                         seed=0, race_samples=16)
+    obs = venv.reset()
+    rng = np.random.default_rng(0)
+    episodes = 0
+    for _ in range(120):
+        masks = venv.action_masks()
+        assert masks.any(axis=1).all()
+        obs, _, dones, _ = venv.step(np.array([rng.choice(np.flatnonzero(m)) for m in masks]))
+        episodes += dones.sum()
+    assert obs.shape == (3, *venv.observation_space.shape) and episodes > 0
