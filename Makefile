@@ -38,9 +38,8 @@ demo: install
 	$(VENV)/bin/camelup tournament configs/tournament/demo_2p.yaml --out runs/demo_2p
 
 # The full training of the three shipped configs, 20M learner decisions each, on the batch
-# core: the 4-player classic config (distilled opponents) at about 2,800 decisions/s on 2 cores
-# (benchmarks/training.py), two hours; the 2-player and second-edition configs still draw the
-# exact-odds bots, several hours each; stop any time and rerun with --resume.
+# core with distilled opponents: the 4-player classic config at about 2,800 decisions/s on 2
+# cores (benchmarks/training.py), two hours; stop any time and rerun with --resume.
 # The shipped classic2 is then fine-tuned against expert (`camelup train
 # configs/train/ppo_finetune_2p_expert.yaml`, 2.05M decisions in 89 minutes on one core).
 train: install
