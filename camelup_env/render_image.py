@@ -30,6 +30,18 @@ BG, SAND, INK, HIDDEN = (246, 236, 214), (222, 196, 140), (40, 32, 24), (190, 18
 CELL, BLOCK = 52, 20
 
 
+def track_x(space: int, left: int, cell: int, track_length: int, finish_gap: int) -> int:
+    """Left edge of ``space``'s column in a drawing whose space 1 starts at ``left``: spaces
+    1..L side by side, camels past the finish (R5.4) ``finish_gap`` after space L, camels
+    carried backward over the line (R5.6) one column before space 1. Shared by the picture and
+    the web app's SVG."""
+    if space < 1:
+        return left - cell
+    if space > track_length:
+        return left + track_length * cell + finish_gap
+    return left + (space - 1) * cell
+
+
 @lru_cache(maxsize=4)
 def _font(size: int) -> ImageFont.ImageFont:
     try:
@@ -73,11 +85,7 @@ def render_image(state: GameState, viewer: int | None = None) -> np.ndarray:
 
     # Track: squares 1..L, plus one column past the line each side for crossed camels.
     def x_of(space: int) -> int:
-        if space < 1:
-            return left - CELL
-        if space > L:
-            return left + L * CELL + 8
-        return left + (space - 1) * CELL
+        return track_x(space, left, CELL, L, finish_gap=8)
 
     for space in range(1, L + 1):
         x = x_of(space)

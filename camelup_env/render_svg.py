@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from html import escape
 
-from camelup_env.render_image import BG, HIDDEN, INK, RGB, SAND
+from camelup_env.render_image import BG, HIDDEN, INK, RGB, SAND, track_x
 from camelup_env.state import GameState
 
 CELL, BLOCK, PAD = 48, 18, 12
@@ -75,11 +75,7 @@ def render_svg(state: GameState, viewer: int | None = None) -> str:
     parts: list[str] = []
 
     def x_of(space: int) -> int:
-        if space < 1:
-            return left - CELL
-        if space > L:
-            return left + L * CELL + 12
-        return left + (space - 1) * CELL
+        return track_x(space, left, CELL, L, finish_gap=12)
 
     for space in range(1, L + 1):
         x = x_of(space)

@@ -78,6 +78,21 @@ def create_app(runs: Path | None = None, allow_code: bool = False, max_games: in
                 "hour idle, and all of them when the server stops)",
             ) from None
 
+    def snapshot(game: WebGame) -> tuple:
+        """What a page or the JSON shows of ``game``, read under its lock: the seat's view, its
+        legal actions, the result, the turns so far and each turn's text."""
+        with game.lock:
+            view, legal, result = game.view(), game.legal(), game.result()
+            turns = list(game.turns)
+        moves = [pages.move_lines(game.rules, t.seat, t.action, t.events, game.labels)
+                 for t in turns]
+        return view, legal, result, turns, moves
+
+    def back_to(game: WebGame, request: Request) -> Response:
+        """The game's page after a form, keeping the coach on if it was."""
+        coach_on = "?coach=1" if request.query_params.get("coach") == "1" else ""
+        return RedirectResponse(f"/game/{game.id}{coach_on}", status_code=303)
+
     def index(request: Request) -> Response:
         return templates.TemplateResponse(
             request,
@@ -96,17 +111,13 @@ def create_app(runs: Path | None = None, allow_code: bool = False, max_games: in
                 store.drop(game.id)
                 game.close()
                 raise
-        coach_on = "?coach=1" if request.query_params.get("coach") == "1" else ""
-        return RedirectResponse(f"/game/{game.id}{coach_on}", status_code=303)
+        return back_to(game, request)
 
     def game_page(request: Request) -> Response:
         game = game_of(request.path_params["id"])
-        with game.lock:
-            view, legal, result = game.view(), game.legal(), game.result()
-            turns = list(game.turns)
+        view, legal, result, turns, moves = snapshot(game)
         rules, labels = game.rules, game.labels
         show_coach = request.query_params.get("coach") == "1"
-        moves = [pages.move_lines(rules, t.seat, t.action, t.events, labels) for t in turns]
         # the moves since the person's last one: what happened while the page was loading
         mine = [i for i, t in enumerate(turns) if t.seat == game.seat]
         since = mine[-1] + 1 if mine else 0
@@ -134,17 +145,11 @@ def create_app(runs: Path | None = None, allow_code: bool = False, max_games: in
         game = game_of(request.path_params["id"])
         with game.lock:
             game.play(request.path_params["turn"], request.path_params["action"])
-        coach_on = "?coach=1" if request.query_params.get("coach") == "1" else ""
-        return RedirectResponse(f"/game/{game.id}{coach_on}", status_code=303)
+        return back_to(game, request)
 
     def state_json(request: Request) -> Response:
         game = game_of(request.path_params["id"])
-        with game.lock:
-            view, legal, result = game.view(), game.legal(), game.result()
-            turns = list(game.turns)
-        moves = [
-            pages.move_lines(game.rules, t.seat, t.action, t.events, game.labels) for t in turns
-        ]
+        view, legal, result, turns, moves = snapshot(game)
         return JSONResponse(
             {
                 "seat": game.seat,
