@@ -217,8 +217,9 @@ class LearnerGames:
             if not waiting.size:
                 return truncated
             actions = np.full(n, -1, np.int64)
+            masks = self.games.legal_action_mask()  # once a round, for every opponent's games
             for opponent, idx in self._by_opponent(waiting).items():
-                actions[idx] = self._decide(opponent, idx)
+                actions[idx] = self._decide(opponent, idx, masks[idx])
             result = self.games.step(actions, **self._step_args())
             rewards += result.rewards[np.arange(n), self.seats]
             ended = result.terminated | result.truncated
@@ -240,19 +241,19 @@ class LearnerGames:
             groups.setdefault(id(opponent), (opponent, []))[1].append(int(i))
         return {opponent: np.array(idx) for opponent, idx in groups.values()}
 
-    def _decide(self, opponent: Any, idx: np.ndarray) -> np.ndarray:
-        """The moves of ``opponent`` in the games at ``idx`` (it is on move in each)."""
+    def _decide(self, opponent: Any, idx: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        """The moves of ``opponent`` in the games at ``idx`` (it is on move in each; ``masks``:
+        those games' legal actions)."""
         start = time.perf_counter()
         try:
-            return self._ask(opponent, idx)
+            return self._ask(opponent, idx, masks)
         finally:
             self.timers["opponents"] += time.perf_counter() - start
 
-    def _ask(self, opponent: Any, idx: np.ndarray) -> np.ndarray:
+    def _ask(self, opponent: Any, idx: np.ndarray, masks: np.ndarray) -> np.ndarray:
         seats = self.games.current_player[idx].astype(np.int64)
         if getattr(opponent, "uniform_random", False):
             return self.games.random_actions(self.random_streams, idx)[idx]
-        masks = self.games.legal_action_mask()[idx]
         if hasattr(opponent, "act_batch"):
             return np.asarray(opponent.act_batch(self.observe(idx, seats), masks.astype(bool)))
         out = np.empty(len(idx), np.int64)
