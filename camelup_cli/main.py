@@ -26,6 +26,7 @@ SUBCOMMANDS: dict[str, str] = {
     "odds": "camelup_env.odds_cli",
     "train": "training.train_ppo",
     "distill": "training.distill",
+    "iterate": "training.expert_iteration",
     "evaluate": "tournament.evaluate",
     "compare": "tournament.compare",
     "agents": "agents.cli",

@@ -142,7 +142,7 @@ class TrainConfig:
             if self.imitation_games:
                 raise ConfigError("init_from and imitation_games exclude each other: a "
                                   "fine-tuned run starts from the file's weights")
-            check_init_file(self)
+            check_model_file(self, self.init_from, "init_from")
 
     def rules(self) -> RuleSet:
         return RuleSet(self.preset, num_players=self.num_players)
@@ -171,15 +171,15 @@ def check_agents(field_name: str, specs: list[str]) -> None:
             raise ConfigError(f"{field_name}: {exc}") from exc
 
 
-def check_init_file(cfg: TrainConfig) -> None:
-    """``init_from`` is a readable model file for exactly this run's game, observation and
-    network (read without its tensors: a second, not a load)."""
+def check_model_file(cfg: TrainConfig, path: str, field_name: str) -> None:
+    """``path`` (the setting ``field_name``) is a readable model file for exactly this run's
+    game, observation and network (read without its tensors: a second, not a load)."""
     from agents.policy_file import ModelFileError, read_policy_file
 
     try:
-        file = read_policy_file(cfg.init_from, tensors=False)
+        file = read_policy_file(path, tensors=False)
     except ModelFileError as exc:
-        raise ConfigError(f"init_from: {exc}") from exc
+        raise ConfigError(f"{field_name}: {exc}") from exc
     mismatch = [what for what, mine, theirs in (
         ("rules", cfg.rules().to_dict(), file.rules.to_dict()),
         ("observation", cfg.observer_settings(), file.observer_settings),
@@ -187,7 +187,7 @@ def check_init_file(cfg: TrainConfig) -> None:
          [list(file.architecture.pi), list(file.architecture.vf)]),
     ) if mine != theirs]
     if mismatch:
-        raise ConfigError(f"init_from: {cfg.init_from} was trained with other "
+        raise ConfigError(f"{field_name}: {path} was trained with other "
                           f"{', '.join(mismatch)} than this config")
 
 
