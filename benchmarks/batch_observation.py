@@ -13,6 +13,11 @@ Two workloads, each state observed from the seat to act, as an environment step 
 
 numba threads: every core (``--threads`` to change). Both outputs are checked equal first.
 
+``--by-dice`` prints, before the comparison, what a new position costs the batched path by the
+dice left in the leg (the exact enumeration grows with them; the race estimate does not), on
+one thread, and the same with one race sample: the enumeration's share apart from the
+rollouts'. That table is the arithmetic of the training speed (docs/training.md, Speed).
+
 These machines drift, so the two are timed round-robin in ``--rounds`` rounds and each side's
 best round is compared; compilation is excluded (a warm-up call). Last line:
 ``batch observation: N obs/s (batched) vs M (Observer) = R×``.
@@ -71,6 +76,28 @@ def played(rules: RuleSet, games: int, steps: int, seed: int) -> list[BatchGames
     return out
 
 
+def cost_by_dice(rules: RuleSet, games: BatchGames, flags: dict) -> None:
+    """Microseconds per new position of the batched observation, by dice left (one thread)."""
+    threads = numba.get_num_threads()
+    numba.set_num_threads(1)
+    dice = np.array([bin(int(m)).count("1") for m in games.state.pyramid])
+    live = games.state.game_over == 0
+    print(f"new position, one thread, by dice left ({int(live.sum())} positions):")
+    print("dice left  positions  us/position  us/position, 1 race sample")
+    for left in sorted(set(dice[live].tolist())):
+        idx = np.flatnonzero(live & (dice == left))
+        costs = []
+        for samples in (flags.get("race_samples") or 64, 1):
+            observer = BatchObserver(rules, **{**flags, "race_samples": samples})
+            observer.observe(games, games.current_player[idx[:1]], idx[:1])  # compile or load
+            observer = BatchObserver(rules, **{**flags, "race_samples": samples})  # empty memo
+            start = time.perf_counter()
+            observer.observe(games, games.current_player[idx], idx)
+            costs.append((time.perf_counter() - start) / len(idx) * 1e6)
+        print(f"{left:>9}  {len(idx):>9}  {costs[0]:>11.0f}  {costs[1]:>11.0f}")
+    numba.set_num_threads(threads)
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--preset", default="classic")
@@ -84,6 +111,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--threads", type=int, default=numba.config.NUMBA_NUM_THREADS,
                         help="numba threads (default: every core)")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--by-dice", action="store_true",
+                        help="also the cost of a new position by dice left (one thread)")
     args = parser.parse_args(argv)
     numba.set_num_threads(args.threads)
     rules = RuleSet(args.preset, num_players=args.players)
@@ -92,6 +121,9 @@ def main(argv: list[str] | None = None) -> None:
         batches = played(rules, args.positions, args.play, args.seed)
     else:
         batches = [positions(rules, args.positions, args.seed)]
+    if args.by_dice:
+        cost_by_dice(rules, batches[0] if not args.play else positions(rules, args.positions,
+                                                                         args.seed), flags)
     states = [games.to_states() for games in batches]
     seats = [games.current_player.astype(np.int64) for games in batches]
     n_obs = sum(len(step) for step in states)
