@@ -46,7 +46,7 @@ from sb3_contrib import MaskablePPO
 from stable_baselines3.common.callbacks import BaseCallback
 from stable_baselines3.common.vec_env import SubprocVecEnv, VecEnv, VecEnvWrapper
 
-from camelup_cli.config import load_config
+from camelup_config import load_config
 from training.selfplay import SelfPlayEnv
 from training.train_ppo import TrainConfig, make_env, save_model
 

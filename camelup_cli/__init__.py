@@ -1,2 +1,2 @@
-"""The ``camelup`` command line: the entry point (:mod:`camelup_cli.main`) and the typed config
-mechanism that configured subcommands share (:mod:`camelup_cli.config`)."""
+"""The ``camelup`` command line (:mod:`camelup_cli.main`): it parses and dispatches; what the
+subcommands share (the typed config files) lives below it, in :mod:`camelup_config`."""

@@ -6,7 +6,7 @@ the first line of its docstring is its help text.
 
 User errors are one line on stderr and exit code 2 in every subcommand: argparse's own errors
 (an unknown flag, a bad value) are reported by :class:`Parser` without the usage block, and a
-:class:`camelup_cli.config.ConfigError` (a bad config file or override) that a subcommand lets
+:class:`camelup_config.ConfigError` (a bad config file or override) that a subcommand lets
 through is caught here.
 """
 
@@ -18,7 +18,7 @@ import shlex
 import sys
 from typing import NoReturn
 
-from camelup_cli.config import ConfigError
+from camelup_config import ConfigError
 
 #: subcommand -> module implementing it
 SUBCOMMANDS: dict[str, str] = {

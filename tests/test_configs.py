@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 import agents
-from camelup_cli.config import load_config
+from camelup_config import load_config
 from tournament.config import agent_entries, check_spec, tournament_config
 from training.train_ppo import TrainConfig
 

@@ -16,7 +16,7 @@ pytest.importorskip("sb3_contrib")
 import agents
 from agents.arena import play_game
 from agents.ppo import ModelFileError, load_agent
-from camelup_cli.config import ConfigError, load_config
+from camelup_config import ConfigError, load_config
 from camelup_env.rules import RuleSet
 from tournament.ratings import mean_ci
 from training.train_ppo import TrainConfig, train

@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from camelup_cli.config import add_override_flags, overrides_from_args
+from camelup_config import add_override_flags, overrides_from_args
 from tournament.config import TournamentConfig, TournamentError, tournament_config
 from tournament.run import results_folder, run_tournament
 

@@ -1,6 +1,6 @@
 """Tournament settings: a typed config (YAML file, then ``--field`` overrides) and its checks.
 
-The settings are a frozen dataclass read by :func:`camelup_cli.config.load_config`, so a typo or a
+The settings are a frozen dataclass read by :func:`camelup_config.load_config`, so a typo or a
 wrong type is refused naming the file and key; each field's ``help`` is its ``--help`` text.
 Problems that need more than one field (players against agents, the rule set) are checked here,
 before any game is played.
@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from camelup_cli.config import ConfigError, load_config, read_mapping, setting
+from camelup_config import ConfigError, load_config, read_mapping, setting
 from camelup_env.rules import RuleSet
 
 

@@ -38,7 +38,7 @@ def add_train_arguments(parser: argparse.ArgumentParser, config_cls: type,
                         config_files: str) -> None:
     """What every trainer's command line takes: a config file, ``--trainer``, ``--resume`` and
     one ``--field-name`` flag per field of ``config_cls``."""
-    from camelup_cli.config import add_override_flags
+    from camelup_config import add_override_flags
 
     parser.add_argument("config", nargs="?", help=f"YAML config ({config_files})")
     add_trainer_flag(parser)
@@ -51,7 +51,7 @@ def run_trainer(args: argparse.Namespace, config_cls: type, train: Callable[...,
                 user_errors: tuple[type[Exception], ...] = ()) -> int:
     """``camelup train``: a config error (or one of ``user_errors``) is one line, exit code 2
     (camelup_cli prints ConfigError); Ctrl-C leaves a checkpoint and exit code 130."""
-    from camelup_cli.config import ConfigError, load_config, overrides_from_args
+    from camelup_config import ConfigError, load_config, overrides_from_args
 
     cfg = load_config(config_cls, args.config, overrides_from_args(args, config_cls))
     try:
@@ -76,7 +76,7 @@ def open_run(cfg: Any, resume: bool, may_change: frozenset[str], fresh: dict[str
     longer, move the folder, change the machine); anything else would mix two runs."""
     from dataclasses import asdict
 
-    from camelup_cli.config import ConfigError
+    from camelup_config import ConfigError
 
     out = Path(cfg.out_dir)
     progress_file = out / "progress.json"

@@ -26,7 +26,7 @@ from pathlib import Path
 
 import numpy as np
 
-from camelup_cli.config import ConfigError, load_config
+from camelup_config import ConfigError, load_config
 
 #: The held-out games are seeded this far from the training games.
 HOLDOUT_SEED_OFFSET = 1_000_003

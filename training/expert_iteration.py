@@ -38,7 +38,7 @@ from typing import Any
 
 import numpy as np
 
-from camelup_cli.config import ConfigError, load_config
+from camelup_config import ConfigError, load_config
 
 #: Each round's games are seeded this far apart.
 ROUND_SEED_STRIDE = 1_000_003

@@ -59,7 +59,7 @@ from ray.rllib.env.multi_agent_env import MultiAgentEnv
 from torch import nn
 
 from agents.rllib import CHECKPOINT_PREFIX, POLICY_FILE
-from camelup_cli.config import (
+from camelup_config import (
     ConfigError,
     setting,
 )

@@ -34,7 +34,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from camelup_cli.config import (
+from camelup_config import (
     ConfigError,
     setting,
 )
