@@ -20,6 +20,7 @@ from __future__ import annotations
 import contextlib
 import importlib
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -68,8 +69,8 @@ _AGENTS: dict[str, str] = {
     "expert": "agents.expert:ExpertAgent",
     "human": "agents.human:HumanAgent",
 }
-#: prefix -> (loader(rest, **kwargs) -> Agent, one-line description)
-_PREFIXES: dict[str, tuple[Callable[..., Agent], str]] = {}
+#: prefix -> (loader(rest, **kwargs) -> Agent, one-line description, model_file(rest) or None)
+_PREFIXES: dict[str, tuple[Callable[..., Agent], str, Callable[[str], Path] | None]] = {}
 
 
 class UnknownAgentError(ValueError):
@@ -83,9 +84,23 @@ def register(name: str, target: str | Callable[..., Agent]) -> None:
     _AGENTS[name] = target  # type: ignore[assignment]
 
 
-def register_prefix(prefix: str, loader: Callable[..., Agent], description: str = "") -> None:
-    """Route specs ``"prefix:rest"`` to ``loader(rest, **kwargs)`` (e.g. ``ppo:path.zip``)."""
-    _PREFIXES[prefix] = (loader, description)
+def register_prefix(prefix: str, loader: Callable[..., Agent], description: str = "",
+                    model_file: Callable[[str], Path] | None = None) -> None:
+    """Route specs ``"prefix:rest"`` to ``loader(rest, **kwargs)`` (e.g. ``ppo:path.zip``).
+
+    ``model_file(rest)``, for prefixes whose agents play a camelup model file, finds that file:
+    it records the game the agent was trained for, which commands read to set up that game
+    (:func:`model_file`)."""
+    _PREFIXES[prefix] = (loader, description, model_file)
+
+
+def model_file(spec: str) -> Path | None:
+    """The camelup model file that ``spec`` plays (``None`` for an agent without one); a spec
+    whose file cannot be found raises the loader's error."""
+    prefix, sep, rest = spec.partition(":")
+    if not sep or prefix not in _PREFIXES or _PREFIXES[prefix][2] is None:
+        return None
+    return Path(_PREFIXES[prefix][2](rest))
 
 
 def _import(target: str) -> Any:
@@ -109,7 +124,8 @@ def _load_ppo(rest: str, **kwargs: Any) -> Agent:
     return _import("agents.ppo:load")(rest, **kwargs)  # torch is imported only here
 
 
-register_prefix("ppo", _load_ppo, "ppo:path/to/model.zip - a trained MaskablePPO policy")
+register_prefix("ppo", _load_ppo, "ppo:path/to/model.zip - a trained MaskablePPO policy",
+                model_file=Path)
 
 
 def _load_rllib(rest: str, **kwargs: Any) -> Agent:
@@ -121,11 +137,17 @@ def _load_search(rest: str, **kwargs: Any) -> Agent:
 
 
 register_prefix("search", _load_search,
-                "search:path/to/model.zip - a ppo: policy plus expectimax scored by its value head")
+                "search:path/to/model.zip - a ppo: policy plus expectimax scored by its value head",
+                model_file=Path)
+
+
+def _rllib_policy_file(rest: str) -> Path:
+    return _import("agents.rllib:policy_file")(rest)
 
 
 register_prefix("rllib", _load_rllib,
-                "rllib:path/to/checkpoint - a policy trained by camelup train --trainer rllib")
+                "rllib:path/to/checkpoint - a policy trained by camelup train --trainer rllib",
+                model_file=_rllib_policy_file)
 
 
 def names() -> list[str]:
@@ -185,5 +207,5 @@ def describe_agents() -> list[tuple[str, str]]:
         except Exception as exc:  # an optional dependency may be missing
             doc = f"(unavailable: {type(exc).__name__}: {exc})"
         rows.append((name, doc))
-    rows += [(f"{p}:...", desc) for p, (_, desc) in _PREFIXES.items()]
+    rows += [(f"{p}:...", desc) for p, (_, desc, _) in _PREFIXES.items()]
     return rows

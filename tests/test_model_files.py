@@ -7,6 +7,7 @@ import base64
 import io
 import json
 import pickle
+import shutil
 import zipfile
 from pathlib import Path
 
@@ -273,3 +274,24 @@ def test_damaged_model_files_raise_only_model_file_errors(tmp_path) -> None:
             refused += 1
             assert "\n" not in str(exc)
     assert refused >= 30  # the damage is real: many files are refused
+
+
+def test_the_registry_says_which_specs_play_a_model_file(tmp_path) -> None:
+    import argparse
+
+    from agents.rllib import POLICY_FILE
+    from tournament.evaluate import _rules
+
+    shipped = ROOT / "results" / "models" / "classic4" / "model.zip"
+    checkpoint = tmp_path / "checkpoint"
+    checkpoint.mkdir()
+    shutil.copy(shipped, checkpoint / POLICY_FILE)
+    assert agents.model_file(f"ppo:{shipped}") == shipped
+    assert agents.model_file(f"search:{shipped}") == shipped
+    assert agents.model_file(f"rllib:{checkpoint}") == checkpoint / POLICY_FILE
+    assert agents.model_file("greedy") is None
+    assert agents.model_file("py:agents.random_agent:RandomAgent") is None
+    # camelup evaluate sets up the game the file records, whichever prefix plays it
+    for spec in (f"ppo:{shipped}", f"rllib:{checkpoint}"):
+        rules = _rules(argparse.Namespace(candidate=spec, preset=None, players=None))
+        assert (rules.preset, rules.num_players) == ("classic", 4)

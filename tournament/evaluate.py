@@ -26,6 +26,7 @@ import time
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 
+import agents
 from camelup_env.rules import RuleSet
 from tournament.config import AgentEntry, TournamentConfig, TournamentError, check_spec
 from tournament.pool import MatchSetup, check_agents, run_games
@@ -137,23 +138,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "play on the batch core")
 
 
-#: agent prefixes whose spec is a camelup model file, which records the game it was trained for
-MODEL_FILE_PREFIXES = ("ppo", "search")
-
-
 def _rules(args: argparse.Namespace) -> RuleSet:
+    """The game: ``--preset``/``--players``, else the one the candidate's model file records."""
     preset, players = args.preset, args.players
-    prefix, _, path = args.candidate.partition(":")
-    if prefix in MODEL_FILE_PREFIXES and (preset is None or players is None):
-        from agents.ppo import read_metadata
+    if preset is None or players is None:
+        from agents.policy_file import read_metadata
 
         try:
-            recorded = RuleSet.from_dict(read_metadata(path)["rules"])
+            path = agents.model_file(args.candidate)
+            recorded = None if path is None else RuleSet.from_dict(read_metadata(path)["rules"])
         except Exception as exc:  # a missing or foreign file: the user's to fix
             raise TournamentError(f"cannot read the rules of {args.candidate!r}: "
                                   f"{type(exc).__name__}: {exc}") from None
-        preset = preset or recorded.preset
-        players = players or recorded.num_players
+        if recorded is not None:
+            preset = preset or recorded.preset
+            players = players or recorded.num_players
     try:
         return RuleSet(preset or "classic", num_players=players or 2)
     except ValueError as exc:
