@@ -48,6 +48,11 @@ from camelup_env.camelup_v1 import REWARD_MODES
 from camelup_env.engine import IllegalActionError
 from camelup_env.observation import LazyObservation, Observer, public_view
 from camelup_env.rules import RuleSet
+from camelup_env.state import GameState
+
+#: An opponent (:mod:`agents.base`'s protocol): ``opponent(observation, public_state) -> index``,
+#: its own observation dict and the public view of the state for its seat.
+Opponent = Callable[[dict, GameState], int]
 
 #: Where each episode's opponents come from: called at every deal of one game, it returns the
 #: opponents of seats learner + 1, ..., learner + n - 1 (relative seats, in turn order).
