@@ -229,6 +229,14 @@ def final_rewards(coins: tuple[int, ...] | list[int], mode: str) -> list[float]:
     raise ValueError(f"reward_mode must be one of {REWARD_MODES}, got {mode!r}")
 
 
+def observation_space(observer: Observer, num_actions: int) -> spaces.Dict:
+    """An agent's observation space: its ``"observation"`` vector and its ``"action_mask"``."""
+    return spaces.Dict({
+        "observation": spaces.Box(observer.low, observer.high, dtype=np.float32),
+        "action_mask": spaces.Box(0, 1, shape=(num_actions,), dtype=np.int8),
+    })
+
+
 class raw_env(AECEnv):
     """Camel Up as a PettingZoo AEC environment; see the module docstring."""
 
@@ -275,14 +283,8 @@ class raw_env(AECEnv):
         self.possible_agents = [f"player_{i}" for i in range(rules.num_players)]
         self.agents = self.possible_agents[:]
         self._seat = {a: i for i, a in enumerate(self.possible_agents)}
-        self.observation_spaces = {
-            a: spaces.Dict({
-                "observation": spaces.Box(self.observer.low, self.observer.high,
-                                          dtype=np.float32),
-                "action_mask": spaces.Box(0, 1, shape=(self._n_actions,), dtype=np.int8),
-            })
-            for a in self.possible_agents
-        }
+        self.observation_spaces = {a: observation_space(self.observer, self._n_actions)
+                                   for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(self._n_actions) for a in self.possible_agents}
         self._state: GameState | None = None
         self._np_random: np.random.Generator | None = None
