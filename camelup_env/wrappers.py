@@ -90,9 +90,17 @@ class SingleAgentEnv(gymnasium.Env):
         learner_seat: the learner's seat, or ``None`` for a random seat every episode.
         illegal_reward: an illegal learner action ends the episode with this reward (like
             PettingZoo's ``TerminateIllegalWrapper``); ``None`` raises ``IllegalActionError``.
-        preset, num_players, rules, reward_mode, coin_shaping, max_turns, odds_features,
-            race_samples, action_values, render_mode, render_viewer: as in
-            ``camelup_v1.raw_env``.
+        preset: the game, as in ``camelup_v1.raw_env`` (as are the arguments below).
+        num_players: seats at the table.
+        rules: a ``RuleSet`` (overrides ``preset`` and ``num_players``).
+        reward_mode: ``"win"``, ``"rank"`` or ``"coins"``.
+        coin_shaping: reward per coin won or lost, at every step.
+        max_turns: actions (everyone's) before the game is truncated (``None``: no limit).
+        odds_features: the odds slices of the observation.
+        race_samples: the race estimate's samples.
+        action_values: the action-values slice of the observation.
+        render_mode: ``"human"``, ``"ansi"``, ``"rgb_array"`` or ``None``.
+        render_viewer: whose view ``render`` shows: ``"current"``, a seat, or ``None``.
 
     Observation: the learner's ``camelup_v1`` observation vector (``Box``, float32; the slices
     of :attr:`observer`). Action: ``Discrete`` as in ``camelup_v1``; use :meth:`action_masks`.

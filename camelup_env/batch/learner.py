@@ -79,8 +79,9 @@ class LearnerGames:
         n: games side by side.
         opponents: one :data:`OpponentSource` for every game, or one per game.
         learner_seat: the learner's seat, or ``None`` for a random seat every episode.
-        reward_mode, coin_shaping, max_turns: as in ``camelup_v1.raw_env`` (``max_turns=None``:
-            no limit).
+        reward_mode: as in ``camelup_v1.raw_env``.
+        coin_shaping: as in ``camelup_v1.raw_env``.
+        max_turns: as in ``camelup_v1.raw_env`` (``None``: no limit).
         seed: game ``i`` draws from a generator seeded ``seed + i`` (``None``: fresh entropy).
         illegal_reward: an illegal action of an external seat ends its episode with this reward
             (``None``: it raises ``IllegalActionError`` naming the rule).
