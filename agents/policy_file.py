@@ -191,7 +191,7 @@ def save_policy(model: Any, path: str | Path, rules: RuleSet, *,
 
     ``observer`` holds the :class:`~camelup_env.observation.Observer` keyword arguments the
     policy was trained with (:data:`OBSERVER_SETTINGS`), or is that observer itself (say
-    ``env.aec_env.observer`` of the ``SingleAgentEnv`` it learned on); ``env_version`` names the
+    ``env.observer`` of the ``SingleAgentEnv`` it learned on); ``env_version`` names the
     environment (``"camelup_v0"``, ...), ``extra`` any further JSON (``trained_steps=``,
     ``config=``). With ``optimizer`` (and a ``MaskablePPO``), the Adam state and the step
     counters are saved too, so :func:`load_into` can resume training. A path without the

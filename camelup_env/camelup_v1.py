@@ -185,7 +185,7 @@ from camelup_env.engine import apply_action, legal_action_mask, new_game, winner
 from camelup_env.events import RaceBetPlaced
 from camelup_env.events import public_view as public_event
 from camelup_env.observation import Observer
-from camelup_env.render import render_text
+from camelup_env.render import RENDER_MODES, check_render_settings, render_state
 from camelup_env.rules import RuleSet
 from camelup_env.state import GameState
 
@@ -229,11 +229,19 @@ def final_rewards(coins: tuple[int, ...] | list[int], mode: str) -> list[float]:
     raise ValueError(f"reward_mode must be one of {REWARD_MODES}, got {mode!r}")
 
 
+def observation_space(observer: Observer, num_actions: int) -> spaces.Dict:
+    """An agent's observation space: its ``"observation"`` vector and its ``"action_mask"``."""
+    return spaces.Dict({
+        "observation": spaces.Box(observer.low, observer.high, dtype=np.float32),
+        "action_mask": spaces.Box(0, 1, shape=(num_actions,), dtype=np.int8),
+    })
+
+
 class raw_env(AECEnv):
     """Camel Up as a PettingZoo AEC environment; see the module docstring."""
 
     metadata: ClassVar[dict[str, Any]] = {
-        "render_modes": ["human", "ansi", "rgb_array"],
+        "render_modes": list(RENDER_MODES),
         "name": ENV_VERSION,
         "is_parallelizable": False,
         "render_fps": 2,
@@ -260,14 +268,7 @@ class raw_env(AECEnv):
             raise TypeError(f"rules must be a RuleSet, got {type(rules).__name__}")
         if reward_mode not in REWARD_MODES:
             raise ValueError(f"reward_mode must be one of {REWARD_MODES}, got {reward_mode!r}")
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(
-                f"render_mode must be one of {self.metadata['render_modes']}, got {render_mode!r}"
-            )
-        if not (render_viewer in (None, "current") or (
-                isinstance(render_viewer, int) and 0 <= render_viewer < rules.num_players)):
-            raise ValueError(f"render_viewer must be 'current', None or a seat, got "
-                             f"{render_viewer!r}")
+        check_render_settings(render_mode, render_viewer, rules.num_players)
         if max_turns is not None and max_turns < 1:
             raise ValueError(f"max_turns must be positive or None, got {max_turns}")
         self.rules = rules
@@ -282,14 +283,8 @@ class raw_env(AECEnv):
         self.possible_agents = [f"player_{i}" for i in range(rules.num_players)]
         self.agents = self.possible_agents[:]
         self._seat = {a: i for i, a in enumerate(self.possible_agents)}
-        self.observation_spaces = {
-            a: spaces.Dict({
-                "observation": spaces.Box(self.observer.low, self.observer.high,
-                                          dtype=np.float32),
-                "action_mask": spaces.Box(0, 1, shape=(self._n_actions,), dtype=np.int8),
-            })
-            for a in self.possible_agents
-        }
+        self.observation_spaces = {a: observation_space(self.observer, self._n_actions)
+                                   for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(self._n_actions) for a in self.possible_agents}
         self._state: GameState | None = None
         self._np_random: np.random.Generator | None = None
@@ -298,7 +293,6 @@ class raw_env(AECEnv):
         self._zero_mask = np.zeros(self._n_actions, dtype=np.int8)
         self._zero_mask.setflags(write=False)
         self._turns = 0
-        self._image_renderer = None
 
     # Spaces and views ------------------------------------------------------------------
     def observation_space(self, agent: str) -> spaces.Dict:
@@ -400,11 +394,6 @@ class raw_env(AECEnv):
         return tuple(self.possible_agents[s] for s in winners(self.state))
 
     # Rendering -------------------------------------------------------------------------
-    def _viewer(self) -> int | None:
-        if self.render_viewer == "current":
-            return None if self.state.game_over else self.state.current
-        return self.render_viewer
-
     def render(self) -> str | np.ndarray | None:
         if self.render_mode is None:
             gymnasium.logger.warn(
@@ -413,15 +402,7 @@ class raw_env(AECEnv):
             return None
         if self._state is None:
             raise RuntimeError("call reset() before render()")
-        if self.render_mode == "rgb_array":
-            from camelup_env.render_image import render_image
-
-            return render_image(self.state, viewer=self._viewer())
-        text = render_text(self.state, viewer=self._viewer())
-        if self.render_mode == "human":
-            print(text + "\n")
-            return None
-        return text
+        return render_state(self.state, self.render_mode, self.render_viewer)
 
     def close(self) -> None:
         pass

@@ -1,13 +1,53 @@
-"""A text view of a game state that a person can read in a terminal.
+"""A text view of a game state that a person can read in a terminal, and the environments'
+``render()``.
 
 ``render_text(state, viewer=seat)`` shows what that seat may see (R10): other players' race-bet
 cards are shown as owner only. ``viewer=None`` is the omniscient view (demos, debugging).
+:func:`render_state` is what ``render()`` does in every environment (the AEC ``camelup_v1`` and
+the single-agent one), so their render modes and viewers mean one thing.
 """
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from camelup_env.movement import ranking
 from camelup_env.state import GameState
+
+if TYPE_CHECKING:
+    import numpy as np
+
+#: ``render_mode``: print the text view, return it, or return an HxWx3 image (Pillow).
+RENDER_MODES = ("human", "ansi", "rgb_array")
+
+
+def check_render_settings(render_mode: str | None, render_viewer: int | str | None,
+                          num_players: int) -> None:
+    """Refuse, saying why, a render mode or viewer that :func:`render_state` cannot show."""
+    if render_mode is not None and render_mode not in RENDER_MODES:
+        raise ValueError(f"render_mode must be one of {list(RENDER_MODES)}, got {render_mode!r}")
+    if not (render_viewer in (None, "current") or (
+            isinstance(render_viewer, int) and 0 <= render_viewer < num_players)):
+        raise ValueError(f"render_viewer must be 'current', None or a seat, got "
+                         f"{render_viewer!r}")
+
+
+def render_state(state: GameState, render_mode: str, render_viewer: int | str | None = "current"
+                 ) -> str | np.ndarray | None:
+    """``state`` in ``render_mode`` (:data:`RENDER_MODES`; ``"human"`` prints and returns
+    ``None``) as ``render_viewer`` sees it: ``"current"`` the seat on move (everything once the
+    race is over), a seat, or ``None`` (omniscient)."""
+    viewer = ((None if state.game_over else state.current) if render_viewer == "current"
+              else render_viewer)
+    if render_mode == "rgb_array":
+        from camelup_env.render_image import render_image
+
+        return render_image(state, viewer=viewer)
+    text = render_text(state, viewer=viewer)
+    if render_mode == "human":
+        print(text + "\n")
+        return None
+    return text
 
 
 def render_text(state: GameState, viewer: int | None = None) -> str:

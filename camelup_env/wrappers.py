@@ -1,4 +1,4 @@
-"""A single-agent Gymnasium view of ``camelup_v1`` for Stable-Baselines3 / sb3-contrib.
+"""A single-agent Gymnasium view of Camel Up for Stable-Baselines3 / sb3-contrib.
 
 :class:`SingleAgentEnv` seats one learner and plays every other seat with **opponents**: callables
 ``opponent(observation: dict, public_state: GameState) -> int`` that receive their own
@@ -12,6 +12,23 @@ is the learner's own: its reward (summed over the learner's action and the oppon
 including the terminal reward when an opponent's move ends the race) together with the learner's
 own next observation (its terminal observation when the game is over).
 
+The environment is a thin face over :class:`camelup_env.batch.learner.LearnerGames` with one
+game: the one learner-seat loop, which SB3's batched :class:`training.vec_env.CamelUpVecEnv`
+and RLlib's environment run too, so seats, opponents' calls, rewards, episode ends and seeds
+are the same code and mean the same in all three. This module speaks Gymnasium's protocol
+(``terminated`` apart from ``truncated``, no automatic reset, ``render``) and hands the learner
+what happened (``info["events"]``).
+
+**Why its game runs on the engine** (``LearnerGames(engine=True)``), not on the compiled batch
+core, even for the presets the core plays: one game gains nothing from compiled batches (a
+step's cost is per-call overhead either way, and the Observer's per-position caches serve one
+game well), while the engine records the typed events ``info["events"]`` carries and holds the
+``GameState`` that ``render`` draws and ``state`` shows; the core would have to rebuild states
+and replay every step to say the same. It also makes a game here the ``camelup_v1`` game: its
+dice generator is seeded as ``camelup_v1.raw_env.reset(seed=...)`` seeds its own, so the same
+actions play the same game (``tests/test_env_wrappers.py``). Many games at once belong on the
+batch core: ``CamelUpVecEnv``, even with a single game.
+
 Example (sb3-contrib's MaskablePPO reads :meth:`~SingleAgentEnv.action_masks`)::
 
     from sb3_contrib import MaskablePPO
@@ -23,18 +40,19 @@ Example (sb3-contrib's MaskablePPO reads :meth:`~SingleAgentEnv.action_masks`)::
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
 import gymnasium
 import numpy as np
 
-from camelup_env.camelup_v1 import raw_env
-from camelup_env.engine import IllegalActionError
-from camelup_env.observation import LazyObservation, public_view
+from camelup_env.batch.learner import LearnerGames, Opponent
+from camelup_env.events import Event
+from camelup_env.events import public_view as public_event
+from camelup_env.observation import Observer
+from camelup_env.render import RENDER_MODES, check_render_settings, render_state
+from camelup_env.rules import RuleSet
 from camelup_env.state import GameState
-
-Opponent = Callable[[dict, GameState], int]
 
 __all__ = ["Opponent", "RandomOpponent", "SingleAgentEnv", "random_opponent"]
 
@@ -42,7 +60,7 @@ __all__ = ["Opponent", "RandomOpponent", "SingleAgentEnv", "random_opponent"]
 class RandomOpponent:
     """Plays a uniformly random legal action. Seeded by the env on every ``reset(seed=...)``."""
 
-    #: Batched envs may draw this opponent's moves themselves (camelup_env.batch.learner).
+    #: The learner-seat loop draws this opponent's moves itself (camelup_env.batch.learner).
     uniform_random = True
 
     def __init__(self, seed: int | None = None):
@@ -62,7 +80,7 @@ def random_opponent(seed: int | None = None) -> RandomOpponent:
 
 
 class SingleAgentEnv(gymnasium.Env):
-    """One learner seat of ``camelup_v1`` as a ``gymnasium.Env``; opponents play the rest.
+    """One learner seat of Camel Up as a ``gymnasium.Env``; opponents play the rest.
 
     Args:
         opponents: one callable per other seat, in turn order after the learner (relative seats
@@ -72,43 +90,67 @@ class SingleAgentEnv(gymnasium.Env):
         learner_seat: the learner's seat, or ``None`` for a random seat every episode.
         illegal_reward: an illegal learner action ends the episode with this reward (like
             PettingZoo's ``TerminateIllegalWrapper``); ``None`` raises ``IllegalActionError``.
-        **env_kwargs: passed to ``camelup_v1.raw_env`` (``preset``, ``num_players``,
-            ``reward_mode``, ``odds_features``, ``coin_shaping``, ``rules``, ``render_mode``...).
+        preset: the game, as in ``camelup_v1.raw_env`` (as are the arguments below).
+        num_players: seats at the table.
+        rules: a ``RuleSet`` (overrides ``preset`` and ``num_players``).
+        reward_mode: ``"win"``, ``"rank"`` or ``"coins"``.
+        coin_shaping: reward per coin won or lost, at every step.
+        max_turns: actions (everyone's) before the game is truncated (``None``: no limit).
+        odds_features: the odds slices of the observation.
+        race_samples: the race estimate's samples.
+        action_values: the action-values slice of the observation.
+        render_mode: ``"human"``, ``"ansi"``, ``"rgb_array"`` or ``None``.
+        render_viewer: whose view ``render`` shows: ``"current"``, a seat, or ``None``.
 
-    Observation: the learner's ``camelup_v1`` observation vector (``Box``, float32; the
-    ``observation_layout`` of ``env.aec_env``). Action: ``Discrete`` as in ``camelup_v1``; use
-    :meth:`action_masks`. ``info`` holds ``"action_mask"`` and ``"events"`` (everything that
-    happened since the learner's previous action, as the learner may see it). ``terminated`` when
-    the race is over, ``truncated`` when ``max_turns`` is reached. An opponent returning an illegal
-    action raises ``IllegalActionError`` naming its seat.
+    Observation: the learner's ``camelup_v1`` observation vector (``Box``, float32; the slices
+    of :attr:`observer`). Action: ``Discrete`` as in ``camelup_v1``; use :meth:`action_masks`.
+    ``info`` holds ``"action_mask"`` and ``"events"`` (the engine's events since the learner's
+    previous action, as the learner may see them). ``terminated`` when the race is over,
+    ``truncated`` when ``max_turns`` is reached. An opponent returning an illegal action raises
+    ``IllegalActionError`` naming its seat. ``reset``'s ``options`` are not used (seat 0 starts
+    every game, as in ``camelup_v1`` without options).
     """
 
-    metadata: ClassVar[dict[str, Any]] = {
-        "render_modes": ["human", "ansi", "rgb_array"], "render_fps": 2,
-    }
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": list(RENDER_MODES), "render_fps": 2}
 
     def __init__(
         self,
         opponents: Opponent | Sequence[Opponent] | None = None,
         learner_seat: int | None = 0,
         illegal_reward: float | None = -1.0,
-        **env_kwargs: Any,
+        *,
+        preset: str = "classic",
+        num_players: int = 4,
+        rules: RuleSet | None = None,
+        reward_mode: str = "win",
+        coin_shaping: float = 0.0,
+        max_turns: int | None = 1000,
+        odds_features: bool = True,
+        race_samples: int | None = None,
+        action_values: bool = True,
+        render_mode: str | None = None,
+        render_viewer: int | str | None = "current",
     ):
-        self.aec_env = raw_env(**env_kwargs)
-        self.render_mode = self.aec_env.render_mode
-        self.num_players = self.aec_env.rules.num_players
-        if learner_seat is not None and not 0 <= learner_seat < self.num_players:
-            raise ValueError(f"learner_seat must be None or 0..{self.num_players - 1}, "
-                             f"got {learner_seat}")
+        self.rules = RuleSet(preset, num_players=num_players) if rules is None else rules
+        self.num_players = self.rules.num_players
+        check_render_settings(render_mode, render_viewer, self.num_players)
+        self.render_mode = render_mode
+        self.render_viewer = render_viewer
         self.learner_seat = learner_seat
         self.illegal_reward = illegal_reward
-        agent0 = self.aec_env.possible_agents[0]
-        self.observation_space = self.aec_env.observation_space(agent0)["observation"]
-        self.action_space = self.aec_env.action_space(agent0)
         self.set_opponents(opponents)
-        self._seat = 0 if learner_seat is None else learner_seat
-        self._agent = self.aec_env.possible_agents[self._seat]
+        self.learner = LearnerGames(
+            self.rules, 1, lambda: self.opponents, learner_seat=learner_seat,
+            reward_mode=reward_mode, coin_shaping=coin_shaping, max_turns=max_turns,
+            illegal_reward=illegal_reward, autoreset=False, engine=True,
+            odds_features=odds_features, race_samples=race_samples, action_values=action_values)
+        #: The learner's observation (its ``layout`` names the vector's slices).
+        self.observer: Observer = self.learner.observers[0]
+        self.observation_space = gymnasium.spaces.Box(self.observer.low, self.observer.high,
+                                                      dtype=np.float32)
+        self.action_space = gymnasium.spaces.Discrete(self.learner.num_actions)
         self._done = True
+        self._events_seen = 0  # of the game's event log, handed to the learner already
 
     # Opponents ---------------------------------------------------------------------------
     def set_opponents(self, opponents: Opponent | Sequence[Opponent] | None) -> None:
@@ -127,101 +169,57 @@ class SingleAgentEnv(gymnasium.Env):
     @property
     def seat(self) -> int:
         """The learner's seat this episode."""
-        return self._seat
+        return int(self.learner.seats[0])
+
+    @property
+    def state(self) -> GameState:
+        """The engine's omniscient state of the game (debugging only; never give it to bots)."""
+        return self.learner.games.states[0]
 
     # Gymnasium API ------------------------------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         super().reset(seed=seed)
-        rng = self.np_random
-        if self.learner_seat is None:
-            self._seat = int(rng.integers(self.num_players))
-        self._agent = self.aec_env.possible_agents[self._seat]
-        seen = set()
-        for opp in self.opponents:
-            if hasattr(opp, "reset") and id(opp) not in seen:
-                seen.add(id(opp))
-                opp.reset(int(rng.integers(1 << 31)))
-        for _ in range(100):
-            self.aec_env.reset(seed=int(rng.integers(1 << 31)), options=options)
-            self._done = False
-            _, events = self._play_opponents()
-            if not self._done:  # the race cannot end before the learner's turn on real tracks
-                break
-        return self._observation(), {"action_mask": self.action_masks(), "events": events}
+        self.learner.np_random[0] = self.np_random  # the episode draws from the env's generator
+        obs = self.learner.reset()[0]
+        self._done = False
+        self._events_seen = 0
+        info = {"action_mask": self.action_masks(), "events": self._new_events()}
+        if self.render_mode == "human":
+            self.render()
+        return obs, info
 
     def step(self, action: int):
         if self._done:
             raise RuntimeError("the episode is over: call reset()")
-        env = self.aec_env
-        if not env.state.game_over and not self._legal(int(action)):
-            if self.illegal_reward is None:
-                env.step(action)  # raises IllegalActionError naming the rule
-            self._done = True
-            info = {"action_mask": np.zeros(self.action_space.n, dtype=bool), "events": (),
-                    "illegal_action": True}
-            return self._observation(), float(self.illegal_reward), True, False, info
-        env.step(int(action))
-        reward = env.rewards[self._agent]
-        events = list(env.infos[self._agent]["events"])
-        more, later = self._play_opponents()
-        reward += more
-        events += later
-        terminated = any(env.terminations.values())
-        truncated = any(env.truncations.values()) and not terminated
-        self._done = terminated or truncated
-        info = {"action_mask": self.action_masks(), "events": tuple(events)}
-        return self._observation(), float(reward), terminated, truncated, info
+        obs, rewards, dones, infos = self.learner.step(np.array([action]))
+        self._done = bool(dones[0])
+        truncated = bool(infos[0].get("TimeLimit.truncated", False))
+        info = {"action_mask": self.action_masks(), "events": self._new_events()}
+        if infos[0].get("illegal_action"):
+            info["illegal_action"] = True
+        if self.render_mode == "human":
+            self.render()
+        return obs[0], float(rewards[0]), self._done and not truncated, truncated, info
 
     def action_masks(self) -> np.ndarray:
         """Boolean mask of the learner's legal actions (all False once the episode is over)."""
-        env = self.aec_env
-        if self._done or env.agent_selection != self._agent:
+        if self._done:
             return np.zeros(self.action_space.n, dtype=bool)
-        return env.infos[self._agent]["action_mask"].astype(bool)
+        return self.learner.action_masks()[0]
 
-    def render(self):
-        return self.aec_env.render()
-
-    def close(self) -> None:
-        self.aec_env.close()
+    def render(self) -> str | np.ndarray | None:
+        if self.render_mode is None:
+            gymnasium.logger.warn(
+                "You are calling render method without specifying any render mode."
+            )
+            return None
+        return render_state(self.state, self.render_mode, self.render_viewer)
 
     # Internals ----------------------------------------------------------------------------
-    def _legal(self, action: int) -> bool:
-        return 0 <= action < self.action_space.n and bool(self.action_masks()[action])
-
-    def _observation(self) -> np.ndarray:
-        return self.aec_env.observer.observe(self.aec_env.state, self._seat)
-
-    def _play_opponents(self) -> tuple[float, list]:
-        """Opponents act until it is the learner's turn or the game ends; returns the learner's
-        reward and the events it saw meanwhile."""
-        env = self.aec_env
-        reward, events = 0.0, []
-        while not (any(env.terminations.values()) or any(env.truncations.values())):
-            agent = env.agent_selection
-            if agent == self._agent:
-                return reward, events
-            seat = env.possible_agents.index(agent)
-            opp = self.opponents[(seat - self._seat) % self.num_players - 1]
-            state = env.state
-            # Lazy: scripted opponents read only the mask, so the features (odds included)
-            # are built only for opponents that look at them.
-            observation = LazyObservation(env.infos[agent]["action_mask"].copy(),
-                                          lambda s=state, k=seat: env.observer.observe(s, k))
-            action = opp(observation, public_view(state, seat))
-            try:
-                env.step(int(action))
-            except IllegalActionError as exc:
-                raise IllegalActionError(
-                    f"the opponent in seat {seat} ({agent}) chose an illegal action {action}: "
-                    f"{exc}"
-                ) from exc
-            except (TypeError, ValueError) as exc:
-                raise IllegalActionError(
-                    f"the opponent in seat {seat} ({agent}) returned {action!r}, not an action "
-                    f"index: {exc}"
-                ) from exc
-            reward += env.rewards[self._agent]
-            events += env.infos[self._agent]["events"]
-        self._done = True
-        return reward, events
+    def _new_events(self) -> tuple[Event, ...]:
+        """The game's events since the learner last saw them, as the learner may see them."""
+        log = self.learner.games.events[0]
+        seat = self.seat
+        new = tuple(public_event(event, seat) for event in log[self._events_seen:])
+        self._events_seen = len(log)
+        return new

@@ -27,7 +27,7 @@ def test_registered_env_passes_gymnasiums_env_checker(preset, players, capsys) -
     env = gymnasium.make(env_id(preset, players))
     inner = env.unwrapped
     assert isinstance(inner, SingleAgentEnv)
-    assert inner.aec_env.rules.preset == preset and inner.num_players == players
+    assert inner.rules.preset == preset and inner.num_players == players
     check_env(inner)  # raises on any API violation
     capsys.readouterr()  # the checker renders the board
 

@@ -31,7 +31,7 @@ def play_episode(env: SingleAgentEnv, seed: int):
     while not done:
         mask = env.action_masks()
         assert np.array_equal(mask, info["action_mask"]) and mask.any()
-        assert env.aec_env.agent_selection == env.aec_env.possible_agents[env.seat]
+        assert env.state.current == env.seat
         obs, reward, term, trunc, info = env.step(int(rng.choice(np.flatnonzero(mask))))
         total += reward
         steps += 1
@@ -43,10 +43,10 @@ def test_learner_gets_its_own_reward_and_terminal_observation() -> None:
     for seed in range(6):
         env = SingleAgentEnv(learner_seat=None, odds_features=False, num_players=3)
         obs, total, term, _ = play_episode(env, seed)
-        state = env.aec_env.state
+        state = env.state
         assert term and state.game_over
         assert total == pytest.approx(final_rewards(state.coins, "win")[env.seat])
-        assert np.array_equal(obs, env.aec_env.observer.observe(state, env.seat))
+        assert np.array_equal(obs, env.observer.observe(state, env.seat))
         assert not env.action_masks().any()
 
 
@@ -55,7 +55,7 @@ def test_reset_seed_fixes_the_episode() -> None:
     b = SingleAgentEnv(learner_seat=None, odds_features=False)
     ra, rb = play_episode(a, 11), play_episode(b, 11)
     assert np.array_equal(ra[0], rb[0]) and ra[1:] == rb[1:]
-    assert a.aec_env.state.to_dict() == b.aec_env.state.to_dict()
+    assert a.state.to_dict() == b.state.to_dict()
 
 
 def test_opponents_get_their_observation_and_public_view_only() -> None:

@@ -240,7 +240,7 @@ def test_a_model_trained_outside_camelup_train_is_made_playable_in_one_line(tmp_
     env = SingleAgentEnv(num_players=2, learner_seat=None, odds_features=False)
     model = MaskablePPO("MlpPolicy", env, n_steps=64, batch_size=32, verbose=0, device="cpu")
     model.learn(total_timesteps=64)
-    save_policy(model, tmp_path / "mine.zip", env.aec_env.rules, observer=env.aec_env.observer,
+    save_policy(model, tmp_path / "mine.zip", env.rules, observer=env.observer,
                 env_version="camelup_v0")
     agent = agents.make(f"ppo:{tmp_path / 'mine.zip'}")
     assert agent.observer.size == env.observation_space.shape[0]

@@ -88,32 +88,46 @@ def test_the_exported_network_is_the_trained_module(run: Path) -> None:
     assert seen["action_mask"][int(rllib_logits.argmax())] == 1
 
 
-def test_the_env_pays_each_agent_its_seats_final_reward() -> None:
+def test_the_env_pays_each_agent_its_seats_rewards_since_its_previous_turn() -> None:
+    """Only the agent on move is shown its seat's observation; each agent's rewards add up to
+    its seat's coin shaping and final reward, whoever moved in between (scripted seats
+    included)."""
+    from camelup_env.observation import Observer
     from camelup_env.rules import RuleSet
     from training.rllib_selfplay import SelfPlayEnv, module_for
 
-    env = SelfPlayEnv({"rules": RuleSet("classic", num_players=4).to_dict(),
-                       "observer": {"odds_features": False, "race_samples": 8,
-                                    "action_values": False},
-                       "opponent_mix": {"self": 0.5, "random": 0.5}, "seed": 1})
+    rules = RuleSet("classic", num_players=4)
+    plain = {"odds_features": False, "race_samples": 8, "action_values": False}
+    env = SelfPlayEnv({"rules": rules.to_dict(), "observer": plain, "coin_shaping": 0.1,
+                       "opponent_mix": {"self": 0.5, "random": 0.25, "greedy": 0.25},
+                       "seed": 1})
+    observer = Observer(rules, **plain)
     rng = np.random.default_rng(0)
-    for episode in range(3):
+    drawn = set()
+    for episode in range(4):
         obs, _ = env.reset(seed=episode)
+        start = env.state.coins
+        seat_of = {a: s for s, a in env.agent_at.items()}
+        drawn.add(len(seat_of))
         totals = dict.fromkeys(env.agents, 0.0)
         done = False
         while not done:
             (agent, seen), = obs.items()
-            assert agent in env.agents and seen["action_mask"].any()
+            assert seat_of[agent] == env.state.current and seen["action_mask"].any()
+            np.testing.assert_array_equal(seen["observation"],
+                                          observer.observe(env.state, seat_of[agent]))
             action = int(rng.choice(np.flatnonzero(seen["action_mask"])))
             obs, rewards, ends, cuts, _ = env.step({agent: action})
             for a, r in rewards.items():
                 totals[a] += r
             done = ends["__all__"] or cuts["__all__"]
-        seat_of = {a: s for s, a in env.agent_at.items()}
-        expected = final_rewards(env.game.state.coins, "win")
-        assert totals == pytest.approx({a: expected[seat_of[a]] for a in totals})
+        coins = env.state.coins
+        expected = final_rewards(coins, "win")
+        assert totals == pytest.approx({a: expected[seat_of[a]] + 0.1 * (coins[seat_of[a]]
+                                        - start[seat_of[a]]) for a in totals})
         assert {module_for(a) for a in totals} <= {"learner", "frozen"}
         assert module_for("learner") == "learner"
+    assert len(drawn) > 1  # some games had frozen seats, some more than others
 
 
 def test_the_checkpoint_plays_a_tournament_game(run: Path, tmp_path: Path) -> None:

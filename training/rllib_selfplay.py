@@ -15,13 +15,15 @@ them, the checkpoints, and the main loop. RLlib's new API stack throughout (``RL
   the SB3 trainer.
 * **Why scripted bots play inside the environment**, not as RLlib modules: a camelup agent
   decides from the public game state (the bots read the board, not the feature vector), which
-  an RLlib module never sees. So :class:`SelfPlayEnv` plays the scripted seats itself between
-  two decisions of RLlib's agents, as :class:`camelup_env.wrappers.SingleAgentEnv` does. It
-  drives the PettingZoo AEC environment ``camelup_v1`` (``raw_env``) directly rather than
-  through RLlib's ``PettingZooEnv`` wrapper, because that wrapper exposes the fixed seat names
+  an RLlib module never sees. So :class:`SelfPlayEnv` is a thin face over the one learner-seat
+  loop, :class:`camelup_env.batch.learner.LearnerGames` (the loop of ``SingleAgentEnv`` and of
+  the SB3 ``VecEnv``): scripted seats are its opponents, played between two decisions of
+  RLlib's agents, and "self" seats are its external seats, handed back to RLlib like the
+  learner's. RLlib's ``PettingZooEnv`` wrapper would expose the fixed seat names
   ``player_k`` as agents, and here the agent behind a seat changes every game; the turn
-  semantics are the same: only the agent to move gets an observation, and each agent's reward
-  is what it gained since its own previous observation (the AEC ``last()`` reward).
+  semantics are the AEC environment's: only the agent to move gets an observation, and each
+  agent's reward is what it gained since its own previous observation (the AEC ``last()``
+  reward, the loop's ``pending`` rewards).
 * **Action masking.** Observations are camelup's ``{"observation", "action_mask"}`` dict;
   :class:`MaskedActorCritic` sets the logits of illegal actions to a large negative number
   before RLlib builds the action distribution, in sampling and in the PPO loss alike.
@@ -49,6 +51,7 @@ from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
+import gymnasium
 import numpy as np
 import ray
 import torch
@@ -63,8 +66,10 @@ from camelup_config import (
     ConfigError,
     setting,
 )
-from camelup_env.camelup_v1 import ENV_VERSION
+from camelup_env.batch.learner import EXTERNAL, LearnerGames
+from camelup_env.camelup_v1 import ENV_VERSION, observation_space
 from camelup_env.rules import RuleSet
+from camelup_env.state import GameState
 from training.train_ppo import TrainConfig, check_game_settings, check_positive
 
 #: The policies: the one trained, and the frozen copy of it that "self" opponents play.
@@ -159,7 +164,13 @@ class RLlibConfig:
 
 # 2. Environment ----------------------------------------------------------------------------
 class SelfPlayEnv(MultiAgentEnv):
-    """camelup_v1 as an RLlib multi-agent env: agents by role, scripted seats played inside.
+    """Camel Up as an RLlib multi-agent env: agents by role, scripted seats played inside.
+
+    A thin face over :class:`~camelup_env.batch.learner.LearnerGames` with one game (on the
+    engine: one game gains nothing from the compiled batch core): a seat that drew ``"self"``
+    is an :data:`~camelup_env.batch.learner.EXTERNAL` opponent, so the loop hands it back
+    here as it does the learner's seat, and scripted seats are the loop's opponents. The
+    draw comes from the game's generator, as everything else in the episode.
 
     ``config`` is :meth:`RLlibConfig.env_config` (RLlib passes it as an ``EnvContext``, whose
     ``worker_index`` and ``vector_index`` make each copy's games different). Agents:
@@ -169,62 +180,66 @@ class SelfPlayEnv(MultiAgentEnv):
 
     def __init__(self, config: dict[str, Any] | None = None):
         super().__init__()
-        from camelup_env.camelup_v1 import raw_env
-
         config = config or {}
         rules = RuleSet.from_dict(config["rules"])
-        self.game = raw_env(rules=rules, reward_mode=config.get("reward_mode", "win"),
-                            coin_shaping=config.get("coin_shaping", 0.0),
-                            **config.get("observer", {}))
-        self.n = rules.num_players
-        self.possible_agents = [LEARNER] + [f"opponent_{k}" for k in range(1, self.n)]
-        self.agents = []
-        seat0 = self.game.possible_agents[0]
-        self.observation_spaces = dict.fromkeys(self.possible_agents,
-                                                self.game.observation_space(seat0))
-        self.action_spaces = dict.fromkeys(self.possible_agents, self.game.action_space(seat0))
+        observer = config.get("observer", {})
         mix = config.get("opponent_mix", {"self": 1.0})
         self.mix_names = list(mix)
         weights = np.array([mix[k] for k in self.mix_names], dtype=float)
         self.mix_weights = weights / weights.sum()
-        self.rng = np.random.default_rng([int(config.get("seed", 0)),
-                                          int(getattr(config, "worker_index", 0)),
-                                          int(getattr(config, "vector_index", 0))])
-        odds_on = config.get("observer", {}).get("odds_features", True)
-        self.race_samples = config.get("observer", {}).get("race_samples") if odds_on else None
+        self.race_samples = (observer.get("race_samples")
+                             if observer.get("odds_features", True) else None)
         self.bots: dict[str, Any] = {}  # scripted agents by name, made once
+        self.n = rules.num_players
+        # Strict: RLlib's modules mask illegal actions, so one is a bug (named by the engine).
+        self.learner = LearnerGames(rules, 1, self._draw_opponents,
+                                    reward_mode=config.get("reward_mode", "win"),
+                                    coin_shaping=config.get("coin_shaping", 0.0),
+                                    illegal_reward=None, autoreset=False, engine=True,
+                                    **observer)
+        self.learner.np_random[0] = np.random.default_rng(
+            [int(config.get("seed", 0)), int(getattr(config, "worker_index", 0)),
+             int(getattr(config, "vector_index", 0))])
+        self.possible_agents = [LEARNER] + [f"opponent_{k}" for k in range(1, self.n)]
+        self.agents = []
+        space = observation_space(self.learner.observers[0], self.learner.num_actions)
+        self.observation_spaces = dict.fromkeys(self.possible_agents, space)
+        self.action_spaces = dict.fromkeys(self.possible_agents,
+                                           gymnasium.spaces.Discrete(self.learner.num_actions))
         self.agent_at: dict[int, str] = {}  # seat -> RLlib agent this game
-        self.bot_at: dict[int, Any] = {}  # seat -> scripted agent this game
+        self._game = np.zeros(1, np.int64)  # the one game's index, for the loop's arrays
+
+    @property
+    def state(self) -> GameState:
+        """The engine's omniscient state of the game (debugging only; never give it to bots)."""
+        return self.learner.games.states[0]
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         if seed is not None:
-            self.rng = np.random.default_rng(seed)
-        learner = int(self.rng.integers(self.n))
-        self.agent_at, self.bot_at = {learner: LEARNER}, {}
-        for k in range(1, self.n):
-            seat = (learner + k) % self.n
-            name = self.mix_names[int(self.rng.choice(len(self.mix_names), p=self.mix_weights))]
-            if name == "self":
-                self.agent_at[seat] = f"opponent_{k}"
-            else:
-                self.bot_at[seat] = self._bot(name)
-                self.bot_at[seat].reset(int(self.rng.integers(1 << 31)))
+            self.learner.np_random[0] = np.random.default_rng(seed)
+        self.learner.reset()
+        learner = int(self.learner.seats[0])
+        self.agent_at = {(learner + k) % self.n: LEARNER if k == 0 else f"opponent_{k}"
+                         for k in range(self.n) if self.learner.external[0, (learner + k) % self.n]}
         self.agents = list(self.agent_at.values())
-        self.pending = dict.fromkeys(self.agents, 0.0)  # reward since each agent's last obs
         self.seen: set[str] = set()
-        self.game.reset(seed=int(self.rng.integers(1 << 31)), options=options)
-        self._play_bots()
-        obs, _, _, _, infos = self._outputs()
+        obs, _, _, _, infos = self._outputs(False, False)
         return obs, infos
 
     def step(self, action_dict: dict[str, int]):
-        agent = self.agent_at[self.game.state.current]
-        self.game.step(int(action_dict[agent]))
-        self._collect_rewards()
-        self._play_bots()
-        return self._outputs()
+        agent = self.agent_at[self.state.current]
+        done, truncated, _ = self.learner.play(np.array([action_dict[agent]]))
+        return self._outputs(bool(done[0]), bool(truncated[0]))
 
     # Internals ------------------------------------------------------------------------------
+    def _draw_opponents(self) -> list[Any]:
+        """This game's opponents (the loop calls it at every deal): per seat a draw from the
+        mix, ``"self"`` an RLlib agent (EXTERNAL), any other name its scripted agent."""
+        rng = self.learner.np_random[0]
+        names = (self.mix_names[int(rng.choice(len(self.mix_names), p=self.mix_weights))]
+                 for _ in range(self.n - 1))
+        return [EXTERNAL if name == "self" else self._bot(name) for name in names]
+
     def _bot(self, name: str) -> Any:
         from training.selfplay import make_opponent
 
@@ -232,44 +247,32 @@ class SelfPlayEnv(MultiAgentEnv):
             self.bots[name] = make_opponent(name, self.race_samples)
         return self.bots[name]
 
-    def _over(self) -> bool:
-        return any(self.game.terminations.values()) or any(self.game.truncations.values())
+    def _observation(self, seat: int, to_move: bool) -> dict[str, np.ndarray]:
+        mask = (self.learner.action_masks()[0] if to_move
+                else np.zeros(self.learner.num_actions, bool))
+        return {"observation": self.learner.observe(self._game, np.array([seat]))[0],
+                "action_mask": mask.astype(np.int8)}
 
-    def _collect_rewards(self) -> None:
-        for seat, agent in self.agent_at.items():
-            self.pending[agent] += self.game.rewards[self.game.possible_agents[seat]]
+    def _reward(self, seat: int) -> float:
+        return float(self.learner.take_rewards(self._game, np.array([seat]))[0])
 
-    def _play_bots(self) -> None:
-        """Scripted seats move until one of RLlib's agents must act or the game ends."""
-        from camelup_env.observation import LazyObservation, public_view
-
-        game = self.game
-        while not self._over() and game.state.current in self.bot_at:
-            seat, state = game.state.current, game.state
-            mask = game.infos[game.agent_selection]["action_mask"].copy()
-            observation = LazyObservation(mask, lambda s=state, k=seat: game.observer.observe(s, k))
-            game.step(int(self.bot_at[seat](observation, public_view(state, seat))))
-            self._collect_rewards()
-
-    def _outputs(self):
-        """This step's dicts: the agent to move gets its observation and its pending reward;
-        at the end, every agent that has played gets its last observation and reward."""
-        game = self.game
-        if self._over():
-            done = [a for a in self.agents if a in self.seen]
-            terminated = any(game.terminations.values())
+    def _outputs(self, done: bool, truncated: bool):
+        """This step's dicts: the agent to move gets its observation and its reward since its
+        previous one; at the end, every agent that has played gets its last observation and
+        reward."""
+        if done:
             seat_of = {a: s for s, a in self.agent_at.items()}
-            obs = {a: game.observe(game.possible_agents[seat_of[a]]) for a in done}
-            rewards = {a: self.pending[a] for a in done}
-            ends = {**dict.fromkeys(done, terminated), "__all__": terminated}
-            cuts = {**dict.fromkeys(done, not terminated), "__all__": not terminated}
+            ended = [a for a in self.agents if a in self.seen]
+            obs = {a: self._observation(seat_of[a], False) for a in ended}
+            rewards = {a: self._reward(seat_of[a]) for a in ended}
+            ends = {**dict.fromkeys(ended, not truncated), "__all__": not truncated}
+            cuts = {**dict.fromkeys(ended, truncated), "__all__": truncated}
             return obs, rewards, ends, cuts, {}
-        seat = game.state.current
+        seat = self.state.current
         agent = self.agent_at[seat]
         self.seen.add(agent)
-        reward, self.pending[agent] = self.pending[agent], 0.0
-        obs = {agent: game.observe(game.possible_agents[seat])}
-        return obs, {agent: reward}, {"__all__": False}, {"__all__": False}, {}
+        return ({agent: self._observation(seat, True)}, {agent: self._reward(seat)},
+                {"__all__": False}, {"__all__": False}, {})
 
 
 def module_for(agent_id: str, episode: Any = None, **kwargs: Any) -> str:

@@ -27,19 +27,15 @@ Example::
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import gymnasium
 import numpy as np
 from stable_baselines3.common.vec_env import VecEnv
 
-from camelup_env.batch.learner import LearnerGames, OpponentSource
+from camelup_env.batch.learner import LearnerGames, Opponent, OpponentSource
 from camelup_env.rules import RuleSet
-from camelup_env.state import GameState
-
-#: Opponent protocol of :mod:`agents.base`: ``opponent(observation, public_state) -> index``.
-Opponent = Callable[[dict, GameState], int]
 
 __all__ = ["CamelUpVecEnv", "Opponent", "OpponentSource", "fixed_opponents"]
 

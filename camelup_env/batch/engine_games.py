@@ -8,8 +8,14 @@ learner-seat loop, :mod:`camelup_env.batch.learner`) serves every preset; :func:
 picks the compiled core wherever it can.
 
 Each game's dice come from a ``numpy.random.Generator`` seeded with the game's seed, as the
-engine's API draws them; a random player draws from the same per-game streams as the batch
-core's and picks the same legal action for the same draw (the k-th legal index, ascending).
+engine's API draws them (and as ``camelup_v1`` does: a game seeded ``s`` here is the AEC
+environment's game after ``reset(seed=s)``); a random player draws from the same per-game
+streams as the batch core's and picks the same legal action for the same draw (the k-th legal
+index, ascending).
+
+Unlike the compiled core, the engine tells what happened: :attr:`EngineGames.events` keeps
+each game's typed engine events since its setup, which a one-game environment hands its player
+(``SingleAgentEnv``'s ``info["events"]``).
 """
 
 from __future__ import annotations
@@ -32,7 +38,7 @@ from camelup_env.engine import (
     legal_action_mask,
     new_game,
 )
-from camelup_env.events import DieRevealed
+from camelup_env.events import DieRevealed, Event
 from camelup_env.rules import RuleSet
 from camelup_env.state import GameState
 
@@ -48,6 +54,8 @@ class EngineGames:
         self.num_actions = len(legal_action_mask(new_game(rules, seed=0)))
         self.dice = [np.random.default_rng(int(s)) for s in seed_array(seed, n)]
         self.states = [new_game(rules, seed=0) for _ in range(n)]
+        #: Per game, the engine's events (omniscient) of every step since its setup.
+        self.events: list[list[Event]] = [[] for _ in range(n)]
         self.turns = np.zeros(n, np.int64)
         self.reset(first_player=first_player)
 
@@ -79,6 +87,7 @@ class EngineGames:
             if seeds is not None:
                 self.dice[i] = np.random.default_rng(int(seeds[j]))
             self.states[i] = new_game(self.rules, seed=self.dice[i], first_player=int(first[j]))
+            self.events[i] = []
             self.turns[i] = 0
 
     def legal_action_mask(self) -> np.ndarray:
@@ -121,6 +130,7 @@ class EngineGames:
         for i, (new, events) in stepped.items():
             old = self.states[i]
             self.states[i] = new
+            self.events[i].extend(events)
             self.turns[i] += 1
             rewards[i] = coin_shaping * (np.array(new.coins) - np.array(old.coins))
             for event in events:
@@ -145,10 +155,10 @@ class EngineGames:
         return [self.states[int(i)] for i in idx]
 
 
-def make_games(rules: RuleSet, n: int, seed: int | Sequence[int] | np.ndarray = 0
-               ) -> BatchGames | EngineGames:
-    """``n`` games of ``rules``: the compiled batch core where it plays the preset, else the
-    engine behind the same interface."""
-    if rules.preset in BATCH_PRESETS:
+def make_games(rules: RuleSet, n: int, seed: int | Sequence[int] | np.ndarray = 0,
+               engine: bool = False) -> BatchGames | EngineGames:
+    """``n`` games of ``rules``: the compiled batch core where it plays the preset (unless
+    ``engine``), else the engine behind the same interface."""
+    if rules.preset in BATCH_PRESETS and not engine:
         return BatchGames(rules, n, seed=seed)
     return EngineGames(rules, n, seed=seed)

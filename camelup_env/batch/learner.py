@@ -1,27 +1,36 @@
-"""N games with one learner seat each, on the batch core: what a learner-seat environment steps.
+"""N games with one learner seat each: the one loop behind every learner-seat environment.
 
-A learner-seat environment (SB3's ``VecEnv``, Gymnasium's single-agent env, RLlib's) hands one
-seat of every game to the learner and plays the others with **opponents**. :class:`LearnerGames`
-is that loop, once, over a :class:`~camelup_env.batch.games.BatchGames`:
+A learner-seat environment hands one seat of every game to the learner and plays the others with
+**opponents**. :class:`LearnerGames` is that loop, once, and the environments are thin faces over
+it that only speak their library's protocol: SB3's ``VecEnv`` (:mod:`training.vec_env`, N
+games), Gymnasium's single-agent env (:mod:`camelup_env.wrappers`, one game) and RLlib's
+multi-agent env (:mod:`training.rllib_selfplay`, one game whose "self" seats are RLlib's agents).
 
 * the learner's seat is drawn at random every episode (or fixed with ``learner_seat``);
-* its reward is its own: the coin shaping of every action until its next turn plus the terminal
-  reward when the race ends, whoever's action ends it (rewards as in ``camelup_v1``);
+* opponents move until an **external** seat is on move: the learner's, or a seat whose opponent
+  is :data:`EXTERNAL` (an agent the caller plays, such as RLlib's frozen copy of the learner).
+  Every opponent decides for all the games where it is on move in one call:
+  ``act_batch(observations, masks)`` for a frozen policy, the batch core's own random player
+  for an opponent marked ``uniform_random = True`` (the ``random`` agent: a uniformly random
+  legal move, drawn from per-game streams seeded at every deal), and game by game, on the
+  public view of the engine's state (``agent(observation, public_state)``), for any other agent;
+* every seat's rewards since its own previous decision collect in :attr:`LearnerGames.pending`
+  (the AEC ``last()`` reward): the coin shaping of every action plus the terminal reward when the
+  race ends, whoever's action ends it (rewards as in ``camelup_v1``). :meth:`LearnerGames.step`
+  hands the learner its own;
 * an episode ends when the race ends (``terminated``), after ``max_turns`` actions
-  (``truncated``), or on an illegal learner action (``illegal_reward``); the last observation
-  is kept, and the game is dealt again at once;
-* opponents move until it is the learner's turn, every opponent deciding for all the games
-  where it is on move in one call: ``act_batch(observations, masks)`` for a frozen policy, the
-  batch core's own random player for an opponent marked ``uniform_random = True`` (the
-  ``random`` agent: a uniformly random legal move, drawn from per-game streams seeded at every
-  deal), and game by game, on the public view of the engine's state
-  (``agent(observation, public_state)``), for any other agent.
+  (``truncated``), or on an illegal action of an external seat (``illegal_reward`` for that
+  seat; ``None``: :class:`~camelup_env.engine.IllegalActionError` naming the rule, before any
+  game moves). With ``autoreset`` (SB3's convention) the game is dealt again at once and its
+  last observation goes in the infos; without it (Gymnasium's and RLlib's: the caller resets)
+  the game stays as it ended, its masks empty, until :meth:`LearnerGames.reset` deals it.
 
 Each game draws everything from its own generator (seeded ``seed + i``): the learner's seat,
-the seeds of its opponents with a ``reset(seed)`` method and the seed of the game's dice, so a
-run is reproduced by its seed whatever the batch size or thread count. The games are the
-compiled batch core's wherever it plays the preset, else the engine's behind the same
-interface (Supercup, :mod:`camelup_env.batch.engine_games`).
+the seeds of its opponents with a ``reset(seed)`` method and the seed of the game's dice, in
+that order, so a run is reproduced by its seed whatever the batch size or thread count. The
+games are the compiled batch core's wherever it plays the preset, else (Supercup, or
+``engine=True``) the engine's behind the same interface (:mod:`camelup_env.batch.engine_games`),
+which also records each game's typed events.
 """
 
 from __future__ import annotations
@@ -39,24 +48,45 @@ from camelup_env.camelup_v1 import REWARD_MODES
 from camelup_env.engine import IllegalActionError
 from camelup_env.observation import LazyObservation, Observer, public_view
 from camelup_env.rules import RuleSet
+from camelup_env.state import GameState
+
+#: An opponent (:mod:`agents.base`'s protocol): ``opponent(observation, public_state) -> index``,
+#: its own observation dict and the public view of the state for its seat.
+Opponent = Callable[[dict, GameState], int]
 
 #: Where each episode's opponents come from: called at every deal of one game, it returns the
 #: opponents of seats learner + 1, ..., learner + n - 1 (relative seats, in turn order).
 OpponentSource = Callable[[], Sequence[Any]]
 
 
+class External:
+    """The opponent of a seat whose moves the caller makes (:data:`EXTERNAL`)."""
+
+    def __repr__(self) -> str:
+        return "EXTERNAL"
+
+
+#: What an :data:`OpponentSource` returns for a seat the caller plays: the loop hands control
+#: back at that seat's turn, as at the learner's (:meth:`LearnerGames.play`).
+EXTERNAL = External()
+
+
 class LearnerGames:
     """``n`` games, one learner seat each (see the module docstring).
 
     Args:
-        rules: the rule set of every game (classic or second edition).
+        rules: the rule set of every game.
         n: games side by side.
         opponents: one :data:`OpponentSource` for every game, or one per game.
         learner_seat: the learner's seat, or ``None`` for a random seat every episode.
-        reward_mode, coin_shaping, max_turns: as in ``camelup_v1.raw_env`` (``max_turns=None``:
-            no limit).
+        reward_mode: as in ``camelup_v1.raw_env``.
+        coin_shaping: as in ``camelup_v1.raw_env``.
+        max_turns: as in ``camelup_v1.raw_env`` (``None``: no limit).
         seed: game ``i`` draws from a generator seeded ``seed + i`` (``None``: fresh entropy).
-        illegal_reward: an illegal learner action ends its episode with this reward.
+        illegal_reward: an illegal action of an external seat ends its episode with this reward
+            (``None``: it raises ``IllegalActionError`` naming the rule).
+        autoreset: deal an ended game again at once (SB3); else it waits for :meth:`reset`.
+        engine: play on the Python engine even where the compiled core plays the preset.
         **observer_settings: :class:`~camelup_env.observation.Observer` keywords
             (``odds_features``, ``race_samples``, ``action_values``): the learner's and the
             policy opponents' observation.
@@ -65,7 +95,8 @@ class LearnerGames:
     def __init__(self, rules: RuleSet, n: int, opponents: OpponentSource | Sequence[OpponentSource],
                  *, learner_seat: int | None = None, reward_mode: str = "win",
                  coin_shaping: float = 0.0, max_turns: int | None = 1000,
-                 seed: int | None = None, illegal_reward: float = -1.0,
+                 seed: int | None = None, illegal_reward: float | None = -1.0,
+                 autoreset: bool = True, engine: bool = False,
                  **observer_settings: Any) -> None:
         if n < 1:
             raise ValueError(f"the number of games must be positive, got {n}")
@@ -80,13 +111,14 @@ class LearnerGames:
         if len(sources) != n or not all(callable(s) for s in sources):
             raise ValueError(f"opponents must be one opponent source or {n} of them")
         self.rules = rules
-        self.games = make_games(rules, n)
+        self.games = make_games(rules, n, engine=engine)
         self.sources = sources
         self.learner_seat = learner_seat
         self.reward_mode = reward_mode
         self.coin_shaping = float(coin_shaping)
         self.max_turns = max_turns or 0
-        self.illegal_reward = float(illegal_reward)
+        self.illegal_reward = None if illegal_reward is None else float(illegal_reward)
+        self.autoreset = autoreset
         self.observers = [Observer(rules, **observer_settings) for _ in range(n)]
         self.observation_size = self.observers[0].size
         #: The compiled observation for the batch core's games (the engine's: an Observer each).
@@ -95,11 +127,19 @@ class LearnerGames:
         self.num_actions = self.games.num_actions
         self.np_random = [np.random.default_rng(None if seed is None else seed + i)
                           for i in range(n)]
+        self.rows = np.arange(n)
         self.seats = np.zeros(n, np.int64)
         self.opponents: list[list[Any]] = [[] for _ in range(n)]
+        #: (N, P) the seats the caller plays: the learner's, and those of EXTERNAL opponents.
+        self.external = np.zeros((n, players), bool)
+        self.external_opponents = False  # any EXTERNAL opponent dealt yet
         self.random_streams = random_streams(n)  # the uniform-random opponents' draws
+        #: (N, P) every seat's reward since its own previous decision (taken by take_rewards).
+        self.pending = np.zeros((n, players))
+        #: (N,) episodes that ended and wait for reset (only without autoreset).
+        self.over = np.zeros(n, bool)
         self.returns = np.zeros(n)  # the learner's reward since the episode began
-        self.lengths = np.zeros(n, np.int64)  # learner decisions this episode
+        self.decisions = np.zeros(n, np.int64)  # external seats' decisions this episode
         #: Seconds in the games and observations, and in the opponents' decisions.
         self.timers = {"env": 0.0, "opponents": 0.0}
 
@@ -107,23 +147,24 @@ class LearnerGames:
         return len(self.games)
 
     # Episodes ---------------------------------------------------------------------------------
-    def reset(self) -> np.ndarray:
-        """Deal every game and play the opponents up to the learners' turns; the learners'
-        observations (N, F)."""
-        everything = np.arange(len(self))
-        self._deal(everything)
-        self._play_opponents(np.zeros(len(self), np.float64))
-        return self.observe(everything, self.seats)
+    def reset(self, indices: np.ndarray | None = None) -> np.ndarray:
+        """Deal the games at ``indices`` (all by default) and play their opponents up to an
+        external seat's turn; the learners' observations of those games (len(indices), F)."""
+        idx = self.rows if indices is None else np.asarray(indices, np.int64).reshape(-1)
+        self._open(idx)
+        return self.observe(idx, self.seats[idx])
 
     def step(self, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray,
                                                    list[dict[str, Any]]]:
         """The learners play ``actions``; the opponents reply until the learners' next turns.
 
         Returns the learners' observations, rewards, ``dones`` and per-game infos, as SB3's
-        ``VecEnv`` does: a game whose episode ended is already dealt again, its last observation
-        in ``infos[i]["terminal_observation"]``, ``infos[i]["TimeLimit.truncated"]`` for a
-        truncation, ``"illegal_action"`` for an illegal learner action, and
-        ``"episode_return"``.
+        ``VecEnv`` does: the last observation of a game whose episode ended is in
+        ``infos[i]["terminal_observation"]`` (with ``autoreset`` the returned one is already
+        the next episode's), ``infos[i]["TimeLimit.truncated"]`` for a truncation,
+        ``"illegal_action"`` for an illegal learner action, and ``"episode_return"``. For
+        games whose only external seat is the learner's; with :data:`EXTERNAL` opponents the
+        caller uses :meth:`play`, :meth:`take_rewards` and :meth:`observe`.
         """
         start, before = time.perf_counter(), self.timers["opponents"]
         out = self._step(actions)
@@ -133,23 +174,13 @@ class LearnerGames:
 
     def _step(self, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray,
                                                     list[dict[str, Any]]]:
-        n = len(self)
-        actions = np.asarray(actions).astype(np.int64).reshape(n)
-        masks = self.action_masks()
-        legal = (actions >= 0) & (actions < self.num_actions)
-        legal[legal] = masks[legal.nonzero()[0], actions[legal]]
-        rewards = np.zeros(n, np.float64)
-        done = ~legal
-        rewards[done] = self.illegal_reward
-        self.lengths += 1
-        truncated = np.zeros(n, bool)
-        result = self.games.step(np.where(legal, actions, -1), **self._step_args(), check=False)
-        rewards += result.rewards[np.arange(n), self.seats]
-        done |= result.terminated | result.truncated
-        truncated |= result.truncated
-        truncated |= self._play_opponents(rewards, done)
+        if self.external_opponents:
+            raise RuntimeError("step() plays the learner alone; with EXTERNAL opponents use "
+                               "play(), take_rewards() and observe()")
+        done, truncated, illegal = self.play(actions)
+        rewards = self.take_rewards(self.rows, self.seats)
         self.returns += rewards
-        infos: list[dict[str, Any]] = [{} for _ in range(n)]
+        infos: list[dict[str, Any]] = [{} for _ in range(len(self))]
         ended = np.flatnonzero(done)
         if ended.size:
             last = self.observe(ended, self.seats[ended])
@@ -157,15 +188,55 @@ class LearnerGames:
                 infos[i].update(terminal_observation=last[row],
                                 episode_return=float(self.returns[i]),
                                 **{"TimeLimit.truncated": bool(truncated[i])})
-                if not legal[i]:
+                if illegal[i]:
                     infos[i]["illegal_action"] = True
-            self._deal(ended)
-            self._play_opponents(np.zeros(n, np.float64))
-        return self.observe(np.arange(n), self.seats), rewards.astype(np.float32), done, infos
+            if self.autoreset:
+                self._open(ended)
+        return self.observe(self.rows, self.seats), rewards.astype(np.float32), done, infos
+
+    def play(self, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The external seat on move in every game plays ``actions[i]``, then the opponents
+        until an external seat's turn or the episode's end; every seat's rewards go to
+        :attr:`pending`. A game whose episode is over (without autoreset) sits the call out.
+
+        Returns, per game: the episode ended, it was truncated (``max_turns``), the action was
+        illegal (its seat is charged ``illegal_reward``; the game does not move).
+        """
+        n = len(self)
+        actions = np.asarray(actions).astype(np.int64).reshape(n)
+        masks = self.games.legal_action_mask()
+        legal = (actions >= 0) & (actions < self.num_actions)
+        legal[legal] = masks[legal.nonzero()[0], actions[legal]] == 1
+        legal |= self.over
+        illegal = ~legal
+        if illegal.any():
+            if self.illegal_reward is None:  # the game names the rule, before anything moves
+                self.games.step(np.where(self.over, -1, actions), **self._step_args())
+            bad = np.flatnonzero(illegal)
+            self.pending[bad, self.games.current_player[bad]] += self.illegal_reward
+        done = illegal | self.over
+        self.decisions += ~done
+        result = self.games.step(np.where(done, -1, actions), **self._step_args(), check=False)
+        self.pending += result.rewards
+        done |= result.terminated | result.truncated
+        truncated = result.truncated | self._play_opponents(done)
+        done &= ~self.over
+        if not self.autoreset:
+            self.over |= done
+        return done, truncated, illegal
+
+    def take_rewards(self, indices: np.ndarray, seats: np.ndarray) -> np.ndarray:
+        """The rewards of ``seats[j]`` in game ``indices[j]`` since that seat's previous
+        decision, handed over: its :attr:`pending` starts again from 0."""
+        out = self.pending[indices, seats]
+        self.pending[indices, seats] = 0.0
+        return out
 
     def action_masks(self) -> np.ndarray:
-        """(N, A) bool: the learners' legal actions (none in a game that is over)."""
-        return self.games.legal_action_mask().astype(bool)
+        """(N, A) bool: the legal actions of the seat on move (none in a game that is over)."""
+        masks = self.games.legal_action_mask().astype(bool)
+        masks[self.over] = False
+        return masks
 
     def observe(self, indices: np.ndarray, seats: np.ndarray) -> np.ndarray:
         """The observations of ``seats[j]`` in game ``indices[j]`` (len(indices), F)."""
@@ -179,6 +250,13 @@ class LearnerGames:
         return {"reward_mode": self.reward_mode, "coin_shaping": self.coin_shaping,
                 "max_turns": self.max_turns}
 
+    def _open(self, indices: np.ndarray) -> None:
+        """Deal the games at ``indices`` and play them up to an external seat's turn."""
+        self._deal(indices)
+        others = np.ones(len(self), bool)
+        others[indices] = False
+        self._play_opponents(others)
+
     def _deal(self, indices: np.ndarray) -> None:
         """A new episode in each game of ``indices``: seat, opponents, dice (in that order from
         the game's generator)."""
@@ -186,34 +264,41 @@ class LearnerGames:
         seeds = np.empty(len(indices), np.int64)
         for j, i in enumerate(indices):
             rng = self.np_random[i]
-            self.seats[i] = (int(rng.integers(players)) if self.learner_seat is None
-                             else self.learner_seat)
+            seat = (int(rng.integers(players)) if self.learner_seat is None
+                    else self.learner_seat)
+            self.seats[i] = seat
             self.opponents[i] = list(self.sources[i]())
             if len(self.opponents[i]) != players - 1:
                 raise ValueError(f"an opponent source returned {len(self.opponents[i])} "
                                  f"opponents; {players - 1} are needed")
+            self.external[i] = False
+            self.external[i, seat] = True
             seen = set()
-            for opponent in self.opponents[i]:
-                if hasattr(opponent, "reset") and id(opponent) not in seen:
+            for k, opponent in enumerate(self.opponents[i], 1):
+                if opponent is EXTERNAL:
+                    self.external[i, (seat + k) % players] = True
+                    self.external_opponents = True
+                elif hasattr(opponent, "reset") and id(opponent) not in seen:
                     seen.add(id(opponent))
                     opponent.reset(int(rng.integers(1 << 31)))
             seeds[j] = rng.integers(1 << 62)
         self.random_streams[indices] = random_streams(len(indices), seeds + 1)
         self.games.reset(indices, seed=seeds)
+        self.pending[indices] = 0.0
+        self.over[indices] = False
         self.returns[indices] = 0.0
-        self.lengths[indices] = 0
+        self.decisions[indices] = 0
 
-    def _play_opponents(self, rewards: np.ndarray, done: np.ndarray | None = None) -> np.ndarray:
-        """Opponents move in every game not ``done`` until it is the learner's turn or the
-        episode ends; the learner's rewards are added to ``rewards`` and ended episodes marked
-        in ``done``. A game that ends before its learner has moved is dealt again. Returns the
-        truncations."""
+    def _play_opponents(self, done: np.ndarray) -> np.ndarray:
+        """Opponents move in every game not ``done`` until an external seat is on move or the
+        episode ends (marked in ``done``); their rewards go to :attr:`pending`. A game that
+        ends before any external seat has moved is dealt again. Returns the truncations."""
         n = len(self)
-        done = np.zeros(n, bool) if done is None else done
-        fresh = self.lengths == 0
+        fresh = self.decisions == 0
         truncated = np.zeros(n, bool)
         while True:
-            waiting = np.flatnonzero(~done & (self.games.current_player != self.seats))
+            current = self.games.current_player
+            waiting = np.flatnonzero(~done & ~self.external[self.rows, current])
             if not waiting.size:
                 return truncated
             actions = np.full(n, -1, np.int64)
@@ -221,12 +306,11 @@ class LearnerGames:
             for opponent, idx in self._by_opponent(waiting).items():
                 actions[idx] = self._decide(opponent, idx, masks[idx])
             result = self.games.step(actions, **self._step_args())
-            rewards += result.rewards[np.arange(n), self.seats]
+            self.pending += result.rewards
             ended = result.terminated | result.truncated
             truncated |= result.truncated
-            redeal = np.flatnonzero(ended & fresh)  # the learner never moved: deal again
+            redeal = np.flatnonzero(ended & fresh)  # no external seat ever moved: deal again
             if redeal.size:
-                rewards[redeal] = 0.0
                 truncated[redeal] = False
                 self._deal(redeal)
             done |= ended & ~fresh
@@ -266,9 +350,10 @@ class LearnerGames:
             try:
                 out[j] = int(action)
             except (TypeError, ValueError) as exc:
-                raise IllegalActionError(f"the opponent in seat {seat} ({opponent!r}) returned "
-                                         f"{action!r}, not an action index") from exc
+                raise IllegalActionError(f"the opponent {opponent!r} in seat {seat} "
+                                         f"(player_{seat}) returned {action!r}, not an action "
+                                         f"index") from exc
             if not 0 <= out[j] < self.num_actions or not masks[j, out[j]]:
-                raise IllegalActionError(f"the opponent in seat {seat} ({opponent!r}) chose an "
-                                         f"illegal action {out[j]}")
+                raise IllegalActionError(f"the opponent {opponent!r} in seat {seat} "
+                                         f"(player_{seat}) chose an illegal action {out[j]}")
         return out
