@@ -57,6 +57,9 @@ class EngineGames:
         #: Per game, the engine's events (omniscient) of every step since its setup.
         self.events: list[list[Event]] = [[] for _ in range(n)]
         self.turns = np.zeros(n, np.int64)
+        #: Per game, the state whose legal mask was last computed and that mask: a learner-seat
+        #: loop asks for the masks several times between two moves of a game.
+        self._masks: list[tuple[GameState, np.ndarray] | None] = [None] * n
         self.reset(first_player=first_player)
 
     def __len__(self) -> int:
@@ -91,7 +94,13 @@ class EngineGames:
             self.turns[i] = 0
 
     def legal_action_mask(self) -> np.ndarray:
-        return np.stack([legal_action_mask(s) for s in self.states])
+        return np.stack([self._mask(i) for i in range(len(self))])
+
+    def _mask(self, i: int) -> np.ndarray:
+        state, cached = self.states[i], self._masks[i]
+        if cached is None or cached[0] is not state:
+            cached = self._masks[i] = (state, legal_action_mask(state))
+        return cached[1]
 
     def random_actions(self, streams: np.ndarray,
                        indices: Sequence[int] | np.ndarray | None = None) -> np.ndarray:
