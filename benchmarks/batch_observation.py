@@ -78,8 +78,7 @@ def played(rules: RuleSet, games: int, steps: int, seed: int) -> list[BatchGames
 
 def cost_by_dice(rules: RuleSet, games: BatchGames, flags: dict) -> None:
     """Microseconds per new position of the batched observation, by dice left (one thread)."""
-    threads = numba.get_num_threads()
-    numba.set_num_threads(1)
+    threads, games.threads = games.threads, 1
     dice = np.array([bin(int(m)).count("1") for m in games.state.pyramid])
     live = games.state.game_over == 0
     print(f"new position, one thread, by dice left ({int(live.sum())} positions):")
@@ -95,7 +94,7 @@ def cost_by_dice(rules: RuleSet, games: BatchGames, flags: dict) -> None:
             observer.observe(games, games.current_player[idx], idx)
             costs.append((time.perf_counter() - start) / len(idx) * 1e6)
         print(f"{left:>9}  {len(idx):>9}  {costs[0]:>11.0f}  {costs[1]:>11.0f}")
-    numba.set_num_threads(threads)
+    games.threads = threads
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -124,6 +123,8 @@ def main(argv: list[str] | None = None) -> None:
     if args.by_dice:
         cost_by_dice(rules, batches[0] if not args.play else positions(rules, args.positions,
                                                                          args.seed), flags)
+    for games in batches:
+        games.threads = args.threads
     states = [games.to_states() for games in batches]
     seats = [games.current_player.astype(np.int64) for games in batches]
     n_obs = sum(len(step) for step in states)

@@ -22,8 +22,9 @@ Instead of the Observer's caches by position (LRU, shared by every game of a pro
 :class:`BatchObserver` remembers per row the last position whose odds it computed: a bet leaves
 the position unchanged, so the next observation of that game reuses its odds, and any other
 position is computed (one enumeration and at most ``race_samples`` rollouts), in parallel on
-numba's threads. The odds are a function of the position alone, so the memo never changes a
-result. It reads only what the observing seat may see (R10).
+as many of numba's threads as the games' ``threads`` setting. The odds are a function of the
+position alone, so the memo never changes a result. It reads only what the observing seat may
+see (R10).
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ from camelup_env import odds
 from camelup_env.batch import observation_kernels as ok
 from camelup_env.batch.arrays import rule_vector
 from camelup_env.batch.convert import to_state
-from camelup_env.batch.games import BatchGames
+from camelup_env.batch.games import BatchGames, numba_threads
 from camelup_env.observation import Observer, v0_race_seed
 from camelup_env.rules import RuleSet
 
@@ -119,9 +120,10 @@ class BatchObserver:
         if len(self._memo[0]) != n:
             self._memo = self._empty_memo(n)
         out = np.zeros((idx.size, self.size), np.float32)
-        ok.observe_games(games.state.rows, games.params, idx, seat_arr, self._spec,
-                         self._value_col, self._inv_mult, *self._tables, *self._picks, seeds,
-                         *self._memo, out)
+        with numba_threads(games.threads):  # the games' setting (BatchGames: why one thread)
+            ok.observe_games(games.state.rows, games.params, idx, seat_arr, self._spec,
+                             self._value_col, self._inv_mult, *self._tables, *self._picks,
+                             seeds, *self._memo, out)
         return out
 
 def observe(games: BatchGames, seats: np.ndarray | int, odds_features: bool = True,
