@@ -39,7 +39,6 @@ SB3 zip would mean unpickling it, which is exactly what this format exists to av
 from __future__ import annotations
 
 import io
-import os
 import sys
 import zipfile
 import zlib
@@ -51,6 +50,7 @@ from typing import Any
 
 from camelup_env import safe_json
 from camelup_env.actions import action_table
+from camelup_env.files import replacing
 from camelup_env.observation import Observer
 from camelup_env.rules import RuleSet
 
@@ -245,14 +245,12 @@ def write_policy_file(path: str | Path, weights: Mapping[str, Any], arch: Archit
     if path.suffix != ".zip":
         path = path.with_name(path.name + ".zip")
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as archive:
+    with replacing(path) as tmp, zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as archive:
         archive.writestr(_member(METADATA_MEMBER), _metadata_text(doc))
         for name, obj in members.items():
             buffer = io.BytesIO()
             torch.save(obj, buffer)
             archive.writestr(_member(name), buffer.getvalue())
-    os.replace(tmp, path)
     return path
 
 

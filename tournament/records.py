@@ -16,6 +16,7 @@ import os
 from pathlib import Path
 from typing import IO, Any
 
+from camelup_env.files import write_json
 from tournament.config import TournamentConfig, TournamentError
 
 
@@ -135,9 +136,7 @@ def prepare_out(out: Path, config: TournamentConfig) -> list[dict]:
     elif games_path.exists() and games_path.stat().st_size:
         raise TournamentError(f"{games_path} exists without config.json; refusing to mix runs")
     else:
-        tmp = cfg_path.with_suffix(".tmp")
-        tmp.write_text(json.dumps(mine, indent=2) + "\n")
-        os.replace(tmp, cfg_path)
+        write_json(cfg_path, mine)
     return read_games(games_path, repair=True)
 
 

@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import argparse
-import json
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 #: ``camelup train --trainer NAME`` -> the module implementing it (imported only when chosen)
@@ -61,38 +59,3 @@ def run_trainer(args: argparse.Namespace, config_cls: type, train: Callable[...,
     except KeyboardInterrupt:
         return 130
     return 0
-
-
-def resume_command(command: str | None, fallback: str) -> str:
-    """The command that continues an interrupted run: the one given, with ``--resume``."""
-    again = command or fallback
-    return again if "--resume" in again else f"{again} --resume"
-
-
-def open_run(cfg: Any, resume: bool, may_change: frozenset[str], fresh: dict[str, Any],
-             has_checkpoint: Callable[[Path, dict[str, Any]], bool]) -> dict[str, Any]:
-    """A run's progress record (``out_dir/progress.json``): ``fresh`` for a new run, or the
-    interrupted run's when resuming. A resumed run may change only ``may_change`` (train
-    longer, move the folder, change the machine); anything else would mix two runs."""
-    from dataclasses import asdict
-
-    from camelup_config import ConfigError
-
-    out = Path(cfg.out_dir)
-    progress_file = out / "progress.json"
-    if resume:
-        if not progress_file.exists():
-            raise ConfigError(f"nothing to resume in {out}: no checkpoint yet")
-        progress = json.loads(progress_file.read_text())
-        changed = sorted(k for k, v in asdict(cfg).items()
-                         if progress["config"].get(k) != v and k not in may_change)
-        if changed:
-            raise ConfigError(f"--resume with a different config (changed: {changed}); use the "
-                              "config of the interrupted run or a new out_dir")
-        if not has_checkpoint(out, progress):
-            raise ConfigError(f"nothing to resume in {out}: its checkpoint is missing")
-        progress["config"] = asdict(cfg)
-        return progress
-    if progress_file.exists():
-        raise ConfigError(f"{out} already holds a run; pass --resume or use a new out_dir")
-    return {"config": asdict(cfg), **fresh}

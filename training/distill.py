@@ -19,14 +19,13 @@ Its strength is measured as for any agent, with ``camelup evaluate``.
 from __future__ import annotations
 
 import argparse
-import json
-import os
 import time
 from pathlib import Path
 
 import numpy as np
 
 from camelup_config import ConfigError, load_config
+from camelup_env.files import write_json
 
 #: The held-out games are seeded this far from the training games.
 HOLDOUT_SEED_OFFSET = 1_000_003
@@ -46,7 +45,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from training.train_ppo import TrainConfig, check_agents
+    from training.settings import check_agents
+    from training.train_ppo import TrainConfig
 
     cfg = load_config(TrainConfig, args.config, {})
     check_agents("--teacher", [args.teacher])
@@ -108,7 +108,5 @@ def distill(cfg, teacher: str, games: int, holdout: int, epochs: int, batch_size
     out.mkdir(parents=True, exist_ok=True)
     save_policy(model, out / "model.zip", rules, observer=settings, env_version=ENV_VERSION,
                 optimizer=False, distilled_from=teacher, distillation=report)
-    tmp = out / "distillation.json.tmp"
-    tmp.write_text(json.dumps(report, indent=2) + "\n")
-    os.replace(tmp, out / "distillation.json")
+    write_json(out / "distillation.json", report)
     return report

@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import time
 from pathlib import Path
 from typing import Any
@@ -39,6 +38,7 @@ from typing import Any
 import numpy as np
 
 from camelup_config import ConfigError, load_config
+from training.run_folder import write_progress
 
 #: Each round's games are seeded this far apart.
 ROUND_SEED_STRIDE = 1_000_003
@@ -67,7 +67,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from training.train_ppo import TrainConfig, check_agents
+    from training.settings import check_agents
+    from training.train_ppo import TrainConfig
 
     cfg = load_config(TrainConfig, args.config, {})
     check_agents("--teacher", [args.teacher])
@@ -100,7 +101,7 @@ def _build_model(cfg: Any, student: str, seed: int) -> Any:
     from sb3_contrib import MaskablePPO
 
     from agents.policy_file import load_into
-    from training.train_ppo import check_model_file
+    from training.settings import check_model_file
     from training.vec_env import CamelUpVecEnv, fixed_opponents
 
     rules = cfg.rules()
@@ -157,7 +158,7 @@ def iterate(cfg: Any, model: Any, args: argparse.Namespace, out: Path, command: 
             "agreement": agreement, "samples": int(fit["samples"]),
             "fit_accuracy": fit["accuracy"], "value_mse": fit["value_mse"],
             "seconds": time.perf_counter() - start, "model": current})
-        _write_json(out / "progress.json", progress)
+        write_progress(out, progress)
         print(f"round {k}: agreement {agreement:.3f} on {len(data['actions'])} decisions; fit "
               f"{fit['accuracy']:.3f} on {int(fit['samples'])} ({time.perf_counter() - start:.0f}"
               " s)", flush=True)
@@ -242,9 +243,3 @@ def _agreement(model: Any, data: dict[str, np.ndarray]) -> float:
 
 def _concatenate(parts: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
     return {key: np.concatenate([p[key] for p in parts]) for key in parts[0]}
-
-
-def _write_json(path: Path, record: dict) -> None:
-    tmp = path.with_suffix(".json.tmp")
-    tmp.write_text(json.dumps(record, indent=2) + "\n")
-    os.replace(tmp, path)

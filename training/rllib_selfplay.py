@@ -40,9 +40,7 @@ them, the checkpoints, and the main loop. RLlib's new API stack throughout (``RL
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import json
-import os
 import shlex
 import sys
 import time
@@ -70,34 +68,21 @@ from camelup_env.batch.learner import EXTERNAL, LearnerGames
 from camelup_env.camelup_v1 import ENV_VERSION, observation_space
 from camelup_env.rules import RuleSet
 from camelup_env.state import GameState
-from training.train_ppo import TrainConfig, check_game_settings, check_positive
+from training.run_folder import open_progress, resume_command, write_progress
+from training.settings import SelfPlaySettings, check_positive, name_setting, out_dir_setting
 
 #: The policies: the one trained, and the frozen copy of it that "self" opponents play.
 LEARNER, FROZEN = "learner", "frozen"
 
 
-def _as_in_sb3_trainer(name: str, **changes: Any) -> Any:
-    """A setting documented once: the SB3 trainer's field ``name`` (its help and default)."""
-    field = {f.name: f for f in dataclasses.fields(TrainConfig)}[name]
-    kwargs = {"default": field.default, "default_factory": field.default_factory, **changes}
-    if "default" in changes:
-        kwargs["default_factory"] = dataclasses.MISSING
-    return setting(help=field.metadata["help"], **kwargs)
-
-
 # 1. Configuration --------------------------------------------------------------------------
 @dataclass
-class RLlibConfig:
-    """Every setting of an RLlib run; YAML files and ``--field-name`` flags set them."""
+class RLlibConfig(SelfPlaySettings):
+    """Every setting of an RLlib run (the shared ones:
+    :class:`training.settings.SelfPlaySettings`); YAML files and ``--field-name`` flags set
+    them."""
 
-    name: str = _as_in_sb3_trainer("name", default="rllib_selfplay")
-    preset: str = _as_in_sb3_trainer("preset")
-    num_players: int = _as_in_sb3_trainer("num_players")
-    reward_mode: str = _as_in_sb3_trainer("reward_mode")
-    odds_features: bool = _as_in_sb3_trainer("odds_features")
-    action_values: bool = _as_in_sb3_trainer("action_values")
-    race_samples: int = _as_in_sb3_trainer("race_samples")
-    coin_shaping: float = _as_in_sb3_trainer("coin_shaping")
+    name: str = name_setting("rllib_selfplay")
     iterations: int = setting(200,
         help="PPO iterations: each plays train_batch_size decisions, then updates the learner.")
     train_batch_size: int = setting(4000,
@@ -105,16 +90,6 @@ class RLlibConfig:
              "iteration.")
     minibatch_size: int = setting(512, help="Minibatch size of the updates.")
     num_epochs: int = setting(4, help="Passes over each iteration's batch.")
-    learning_rate: float = _as_in_sb3_trainer("learning_rate")
-    gamma: float = _as_in_sb3_trainer("gamma")
-    gae_lambda: float = _as_in_sb3_trainer("gae_lambda")
-    clip_range: float = _as_in_sb3_trainer("clip_range")
-    ent_coef: float = _as_in_sb3_trainer("ent_coef")
-    net_arch: list[int] = _as_in_sb3_trainer("net_arch")
-    opponent_mix: dict[str, float] = setting(
-        default_factory=lambda: {"self": 0.5, "greedy": 0.3, "heuristic": 0.1, "random": 0.1},
-        help="Opponent draw weights per seat: 'self' (the frozen copy of the learner) or any "
-             "agent name (played inside the environment).")
     snapshot_every: int = setting(5,
         help="Iterations between copies of the learner's weights into the frozen opponent.")
     checkpoint_every: int = setting(10, help="Iterations between checkpoints.")
@@ -124,36 +99,20 @@ class RLlibConfig:
         help="Ray cluster to train on (HOST:PORT of `ray start --head`); null starts a local "
              "Ray instance.")
     num_cpus: int = setting(0, help="CPUs of the local Ray instance (0: all of this machine's).")
-    seed: int = _as_in_sb3_trainer("seed")
-    out_dir: str = _as_in_sb3_trainer("out_dir", default="runs/rllib_selfplay")
-
-    def __post_init__(self) -> None:
-        self.validate()
+    out_dir: str = out_dir_setting("runs/rllib_selfplay")
 
     def validate(self) -> None:
         """Every value checked up front, before Ray starts."""
-        check_game_settings(self)
+        super().validate()
         check_positive(self, ("iterations", "train_batch_size", "minibatch_size", "num_epochs",
-                              "learning_rate", "snapshot_every", "checkpoint_every"))
+                              "snapshot_every", "checkpoint_every"))
         if self.minibatch_size > self.train_batch_size:
             raise ConfigError(f"minibatch_size ({self.minibatch_size}) must be at most "
                               f"train_batch_size ({self.train_batch_size})")
-        if not 0 < self.gamma <= 1 or not 0 <= self.gae_lambda <= 1:
-            raise ConfigError("gamma must be in (0, 1] and gae_lambda in [0, 1]")
-        if self.clip_range <= 0 or self.ent_coef < 0:
-            raise ConfigError("clip_range must be positive, ent_coef >= 0")
         if self.env_runners < 0 or self.num_cpus < 0:
             raise ConfigError("env_runners and num_cpus must be >= 0")
         if self.address is not None and not self.address.strip():
             raise ConfigError("address must be HOST:PORT (or null for a local Ray instance)")
-
-    def rules(self) -> RuleSet:
-        return RuleSet(self.preset, num_players=self.num_players)
-
-    def observer_settings(self) -> dict[str, Any]:
-        """The learner's observation (keyword arguments of ``Observer``)."""
-        return {"odds_features": self.odds_features, "race_samples": self.race_samples,
-                "action_values": self.action_values}
 
     def env_config(self) -> dict[str, Any]:
         """What :class:`SelfPlayEnv` is built from (plain data: it travels to Ray actors)."""
@@ -393,12 +352,6 @@ def checkpoint(algo: Any, cfg: RLlibConfig, out: Path, progress: dict) -> Path:
     return folder
 
 
-def write_progress(out: Path, progress: dict) -> None:
-    tmp = out / "progress.json.tmp"
-    tmp.write_text(json.dumps(progress, indent=2))
-    os.replace(tmp, out / "progress.json")  # atomic: a kill never leaves half a file
-
-
 # 6. Main loop ------------------------------------------------------------------------------
 #: Settings a ``--resume`` may change: train longer, move the folder, or the cluster.
 RESUME_MAY_CHANGE = frozenset({"iterations", "out_dir", "address", "num_cpus", "env_runners"})
@@ -406,8 +359,6 @@ RESUME_MAY_CHANGE = frozenset({"iterations", "out_dir", "address", "num_cpus", "
 
 def open_run(cfg: RLlibConfig, resume: bool) -> dict:
     """The run's progress record: new, or the interrupted run's (same config required)."""
-    from training import open_run as open_progress
-
     return open_progress(
         cfg, resume, RESUME_MAY_CHANGE, fresh={"iteration": 0, "checkpoint": None},
         has_checkpoint=lambda out, progress: bool(progress["checkpoint"])
@@ -485,8 +436,6 @@ def train(cfg: RLlibConfig, resume: bool = False, command: str | None = None) ->
         final = save_policy_file(algo, cfg, out / "model.zip", int(algo.iteration))
     except KeyboardInterrupt:
         checkpoint(algo, cfg, out, progress)
-        from training import resume_command
-
         again = resume_command(
             command, f"camelup train --trainer rllib CONFIG --out-dir {shlex.quote(str(out))}")
         print(f"\ninterrupted after iteration {algo.iteration}; checkpoint saved. Resume with:\n"

@@ -32,60 +32,41 @@ import sys
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
 
-from camelup_config import (
-    ConfigError,
-    setting,
-)
-from camelup_env.camelup_v1 import ENV_VERSION, REWARD_MODES
+from camelup_config import ConfigError, setting
+from camelup_env.camelup_v1 import ENV_VERSION
+from camelup_env.files import replacing, write_json
 from camelup_env.rules import RuleSet
+from training.run_folder import open_progress, resume_command, write_progress
+from training.settings import (
+    SelfPlaySettings,
+    check_agents,
+    check_model_file,
+    check_positive,
+    name_setting,
+    out_dir_setting,
+)
 
 
 # 1. Configuration --------------------------------------------------------------------------
 @dataclass
-class TrainConfig:
-    """Every setting of a run; YAML files and ``--field-name`` flags set them."""
+class TrainConfig(SelfPlaySettings):
+    """Every setting of a run (the shared ones: :class:`training.settings.SelfPlaySettings`);
+    YAML files and ``--field-name`` flags set them."""
 
-    name: str = setting("ppo_selfplay", help="Name of the run (recorded in the model file).")
-    preset: str = setting("classic", help="Rule set: classic, second_edition, supercup or "
-                                          "persian_tutorial.")
-    num_players: int = setting(4,
-        help="Players per game (the learner and num_players - 1 opponents).")
-    reward_mode: str = setting("win",
-        help="Terminal reward: win (zero-sum), rank or coins (see camelup_v1).")
-    odds_features: bool = setting(True,
-        help="Exact leg odds, leg-bet values and race odds in the observation.")
-    action_values: bool = setting(True,
-        help="Per-action expected coins in the observation (camelup_v1's action_values).")
-    race_samples: int = setting(64,
-        help="Monte Carlo rollouts behind the race odds of the observation.")
-    coin_shaping: float = setting(0.0,
-        help="Dense reward: this much per coin the learner gains or loses during the game.")
+    name: str = name_setting("ppo_selfplay")
     total_timesteps: int = setting(1_000_000, help="Learner decisions to train for.")
     n_envs: int = setting(64,
         help="Games played side by side (one policy forward pass decides all of them).")
     env_workers: int = setting(0,
         help="Processes stepping the games, n_envs split between them (0 or 1: the learner's "
              "own process; about one per core is fastest).")
-    seed: int = setting(0, help="Seed of the games, the opponent draws and the network.")
     device: str = setting("auto", help="Torch device: auto (CUDA when present), cpu or cuda.")
     torch_threads: int = setting(0, help="Torch threads for the updates (0: one per core).")
-    learning_rate: float = setting(3e-4, help="Adam learning rate.")
     n_steps: int = setting(64,
         help="Decisions per game per update (a rollout is n_steps * n_envs decisions).")
     batch_size: int = setting(1024, help="Minibatch size of the updates.")
     n_epochs: int = setting(4, help="Passes over each rollout.")
-    gamma: float = setting(0.995, help="Discount factor.")
-    gae_lambda: float = setting(0.95, help="GAE lambda.")
-    clip_range: float = setting(0.2, help="PPO clip range.")
-    ent_coef: float = setting(0.01, help="Entropy bonus.")
-    net_arch: list[int] = setting(
-        default_factory=lambda: [256, 256],
-        help="Hidden layers of the policy and value networks.")
-    opponent_mix: dict[str, float] = setting(
-        default_factory=lambda: {"self": 0.5, "greedy": 0.3, "heuristic": 0.1, "random": 0.1},
-        help="Opponent draw weights: 'self' (a frozen snapshot) or any agent name.")
     snapshot_every: int = setting(50_000, help="Decisions between snapshots of the learner.")
     max_snapshots: int = setting(20,
         help="Snapshots kept in the opponent pool (oldest dropped first).")
@@ -97,7 +78,7 @@ class TrainConfig:
         default_factory=lambda: ["greedy"],
         help="Agents each evaluation plays against.")
     checkpoint_every: int = setting(50_000, help="Decisions between checkpoints.")
-    out_dir: str = setting("runs/ppo_selfplay", help="Output folder of the run.")
+    out_dir: str = out_dir_setting("runs/ppo_selfplay")
     imitation_teacher: str = setting("greedy", help="Imitation warm start: the teacher agent.")
     imitation_games: int = setting(0,
         help="Imitation warm start: teacher self-play games (0: no warm start).")
@@ -108,15 +89,11 @@ class TrainConfig:
         help="Fine-tune: start from this model file's weights (same game, observation and "
              "network; a fresh optimizer, decisions counted from 0). Empty: a new network.")
 
-    def __post_init__(self) -> None:
-        self.validate()
-
     def validate(self) -> None:
-        """Every value checked up front: a bad config fails in a second, not after an hour."""
-        check_game_settings(self)
+        super().validate()
         check_positive(self, ("total_timesteps", "n_envs", "n_steps", "batch_size", "n_epochs",
                               "snapshot_every", "eval_every", "eval_games", "checkpoint_every",
-                              "max_snapshots", "learning_rate", "imitation_batch_size"))
+                              "max_snapshots", "imitation_batch_size"))
         if self.device not in ("auto", "cpu", "cuda") and not self.device.startswith("cuda:"):
             raise ConfigError(f"device must be auto, cpu or cuda[:N], got {self.device!r}")
         if self.env_workers < 0 or self.env_workers > self.n_envs:
@@ -126,10 +103,6 @@ class TrainConfig:
             raise ConfigError(f"torch_threads must be >= 0, got {self.torch_threads}")
         if self.imitation_games < 0 or self.imitation_epochs < 0:
             raise ConfigError("imitation_games and imitation_epochs must be >= 0")
-        if not 0 < self.gamma <= 1 or not 0 <= self.gae_lambda <= 1:
-            raise ConfigError("gamma must be in (0, 1] and gae_lambda in [0, 1]")
-        if self.clip_range <= 0 or self.ent_coef < 0:
-            raise ConfigError("clip_range must be positive, ent_coef >= 0")
         if self.eval_games < self.num_players:
             raise ConfigError(f"eval_games must be at least num_players ({self.num_players}) "
                               "so every seat is played")
@@ -143,77 +116,6 @@ class TrainConfig:
                 raise ConfigError("init_from and imitation_games exclude each other: a "
                                   "fine-tuned run starts from the file's weights")
             check_model_file(self, self.init_from, "init_from")
-
-    def rules(self) -> RuleSet:
-        return RuleSet(self.preset, num_players=self.num_players)
-
-    def observer_settings(self) -> dict[str, Any]:
-        """The learner's observation (keyword arguments of ``Observer``)."""
-        return {"odds_features": self.odds_features, "race_samples": self.race_samples,
-                "action_values": self.action_values}
-
-
-# Checks shared with training.rllib_selfplay's config, which has the same game settings.
-def check_positive(cfg: Any, names: tuple[str, ...]) -> None:
-    for name in names:
-        if getattr(cfg, name) <= 0:
-            raise ConfigError(f"{name} must be positive, got {getattr(cfg, name)}")
-
-
-def check_agents(field_name: str, specs: list[str]) -> None:
-    """Every spec names an agent that can be made (a ``ppo:`` file is read now)."""
-    import agents
-
-    for spec in specs:
-        try:
-            agents.factory(spec) if ":" not in spec else agents.make(spec)
-        except (ValueError, ImportError, OSError) as exc:
-            raise ConfigError(f"{field_name}: {exc}") from exc
-
-
-def check_model_file(cfg: TrainConfig, path: str, field_name: str) -> None:
-    """``path`` (the setting ``field_name``) is a readable model file for exactly this run's
-    game, observation and network (read without its tensors: a second, not a load)."""
-    from agents.policy_file import ModelFileError, read_policy_file
-
-    try:
-        file = read_policy_file(path, tensors=False)
-    except ModelFileError as exc:
-        raise ConfigError(f"{field_name}: {exc}") from exc
-    mismatch = [what for what, mine, theirs in (
-        ("rules", cfg.rules().to_dict(), file.rules.to_dict()),
-        ("observation", cfg.observer_settings(), file.observer_settings),
-        ("net_arch", [list(cfg.net_arch)] * 2,
-         [list(file.architecture.pi), list(file.architecture.vf)]),
-    ) if mine != theirs]
-    if mismatch:
-        raise ConfigError(f"{field_name}: {path} was trained with other "
-                          f"{', '.join(mismatch)} than this config")
-
-
-def check_game_settings(cfg: Any) -> None:
-    """The settings of the games, the observation, the network and the opponents, and
-    ``out_dir``: fields both trainers have (``rules()`` builds the rule set)."""
-    try:
-        cfg.rules()
-    except ValueError as exc:
-        raise ConfigError(str(exc)) from exc
-    check_positive(cfg, ("race_samples",))
-    if cfg.reward_mode not in REWARD_MODES:
-        raise ConfigError(f"reward_mode must be one of {', '.join(REWARD_MODES)}, got "
-                          f"{cfg.reward_mode!r}")
-    if cfg.coin_shaping < 0:
-        raise ConfigError(f"coin_shaping must be >= 0, got {cfg.coin_shaping}")
-    if not cfg.net_arch or any(w <= 0 for w in cfg.net_arch):
-        raise ConfigError(f"net_arch must be positive layer widths, got {cfg.net_arch}")
-    mix = cfg.opponent_mix
-    if not mix or any(w < 0 for w in mix.values()) or sum(mix.values()) <= 0:
-        raise ConfigError(f"opponent_mix needs non-negative weights with a positive sum, "
-                          f"got {mix}")
-    check_agents("opponent_mix", [n for n in mix if n != "self"])
-    out = Path(cfg.out_dir)
-    if out.exists() and not out.is_dir():
-        raise ConfigError(f"out_dir {cfg.out_dir} exists and is not a folder")
 
 
 # 2. Environment ----------------------------------------------------------------------------
@@ -274,9 +176,7 @@ def _evaluate_file(candidate: str, opponents: list[str], rules_doc: dict, games:
     rules = RuleSet.from_dict(rules_doc)
     rows = [evaluate(f"ppo:{candidate}", opponent, rules, games, seed=seed, workers=1).as_row()
             for opponent in opponents]
-    tmp = Path(result_path + ".tmp")
-    tmp.write_text(json.dumps(rows))
-    os.replace(tmp, result_path)
+    write_json(result_path, rows)
 
 
 class BackgroundEvaluator:
@@ -351,12 +251,10 @@ class BackgroundEvaluator:
         new = [r for r in rows if (str(r["timesteps"]), r["opponent"]) not in seen]
         if not new:
             return
-        tmp = path.with_suffix(".csv.tmp")
-        with open(tmp, "w", newline="") as f:
+        with replacing(path) as tmp, open(tmp, "w", newline="") as f:
             writer = csv.DictWriter(f, fieldnames=list(new[0]))
             writer.writeheader()
             writer.writerows(old + new)
-        os.replace(tmp, path)
         from training.curves import plot_learning_curve
 
         plot_learning_curve(self.out)
@@ -427,12 +325,6 @@ def make_callback(cfg: TrainConfig, out: Path, progress: dict, evaluator):
     return SelfPlayCallback()
 
 
-def write_progress(out: Path, progress: dict) -> None:
-    tmp = out / "progress.json.tmp"
-    tmp.write_text(json.dumps(progress, indent=2))
-    os.replace(tmp, out / "progress.json")  # atomic: a kill never leaves half a file
-
-
 # 5. Main loop ------------------------------------------------------------------------------
 #: Settings a ``--resume`` may change: train longer, move the folder, or the machine.
 RESUME_MAY_CHANGE = frozenset({"total_timesteps", "out_dir", "device", "torch_threads",
@@ -469,8 +361,6 @@ def resolve_device(name: str) -> str:
 
 def open_run(cfg: TrainConfig, resume: bool) -> dict:
     """The run's progress record: new, or the interrupted run's (same config required)."""
-    from training import open_run as open_progress
-
     return open_progress(
         cfg, resume, RESUME_MAY_CHANGE,
         fresh={"timesteps": 0, "snapshots": [], "last_snapshot": 0, "last_eval": 0,
@@ -488,7 +378,7 @@ def train(cfg: TrainConfig, resume: bool = False, command: str | None = None) ->
     out = Path(cfg.out_dir)
     for sub in ("snapshots", "checkpoints"):
         (out / sub).mkdir(parents=True, exist_ok=True)
-    (out / "config.json").write_text(json.dumps(asdict(cfg), indent=2))
+    write_json(out / "config.json", asdict(cfg))
 
     if cfg.init_from and not resume:
         progress["snapshots"].append(cfg.init_from)  # "self" opponents start as the model refined
@@ -522,8 +412,6 @@ def train(cfg: TrainConfig, resume: bool = False, command: str | None = None) ->
     except KeyboardInterrupt:
         callback.checkpoint()
         evaluator.stop()
-        from training import resume_command
-
         again = resume_command(command,
                                f"camelup train CONFIG --out-dir {shlex.quote(cfg.out_dir)}")
         print(f"\ninterrupted at {model.num_timesteps} steps; checkpoint saved. Resume with:\n"
