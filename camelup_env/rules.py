@@ -61,10 +61,11 @@ class RuleSet:
     space, the desert ``wanderer`` (it ends legs and is an action), ``leg_cards`` (winner and
     loser cards whose values follow the order played), no track tiles and no coin for a roll.
 
-    ``cup`` is the Camel Up Cup's four-player game (C1-C13, the bot competition's engine): classic
-    camels and dice, 2 starting coins, endless leg-bet stacks 5, 3, 2, then 0 (``endless_leg_bets``),
-    no money floor, a roll paid at once, traps up to space 28 (``last_tile_space``) that may be
-    put again on their own space, and race bets paying 8, 5, 3, 1, then 1.
+    ``cup`` is the Camel Up Cup's four-player game (C1-C13, the bot competition's engine):
+    classic camels and dice, 2 starting coins, endless leg-bet stacks 5, 3, 2, then 0
+    (``endless_leg_bets``), no money floor, a roll paid at once, traps up to space 28
+    (``last_tile_space``) that may be put again on their own space, and race bets paying 8, 5,
+    3, 1, then 1.
 
     >>> RuleSet("second_edition", num_players=6).partnerships
     True
