@@ -48,7 +48,7 @@ class PlayerInterface:
     """The base class Cup bots derive from (the Cup's ``playerinterface.PlayerInterface``):
     the Cup calls ``move(player, g)`` on the class, with no instance."""
 
-    def move(player, g):  # noqa: N805 - the Cup's calling convention: no self
+    def move(player, g):
         raise NotImplementedError("a Cup bot implements move(player, g)")
 
 
