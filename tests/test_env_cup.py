@@ -27,7 +27,7 @@ def test_C10_the_observation_holds_negative_coins_and_traps_past_the_line() -> N
                  leg_bets=(((W, 5), (W, 0), (W, 0), (W, 0)), (), (), ()))
     obs = observer.observe(s, 0)
     assert np.all(obs >= observer.low) and np.all(obs <= observer.high)
-    start, end = observer.layout["coins"]
+    start, _ = observer.layout["coins"]
     assert obs[start] == -7 / 20
     tiles = obs[slice(*observer.layout["tiles"])].reshape(observer.shapes["tiles"])
     assert tiles.shape[0] == 27  # spaces 2..28
