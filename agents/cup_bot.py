@@ -123,5 +123,7 @@ def _preview(result: object) -> str:
 
 def load(rest: str) -> CupBotAgent:
     """The ``cup:`` prefix loader: ``PATH.py`` or ``PATH.py:Class``."""
-    path, cls = (rest, "") if rest.endswith(".py") else rest.rpartition(":")[::2]
-    return CupBotAgent(path or rest, cls or None)
+    path, sep, cls = rest.rpartition(":")
+    if not sep or not path.endswith(".py"):  # no class named (a ':' may be part of the path)
+        path, cls = rest, ""
+    return CupBotAgent(path, cls or None)
