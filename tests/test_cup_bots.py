@@ -18,6 +18,7 @@ from camelup_env.actions import PlaceTile, RaceBet, TakeLegBet, TakePyramidTile,
 from camelup_env.observation import public_view
 from tournament.bots import BotProcess
 from tournament.config import AgentEntry, TournamentError, tournament_config
+from tournament.records import read_games
 from tournament.referee import play_match
 from tournament.run import run_tournament
 
@@ -145,3 +146,21 @@ def test_C12_cup_agents_are_listed_and_name_their_class() -> None:
     with pytest.raises(ValueError, match="name the bot class"):
         agents.make(spec("faulty.py"))
     assert agents.make(spec("faulty.py", "Crasher")).bot.__name__ == "Crasher"
+
+
+def test_C12_a_tournament_counts_the_fallbacks_in_its_records_and_summary(tmp_path) -> None:
+    invalid = spec("faulty.py", "Invalid")
+    config = tournament_config(None, {"agents": [invalid, "random", spec("leader_bettor.py"),
+                                                 "greedy"], "players": 4, "games": 4,
+                                      "preset": "cup", "seating": "rotations",
+                                      "load_timeout": 60.0, "workers": 1, "name": "t"})
+    run_tournament(config, tmp_path, progress=False)
+    records = read_games(tmp_path / "games.jsonl")
+    assert len(records) == 4
+    total = 0
+    for rec in records:
+        seat = rec["agents"].index(invalid)
+        assert rec["fallbacks"][seat] == len(rec["actions"][seat::4]) > 0
+        assert sum(rec["fallbacks"]) == rec["fallbacks"][seat] and rec["forfeit"] is None
+        total += rec["fallbacks"][seat]
+    assert f"{invalid}: {total}" in (tmp_path / "summary.md").read_text()
