@@ -35,3 +35,11 @@ def test_C10_the_observation_holds_negative_coins_and_traps_past_the_line() -> N
     held = obs[slice(*observer.layout["leg_bets_held"])].reshape(
         observer.shapes["leg_bets_held"])
     assert held[0, W].tolist() == [1, 0, 0, 1]  # the 5 tile, and (clipped) three 0 tiles
+
+
+def test_C1_cup_sizes_in_the_docstring() -> None:
+    import camelup_env.camelup_v1 as mod
+    from camelup_env import action_table
+
+    assert f"{Observer(CUP).size} observation entries" in mod.__doc__
+    assert f"has {len(action_table(CUP))} actions" in mod.__doc__
