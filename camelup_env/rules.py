@@ -203,9 +203,6 @@ class RuleSet:
         if self.preset == "cup" and self.num_players != 4:
             raise ValueError(f"the Camel Up Cup is played by 4 players (C1), got "
                              f"num_players={self.num_players}")
-        if not self.track_length <= self.last_tile_space <= 63:
-            raise ValueError(f"last_tile_space must be between the track length "
-                             f"({self.track_length}) and 63 (R4.2, C6), got {self.last_tile_space}")
         if self.preset != "persian_tutorial":
             for rule in ("wanderer", "leg_cards", "loser_bet_values"):
                 if getattr(self, rule):
@@ -237,6 +234,9 @@ class RuleSet:
                              f"{self.position_tiles}")
         if not 6 <= self.track_length <= 64:
             raise ValueError(f"track_length must be between 6 and 64, got {self.track_length}")
+        if not self.track_length <= self.last_tile_space <= 64:
+            raise ValueError(f"last_tile_space must be between the track length "
+                             f"({self.track_length}) and 64 (R4.2, C6), got {self.last_tile_space}")
         colours = self.racing_colours + self.crazy_colours
         if len(self.racing_colours) != 5:
             raise ValueError(f"{self.preset} has 5 racing camels (R1), got {self.racing_colours}")
