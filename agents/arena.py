@@ -61,6 +61,8 @@ class GameResult:
     forfeit: dict | None = None  # {"seat": s, "reason": "..."}
     truncated: bool = False
     move_seconds: list[float] = field(default_factory=list)  # per seat, total thinking time
+    #: per seat, the moves a Camel Up Cup bot rolled instead of its own (C12)
+    fallbacks: list[int] = field(default_factory=list)
 
 
 def game_rngs(seed: int) -> tuple[np.random.Generator, np.random.Generator]:
@@ -227,7 +229,8 @@ def play_game(
 
 
 def result_of(state: GameState, turns: int, forfeit: dict | None,
-              thinking: list[float] | None = None) -> GameResult:
+              thinking: list[float] | None = None,
+              fallbacks: list[int] | None = None) -> GameResult:
     """Score a finished, forfeited or stopped game (module docstring)."""
     coins = list(state.coins)
     scores = list(coins)
@@ -238,4 +241,5 @@ def result_of(state: GameState, turns: int, forfeit: dict | None,
     winners = [s for s, r in enumerate(ranks) if r == 1]
     return GameResult(coins=coins, scores=scores, ranks=ranks, winners=winners, turns=turns,
                       forfeit=forfeit, truncated=not state.game_over and forfeit is None,
-                      move_seconds=thinking or [0.0] * len(coins))
+                      move_seconds=thinking or [0.0] * len(coins),
+                      fallbacks=fallbacks or [0] * len(coins))

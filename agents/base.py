@@ -12,7 +12,8 @@ An agent is a callable ``agent(observation, public_state) -> int``:
 
 Agents are made by name: ``agents.make("greedy")``. A spec ``"prefix:rest"`` is handed to the
 loader registered for ``prefix`` (``register_prefix``); ``py:package.module:Attr`` is built in
-and imports any agent class or factory, and a trained-policy loader can add, say, ``ppo:``.
+and imports any agent class or factory, ``cup:PATH.py[:Class]`` loads a Camel Up Cup bot
+(:mod:`agents.cup_bot`), and a trained-policy loader can add, say, ``ppo:``.
 """
 
 from __future__ import annotations
@@ -143,6 +144,13 @@ register_prefix("search", _load_search,
 
 def _rllib_policy_file(rest: str) -> Path:
     return _import("agents.rllib:policy_file")(rest)
+
+
+def _load_cup(rest: str, **kwargs: Any) -> Agent:
+    return _import("agents.cup_bot:load")(rest, **kwargs)
+
+
+register_prefix("cup", _load_cup, "cup:PATH.py[:Class] - a Camel Up Cup bot (preset cup only)")
 
 
 register_prefix("rllib", _load_rllib,

@@ -221,7 +221,8 @@ def held_rewards(s: GameState, seat: int, leg: np.ndarray | None = None) -> list
     if cards:
         probs = odds.leg_rank_probabilities(s) if leg is None else leg
         out += [loser_card_ev(probs, camel, value) for camel, value in cards]
-    out += [float(s.rules.pyramid_tile_value)] * s.pyramid_tiles[seat]
+    if not s.rules.roll_pays_at_once:  # C4: the Cup paid the roll's coin already
+        out += [float(s.rules.pyramid_tile_value)] * s.pyramid_tiles[seat]
     return out
 
 

@@ -8,8 +8,10 @@ block                  actions                                size
 =====================  =====================================  ===========================
 leg bets (R4.1)        ``TakeLegBet(camel)`` per racing camel  n_racing
 pyramid (R4.3)         ``TakePyramidTile()``                   1
-track tile (R4.2)      ``PlaceTile(space, side)``, space 2..L  2 (L - 1) or 0
-                       side +1 then -1 for each space
+track tile (R4.2)      ``PlaceTile(space, side)``, space 2..T  2 (T - 1) or 0
+                       side +1 then -1 for each space; T is
+                       ``rules.last_tile_space`` (L; 28 in
+                       the Cup, C6)
 race bets (R4.4)       ``RaceBet(pile, camel)``, winner pile   2 n_racing
                        colours then loser pile colours
 partnerships (R9.4)    ``Partner(seat)`` per seat (only when   n_players or 0
@@ -241,7 +243,7 @@ def _build_action_table(rules: RuleSet) -> ActionTable:
     pyramid = len(acts)
     acts.append(TakePyramidTile())
     tile_offset = len(acts)
-    last_tile_space = rules.track_length if rules.tile_kind != "none" else 1
+    last_tile_space = rules.last_tile_space if rules.tile_kind != "none" else 1
     acts += [PlaceTile(s, side) for s in range(2, last_tile_space + 1) for side in (1, -1)]
     race_offset = len(acts)
     acts += [RaceBet(pile, c) for pile in (0, 1) for c in range(rules.n_racing)]

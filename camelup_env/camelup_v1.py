@@ -8,7 +8,7 @@
 | Manual Control     | No                                                              |
 | Agents             | `agents = ['player_0', ..., 'player_{n-1}']`, n = 2..8 (10)     |
 | Action Shape       | ()                                                              |
-| Action Values      | Discrete(46) classic; supercup 114-130; persian_tutorial 36      |
+| Action Values      | Discrete(46) classic; supercup 114-130; persian_tutorial 36; cup 70 |
 | Observation Shape  | Dict(observation: Box(float32, (N,)), action_mask: Box(int8))   |
 | Observation Values | bounded per entry (see `observation_space(agent)["observation"]`) |
 
@@ -90,6 +90,10 @@ winner cards (the value the next one pays, the values played). 36 actions: winne
 draw a die, race bets, then `PlayLoserCard(camel)` and the wanderer's `WandererSwap(lower,
 upper)` / `WandererSendBack(camel)`; 4 players: 530 observation entries.
 
+The Camel Up Cup (`preset="cup"`, rules C1-C13, 4 players only) has 70 actions: its traps may
+go on spaces 2-28, past the finish line, so the `tiles` slice covers those 27 spaces; coins may
+be negative (`coins` from -5); 722 observation entries with the default slices.
+
 #### Legal Actions Mask
 
 `observation["action_mask"]` (and `infos[agent]["action_mask"]`) marks the legal actions of the
@@ -138,8 +142,8 @@ camelup_v1.env(preset="classic", num_players=4, render_mode=None, reward_mode="w
                max_turns=1000, render_viewer="current", action_values=True)
 ```
 
-`preset`: `"classic"`, `"second_edition"`, `"supercup"` (modules at their defaults) or
-`"persian_tutorial"` (the Persian tutorial's game, R14).
+`preset`: `"classic"`, `"second_edition"`, `"supercup"` (modules at their defaults),
+`"persian_tutorial"` (the Persian tutorial's game, R14) or `"cup"` (the Camel Up Cup, C1-C13).
 `num_players`: 2-8 (supercup 2-10). `rules`: a `RuleSet` (overrides `preset` and
 `num_players`; the way to switch Supercup modules). `render_mode`: `"human"` (prints the text view),
 `"ansi"` (returns it), `"rgb_array"` (a Pillow-drawn HxWx3 image). `render_viewer`: whose view

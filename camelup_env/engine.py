@@ -317,8 +317,12 @@ def _blocked_spaces(state: GameState, seat: int) -> int:
     no camel, no tile, no neighbouring tile. The player's own tile is lifted first, so its
     neighbours are free, but its own space is not (a tile moves to a different space)."""
     blocked = _camel_spaces(state)
+    same_space = state.rules.tile_same_space
     for space, (owner, _) in state.tiles.items():
-        blocked |= (1 << space) if owner == seat else (7 << (space - 1))
+        if owner != seat:
+            blocked |= 7 << (space - 1)
+        elif not same_space:  # C6: in the Cup, the lifted tile may go back on its own space
+            blocked |= 1 << space
     if state.photographer is not None:  # no track tile on the camera space (R9.2)
         blocked |= 1 << state.photographer[1]
     return blocked
@@ -355,19 +359,20 @@ def check_legal(state: GameState, action: Action) -> None:
         s = action.space
         if rules.tile_kind == "none":
             fail("this rule set has no desert or spectator tiles (R14.7)")
-        if (action.side in (1, -1) and 2 <= s <= rules.track_length
+        if (action.side in (1, -1) and 2 <= s <= rules.last_tile_space
                 and not _blocked_spaces(state, p) >> s & 1):
             return  # the common, legal case; the checks below only explain a refusal
         own = state.tile_of(p)
         if action.side not in (1, -1):
             fail("the tile's side must be +1 or -1 (R4.2)")
-        if not 2 <= s <= rules.track_length:
-            fail(f"tiles go on spaces 2..{rules.track_length} (R4.2)")
+        if not 2 <= s <= rules.last_tile_space:
+            rule = "C6" if rules.last_tile_space > rules.track_length else "R4.2"
+            fail(f"tiles go on spaces 2..{rules.last_tile_space} ({rule})")
         if s in state.stacks:
             fail(f"space {s} holds a camel (R4.2)")
         if state.photographer is not None and state.photographer[1] == s:
             fail(f"space {s} is the camera space (R9.2)")
-        if own is not None and own[0] == s:
+        if own is not None and own[0] == s and not rules.tile_same_space:
             fail("a placed tile may only be moved to a different space (R4.2)")
         others = {sp for sp, (o, _) in state.tiles.items() if o != p}
         if s in others:
@@ -563,7 +568,9 @@ def _apply_deterministic(state: GameState, action: Action) -> tuple[GameState, t
 def _take_leg_bet(state: GameState, new: GameState, p: int, action: TakeLegBet) -> tuple[Event]:
     c = action.camel
     stack = state.leg_stacks[c]
-    new.leg_stacks = _set(state.leg_stacks, c, stack[1:])
+    # C5: an endless stack keeps its last tile (the Cup's bets are unlimited).
+    rest = stack[1:] if len(stack) > 1 or not state.rules.endless_leg_bets else stack
+    new.leg_stacks = _set(state.leg_stacks, c, rest)
     if state.rules.leg_cards:  # R14.3: the next winner card played pays the next value
         new.leg_stacks = _next_card_values(state.rules, new.leg_stacks)
     new.leg_bets = _set(state.leg_bets, p, (*state.leg_bets[p], (c, stack[0])))
@@ -718,8 +725,10 @@ def _roll(
         new.crater = state.crater | 1 << (die - rules.first_support_die)
     new.stacks = dict(state.stacks)
     new._camels = None
-    dst, paid, unit = move_unit(new.stacks, state.tiles, camel, steps, rules.track_length,
+    dst, paid, unit = move_unit(new.stacks, state.tiles, camel, steps, rules.last_tile_space,
                                 events, reason)
+    if rules.roll_pays_at_once:  # C4: the Cup pays the roll's coin now, not at leg scoring
+        paid = paid + [p] * rules.pyramid_tile_value
     if state.photographer is not None and state.photographer[1] == dst:  # R9.2
         owner = state.photographer[0]
         paid = paid + [owner] * len(unit)
@@ -752,8 +761,8 @@ def _score_leg(state: GameState, events: list[Event]) -> None:
     tile_value = rules.pyramid_tile_value
 
     def rewards(seat: int) -> list[tuple[str, int]]:
-        out = [
-            (f"{colours[c]} {v} leg bet", v if c == first else 1 if c == second else -1)
+        out = [  # C5: a 0-valued tile (a late Cup bet) pays nothing on the second camel
+            (f"{colours[c]} {v} leg bet", v if c == first else min(v, 1) if c == second else -1)
             for c, v in uncovered_tiles(state, seat)
         ]
         out += [  # R9.3: a covered tile pays +3 or -1 instead
@@ -764,13 +773,14 @@ def _score_leg(state: GameState, events: list[Event]) -> None:
             out += [(f"{colours[c]} {v} loser card",
                      v if c == last else 1 if c == second_last else -1)
                     for owner, c, v in state.loser_cards if owner == seat]
-        if tile_value:  # R14.2: a roll earns nothing
+        if tile_value and not rules.roll_pays_at_once:  # R14.2: nothing; C4: paid already
             out += [("pyramid tile", tile_value)] * state.pyramid_tiles[seat]
         return out
 
     all_items = []
     coins = list(state.coins)
     deltas = []
+    floor = _money_floor(rules)
     for seat in range(rules.num_players):
         items = rewards(seat)
         partner = state.partners[seat]
@@ -778,7 +788,7 @@ def _score_leg(state: GameState, events: list[Event]) -> None:
             best = max(rewards(partner), key=lambda item: item[1], default=None)
             if best is not None and best[1] > 0:
                 items.append((f"partner {partner}'s {best[0]}", best[1]))
-        new_coins = max(0, coins[seat] + sum(amount for _, amount in items))
+        new_coins = floor(coins[seat] + sum(amount for _, amount in items))
         deltas.append(new_coins - coins[seat])
         coins[seat] = new_coins
         all_items.append(tuple(items))
@@ -818,6 +828,7 @@ def _end_race(
     events.append(RaceEnded(order, backward))
     _score_leg(state, events)
     coins = list(state.coins)
+    floor = _money_floor(rules)
     for pile, cards, target in (
         (WINNER_PILE, state.winner_pile, order[0]),
         (LOSER_PILE, state.loser_pile, order[-1]),
@@ -831,7 +842,7 @@ def _end_race(
                 correct += 1
             else:
                 amount = -1
-            new_coins = max(0, coins[owner] + amount)  # R8.1, card by card
+            new_coins = floor(coins[owner] + amount)  # R8.1, card by card
             paid.append((owner, camel, new_coins - coins[owner]))
             coins[owner] = new_coins
         events.append(FinalBetsScored(pile, target, tuple(paid)))
@@ -840,6 +851,15 @@ def _end_race(
     best = max(coins)
     events.append(GameOver(state.coins, tuple(s for s, c in enumerate(coins) if c == best)))
     return state, tuple(events)
+
+
+def _money_floor(rules: RuleSet) -> Callable[[int], int]:
+    """R8.1: coins stop at 0; C10: the Cup has no floor."""
+    return _floor_at_zero if rules.money_floor else int
+
+
+def _floor_at_zero(coins: int) -> int:
+    return max(0, coins)
 
 
 def winners(state: GameState) -> tuple[int, ...]:

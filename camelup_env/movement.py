@@ -15,7 +15,7 @@ def move_unit(
     tiles: dict[int, tuple[int, int]],
     camel: int,
     steps: int,
-    track_length: int,
+    last_tile_space: int,
     events: list,
     reason: str = "die",
 ) -> tuple[int, list[int], tuple[int, ...]]:
@@ -24,6 +24,8 @@ def move_unit(
     Applies R5.1-R5.3 (and R5.5's mirrored tile effect for backward units). Appends
     :class:`UnitMoved`/:class:`TilePayout` events and returns (final space, tile owners to pay,
     the unit bottom -> top). ``reason`` is recorded on the die's move (see ``UnitMoved``).
+    Tiles lie on spaces ``1..last_tile_space``: the track length, or past the finish line in
+    the Cup (C6, C7), where a -1 tile keeps a unit from crossing.
     """
     src = _space_of(stacks, camel)
     stack = stacks[src]
@@ -36,7 +38,7 @@ def move_unit(
     dst = src + steps
     events.append(UnitMoved(unit, src, dst, False, reason))
     paid: list[int] = []
-    tile = tiles.get(dst) if 1 <= dst <= track_length else None
+    tile = tiles.get(dst) if 1 <= dst <= last_tile_space else None
     underneath = False
     if tile is not None:
         owner, side = tile

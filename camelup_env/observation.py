@@ -26,8 +26,9 @@ slice                       shape       meaning
 ``camel_height``            (C,)        height in its stack / (C - 1); 0 = bottom (R0.2)
 ``camel_crossed``           (C, 2)      [crossed the line forward (R5.4), carried backward (R5.6)]
 ``racing_rank``             (R, R)      one-hot [camel, rank] of the current ranking (R0.4)
-``tiles``                   (L - 1, n   per space 2..L: owner's relative seat one-hot (n), then
-                            + 2)        [+1 side, -1 side] (R4.2, R5.3)
+``tiles``                   (T - 1, n   per space 2..T (``rules.last_tile_space``: L, or 28 in the
+                            + 2)        Cup, C6): owner's relative seat one-hot (n), then
+                                        [+1 side, -1 side] (R4.2, R5.3)
 ``dice_revealed``           (D, 1 + M)  per die: [revealed this leg, one-hot of the number shown
                                         1..M] (R4.3)
 ``grey_die_shown`` †        (X,)        colour the grey die showed, one-hot over crazy camels
@@ -36,11 +37,13 @@ slice                       shape       meaning
 ``leg_stacks``              (R, 2)      per racing camel: [top leg-bet tile value / highest value
                                         (0 if empty), tiles left / tiles per stack] (R4.1)
 ``leg_number``              (1,)        min(leg, 20) / 20
-``coins``                   (n,)        per relative seat: min(coins, 100) / 20 (R8.2: public)
+``coins``                   (n,)        per relative seat: coins clipped to [-100, 100] / 20 (R8.2:
+                                        public; below 0 only without the floor, C10)
 ``coin_margin``             (n,)        per relative seat: (its coins - own coins) / 20, clipped
                                         to [-5, 5] (0 for self)
 ``leg_bets_held``           (n, R, U)   per relative seat and racing camel: leg-bet tiles held of
-                                        each value / tiles of that value per stack
+                                        each value / tiles of that value per stack (at most 1:
+                                        the Cup's endless 0-valued tiles, C5)
 ``pyramid_tiles_held``      (n,)        pyramid tiles held this leg / pyramid tiles per leg
 ``tile_on_track``           (n,)        1 if the seat's desert/spectator tile is on the track
 ``race_cards_in_hand``      (n,)        race-betting cards still in hand / R (a count only: the
@@ -231,7 +234,7 @@ class Observer:
             ("camel_height", (C,), 0, 1),
             ("camel_crossed", (C, 2), 0, 1),
             ("racing_rank", (R, R), 0, 1),
-            ("tiles", (L - 1, n + 2), 0, 1),
+            ("tiles", (r.last_tile_space - 1, n + 2), 0, 1),
             ("dice_revealed", (D, 1 + M), 0, 1),
         ]
         if X:
@@ -240,7 +243,7 @@ class Observer:
             ("pyramid_tiles_left", (1,), 0, 1),
             ("leg_stacks", (R, 2), 0, 1),
             ("leg_number", (1,), 0, 1),
-            ("coins", (n,), 0, 5),
+            ("coins", (n,), 0 if r.money_floor else -5, 5),
             ("coin_margin", (n,), -5, 5),
             ("leg_bets_held", (n, R, len(U)), 0, 1),
             ("pyramid_tiles_held", (n,), 0, 1),
@@ -539,7 +542,7 @@ class Observer:
     def _part_coins(self, state: GameState) -> None:
         c, m = self._o["coins"], self._m
         for s, coins in enumerate(state.coins):
-            m[c + s] = min(coins, 100) / 20.0
+            m[c + s] = min(max(coins, -100), 100) / 20.0  # below 0 only in the Cup (C10)
 
     def _part_leg_bets(self, state: GameState) -> None:
         R, U = self._dims["R"], self._dims["U"]
@@ -548,7 +551,7 @@ class Observer:
             for camel, value in bets:
                 c = vcol[value]
                 j = lb + (s * R + camel) * U + c
-                m[j] = m[j] + inv_mult[c]
+                m[j] = min(m[j] + inv_mult[c], 1.0)  # endless Cup stacks (C5) hold more
 
     def _part_pyramid_tiles(self, state: GameState) -> None:
         ph, m, per_leg = self._o["pyramid_tiles_held"], self._m, self.rules.pyramid_tiles

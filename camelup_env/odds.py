@@ -260,13 +260,14 @@ def _position(state: GameState) -> tuple[list, list, bool]:
         base = space * 16
         for h, camel in enumerate(stack):
             board[camel] = base + h
-    return board, _tile_sides(state.tiles, length), over
+    return board, _tile_sides(state.tiles, rules), over
 
 
-def _tile_sides(tiles: dict, track_length: int) -> list[int]:
-    """Per space 0..L+1: the side (+1/-1) of the tile on it, 0 for none. Owners do not change
-    movement, so the odds ignore them."""
-    side = [0] * (track_length + 2)
+def _tile_sides(tiles: dict, rules: RuleSet) -> list[int]:
+    """Per space 0..T+1 (T = ``rules.last_tile_space``: L, or 28 in the Cup, C6): the side
+    (+1/-1) of the tile on it, 0 for none. Owners do not change movement, so the odds ignore
+    them."""
+    side = [0] * (rules.last_tile_space + 2)
     for space, (_, s) in tiles.items():
         side[space] = s
     return side
@@ -312,7 +313,7 @@ def _crazy_to_move(key, r, shown, n_racing, n_camels):
 
 
 @njit(cache=True, inline="always")
-def _move(key, r, w, camel, steps, track_length, tile_side, n_camels):
+def _move(key, r, w, camel, steps, tile_side, n_camels):
     """R5.1-R5.3 and R5.5's mirrored tile effect: board ``r`` moved, written to row ``w``.
 
     ``w`` may be ``r`` (in place). ``steps`` < 0 for a backward (crazy) unit. Returns (final
@@ -328,7 +329,7 @@ def _move(key, r, w, camel, steps, track_length, tile_side, n_camels):
     dst = src + steps
     arrival = dst
     under = 0
-    if 1 <= dst <= track_length:
+    if 1 <= dst < tile_side.shape[0]:  # tiles lie on 2..L, in the Cup past the line (C7)
         side = tile_side[dst]
         if side != 0:
             under = side < 0
@@ -356,13 +357,13 @@ def _move(key, r, w, camel, steps, track_length, tile_side, n_camels):
 
 
 @njit(cache=True, inline="always")
-def _roll(key, r, w, camel, value, n_racing, n_camels, track_length, tile_side):
+def _roll(key, r, w, camel, value, n_racing, n_camels, tile_side):
     """Reveal one face on board ``r`` (result in row ``w``): a racing camel forward, or the
     grey die's choice backward."""
     if camel >= n_racing:  # R5.5: backward, and the rule picks the crazy camel
         camel = _crazy_to_move(key, r, camel, n_racing, n_camels)
-        return _move(key, r, w, camel, -value, track_length, tile_side, n_camels)
-    return _move(key, r, w, camel, value, track_length, tile_side, n_camels)
+        return _move(key, r, w, camel, -value, tile_side, n_camels)
+    return _move(key, r, w, camel, value, tile_side, n_camels)
 
 
 @njit(cache=True, inline="always")
@@ -455,7 +456,8 @@ def _leg_kernel(key0, mask0, left, fc, fv, fw, nf, n_racing, track_length, tile_
     n_camels = key0.shape[0]
     n_dice = nf.shape[0]
     out = np.zeros((n_racing, n_racing))
-    arrivals = np.zeros(track_length + 2)
+    arrivals = np.zeros(tile_side.shape[0])
+    last_tile = tile_side.shape[0] - 2  # the last space a tile may lie on (R4.2, C6)
     photo = 0.0
     ended = np.zeros((n_racing, 2))
     n_pick = pick_at.shape[0]
@@ -515,8 +517,8 @@ def _leg_kernel(key0, mask0, left, fc, fv, fw, nf, n_racing, track_length, tile_
                 for j in range(nf[d]):
                     w = wk * fw[d, j]
                     dst, arrival, unit = _roll(key, 0, 1, fc[d, j], fv[d, j], n_racing,
-                                               n_camels, track_length, tile_side)
-                    if 1 <= arrival <= track_length:
+                                               n_camels, tile_side)
+                    if 1 <= arrival <= last_tile:
                         arrivals[arrival] += w
                     if camera > 0 and dst == camera:
                         photo += w * unit
@@ -609,7 +611,7 @@ def _leg_entry(state: GameState, board: list, side: list, over: bool
     if found is None:
         rules = state.rules
         if state.game_over or over:
-            found = (_final_ranking(board, rules.n_racing), np.zeros(rules.track_length + 2))
+            found = (_final_ranking(board, rules.n_racing), np.zeros(rules.last_tile_space + 2))
         else:
             t = _tables_of(rules)
             found = _leg_kernel(
@@ -692,7 +694,7 @@ def placement_odds(state: GameState, seat: int) -> dict[tuple[int, int], Placeme
     if not places:
         return {}
     probe.tiles = {s: t for s, t in state.tiles.items() if t[0] != seat}
-    side = _tile_sides(probe.tiles, rules.track_length)
+    side = _tile_sides(probe.tiles, rules)
     lifted = _leg_entry(probe, board, side, over)[0]
     left = min(state.pyramid_tiles_left, len(state.pyramid))
     result = {p: PlacementOdds(0.0, lifted) for p in places}
@@ -751,7 +753,7 @@ def expected_landings(state: GameState, ignore_tiles_of: int | None = None) -> n
     board, side, over = _position(state)
     if ignore_tiles_of is not None and any(t[0] == ignore_tiles_of for t in state.tiles.values()):
         others = {sp: t for sp, t in state.tiles.items() if t[0] != ignore_tiles_of}
-        side = _tile_sides(others, state.rules.track_length)
+        side = _tile_sides(others, state.rules)
     return _leg_entry(state, board, side, over)[1].copy()
 
 
@@ -885,8 +887,7 @@ def _race_kernel(key0, mask0, left0, tile_side0, rc, rv, rn, n_racing, track_len
             f = int((x - i) * rn[d])
             if f >= rn[d]:
                 f = rn[d] - 1
-            dst, _, _ = _roll(key, 0, 0, rc[d, f], rv[d, f], n_racing, n_camels,
-                              track_length, tile_side)
+            dst, _, _ = _roll(key, 0, 0, rc[d, f], rv[d, f], n_racing, n_camels, tile_side)
             k -= 1
             for j in range(i, k):
                 dice[j] = dice[j + 1]
@@ -1058,7 +1059,7 @@ def position_odds(state: GameState, race_samples: int = RACE_SAMPLES) -> Positio
         raise ValueError(f"race_samples must be >= 1, got {race_samples}")
     rules = state.rules
     if rules.wanderer:  # R14: no tiles, so no landings to count
-        return PositionOdds(leg_rank_probabilities(state), np.zeros(rules.track_length + 2),
+        return PositionOdds(leg_rank_probabilities(state), np.zeros(rules.last_tile_space + 2),
                             race_probabilities(state, race_samples, RACE_SEED))
     board, side, over = _position(state)
     leg_key = _leg_key(state, board, side)
@@ -1087,7 +1088,7 @@ def _race_estimate(state: GameState, entry: _Enumerated, n: int) -> RaceOdds:
         t = _tables_of(rules)
         starts = entry.picks[np.flatnonzero(entry.open)[:n_open]]
         _, _, unfinished, entry.first_of, entry.last_of = _race_kernel(
-            starts, 0, 0, np.zeros(rules.track_length + 2, np.int64), t.raw_camel, t.raw_value,
+            starts, 0, 0, np.zeros(rules.last_tile_space + 2, np.int64), t.raw_camel, t.raw_value,
             t.raw_n, rules.n_racing, rules.track_length, rules.pyramid_tiles, n_open, RACE_SEED,
             10_000, t.start_mask, t.first_support)
         if unfinished:

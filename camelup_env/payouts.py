@@ -5,7 +5,7 @@ expectation): the odds module, the per-action values (:mod:`camelup_env.action_v
 greedy agent and the observation use) and the user interfaces all call these.
 
 * :func:`leg_tile_ev` - a leg-bet tile (R6.2): its value if the camel leads the leg, +1 if
-  second, -1 otherwise;
+  second (0 for the Cup's 0-valued tiles, C5), -1 otherwise;
 * :func:`top_leg_bet_evs` - the same for the top tile of every colour's stack;
 * :func:`loser_card_ev` - a leg loser card (R14.4): R6.2 counted from the last camel;
 * :func:`position_tile_ev` - a position tile (R9.3): +3 if the camel ends the leg exactly at
@@ -26,9 +26,10 @@ import numpy as np
 
 def leg_tile_ev(probs: np.ndarray, camel: int, value: int) -> float:
     """Expected payout of a leg-bet tile of ``value`` on ``camel`` (R6.2):
-    ``value * P(first) + P(second) - (1 - P(first) - P(second))``."""
+    ``value * P(first) + P(second) - (1 - P(first) - P(second))``; a Cup tile of value 0 (a
+    fourth or later bet on the camel, C5) pays nothing on the second camel either."""
     p1, p2 = probs[camel, 0], probs[camel, 1]
-    return float(value * p1 + p2 - (1.0 - p1 - p2))
+    return float(value * p1 + min(value, 1) * p2 - (1.0 - p1 - p2))
 
 
 def loser_card_ev(probs: np.ndarray, camel: int, value: int) -> float:

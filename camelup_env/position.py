@@ -179,9 +179,10 @@ def _parse_tiles(
     out: dict[int, tuple[int, int]] = {}
     owners: set[int] = set()
     for part, space, side, owner in parsed:
-        if not 2 <= space <= rules.track_length:
+        if not 2 <= space <= rules.last_tile_space:
+            rule = "C6" if rules.last_tile_space > rules.track_length else "R4.2"
             raise PositionError(
-                f"tile {part!r} is off the allowed spaces 2..{rules.track_length} (R4.2)"
+                f"tile {part!r} is off the allowed spaces 2..{rules.last_tile_space} ({rule})"
             )
         if space in stacks:
             raise PositionError(f"tile {part!r} is on space {space}, which holds camels (R4.2)")

@@ -3,7 +3,8 @@
 Every preset is registered for 2 to 6 players as ``camelup/<Preset><n>p-v0``:
 ``Classic``, ``SecondEdition``, ``Supercup`` and ``PersianTutorial`` (e.g.
 ``camelup/Classic2p-v0``, ``camelup/SecondEdition4p-v0``, ``camelup/Supercup6p-v0``,
-``camelup/PersianTutorial4p-v0``). Each id is
+``camelup/PersianTutorial4p-v0``); the Camel Up Cup, a four-player game (C1), only as
+``camelup/Cup4p-v0``. Each id is
 :class:`~camelup_env.wrappers.SingleAgentEnv` with the learner in seat 0 and uniform-random
 opponents; keyword arguments of ``gymnasium.make`` go to ``SingleAgentEnv`` (``opponents``,
 ``learner_seat``, ``reward_mode``, ``odds_features``...). Other player counts or rule variants:
@@ -20,9 +21,11 @@ import gymnasium
 
 #: preset -> the CamelCase name used in its ids
 ID_NAMES = {"classic": "Classic", "second_edition": "SecondEdition", "supercup": "Supercup",
-            "persian_tutorial": "PersianTutorial"}
+            "persian_tutorial": "PersianTutorial", "cup": "Cup"}
 #: player counts with a registered id (every preset supports these, R1)
 PLAYER_COUNTS = range(2, 7)
+#: presets played by other player counts only: the Camel Up Cup seats four (C1)
+ONLY_PLAYER_COUNTS = {"cup": (4,)}
 ENTRY_POINT = "camelup_env.wrappers:SingleAgentEnv"
 
 
@@ -35,7 +38,7 @@ def register_envs() -> tuple[str, ...]:
     """Register every id (idempotent: ids already registered are left alone); returns them."""
     ids = []
     for preset in ID_NAMES:
-        for n in PLAYER_COUNTS:
+        for n in ONLY_PLAYER_COUNTS.get(preset, PLAYER_COUNTS):
             name = env_id(preset, n)
             if name not in gymnasium.registry:
                 gymnasium.register(id=name, entry_point=ENTRY_POINT,

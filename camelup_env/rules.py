@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field, fields
 
-PRESETS = ("classic", "second_edition", "supercup", "persian_tutorial")
+PRESETS = ("classic", "second_edition", "supercup", "persian_tutorial", "cup")
 
 _CLASSIC_COLOURS = ("blue", "green", "orange", "yellow", "white")
 _RACING = {
@@ -22,21 +22,25 @@ _RACING = {
     "second_edition": ("blue", "green", "red", "yellow", "purple"),
     "supercup": _CLASSIC_COLOURS,
     "persian_tutorial": ("red", "yellow", "blue", "green", "orange"),
+    "cup": _CLASSIC_COLOURS,
 }
 _CRAZY = {"classic": (), "second_edition": ("black", "white"), "supercup": (),
-          "persian_tutorial": ()}
+          "persian_tutorial": (), "cup": ()}
 #: Leg-bet values; with leg cards (R14.3) the value of the 1st, 2nd, ... winner card played.
 _LEG_BETS = {"classic": (5, 3, 2), "second_edition": (5, 3, 2, 2), "supercup": (5, 3, 2),
-             "persian_tutorial": (5, 3, 2, 1, 1)}
+             "persian_tutorial": (5, 3, 2, 1, 1), "cup": (5, 3, 2, 0)}
 #: Supercup's extra 2-valued leg-bet tile per colour, a component of modules 1 and 3 (R1, R9.1).
 _SUPERCUP_EXTRA_LEG_BET = 2
 #: "none": no desert/spectator tiles, so no R4.2 action (the Persian tutorial, R14).
 _TILE_KIND = {"classic": "desert", "second_edition": "spectator", "supercup": "desert",
-              "persian_tutorial": "none"}
+              "persian_tutorial": "none", "cup": "trap"}
 #: The Persian tutorial's game (R14): every die moves its camel one space (R14.2).
 _PERSIAN_DIE_FACES = (1, 1, 1, 1, 1, 1)
 #: R14.4: the value of the 1st, 2nd, ... leg loser card played in a leg.
 _PERSIAN_LOSER_VALUES = (1, 1, 2, 3, 5)
+#: The Camel Up Cup's track (C1): its engine's 29-slot track, Cup spaces 0-28, whose traps may
+#: go on Cup spaces 1-27, that is spaces 2-28 here, past the finish line (C6).
+_CUP_LAST_TILE_SPACE = 28
 #: The Supercup modules (R9.1-R9.4) as RuleSet switches.
 SUPERCUP_MODULES = ("support_dice", "photographer", "position_bets", "partnerships")
 
@@ -57,6 +61,12 @@ class RuleSet:
     space, the desert ``wanderer`` (it ends legs and is an action), ``leg_cards`` (winner and
     loser cards whose values follow the order played), no track tiles and no coin for a roll.
 
+    ``cup`` is the Camel Up Cup's four-player game (C1-C13, the bot competition's engine):
+    classic camels and dice, 2 starting coins, endless leg-bet stacks 5, 3, 2, then 0
+    (``endless_leg_bets``), no money floor, a roll paid at once, traps up to space 28
+    (``last_tile_space``) that may be put again on their own space, and race bets paying 8, 5,
+    3, 1, then 1.
+
     >>> RuleSet("second_edition", num_players=6).partnerships
     True
     >>> RuleSet("supercup", num_players=4, photographer=False).track_length
@@ -72,10 +82,10 @@ class RuleSet:
     grey_die_values: tuple[int, ...] = (1, 2, 3)
     leg_bet_values: tuple[int, ...] | None = None
     tile_kind: str | None = None
-    starting_coins: int = 3
+    starting_coins: int | None = None
     pyramid_tiles: int | None = None
     partnerships: bool | None = None
-    race_bet_payouts: tuple[int, ...] = (8, 5, 3, 2, 1)
+    race_bet_payouts: tuple[int, ...] | None = None
     #: Supercup module 1 (R9.1): support dice, one per racing camel; their faces (R9.1.3,
     #: an assumption: the seed's numbers are unreadable); the optional extra action (R9.1.4).
     support_dice: bool | None = None
@@ -92,6 +102,15 @@ class RuleSet:
     leg_cards: bool | None = None
     loser_bet_values: tuple[int, ...] | None = None
     pyramid_tile_value: int | None = None
+    #: The Camel Up Cup (C1-C13): the last value of each leg-bet stack is never used up (C5);
+    #: coins may go below 0 (C10, no R8.1 floor); a roll pays its coin at once, not at leg
+    #: scoring (C4); track tiles may go on spaces up to ``last_tile_space``, past the finish
+    #: line (C6), and a placed tile may be put again on its own space (C6).
+    endless_leg_bets: bool | None = None
+    money_floor: bool | None = None
+    roll_pays_at_once: bool | None = None
+    last_tile_space: int | None = None
+    tile_same_space: bool | None = None
     #: Per die: its faces. Derived from the fields above; not an argument.
     dice: tuple[tuple[Face, ...], ...] = field(init=False, repr=False, compare=False)
     _hash: int = field(init=False, repr=False, compare=False)
@@ -106,7 +125,14 @@ class RuleSet:
             raise ValueError(f"unknown preset {self.preset!r}; expected one of {PRESETS}")
         supercup = self.preset == "supercup"
         persian = self.preset == "persian_tutorial"
+        cup = self.preset == "cup"
         defaults = {
+            "starting_coins": 2 if cup else 3,
+            "race_bet_payouts": (8, 5, 3, 1) if cup else (8, 5, 3, 2, 1),
+            "endless_leg_bets": cup,
+            "money_floor": not cup,
+            "roll_pays_at_once": cup,
+            "tile_same_space": cup,
             "racing_die_faces": _PERSIAN_DIE_FACES if persian else (1, 1, 2, 2, 3, 3),
             "wanderer": persian,
             "leg_cards": persian,
@@ -134,6 +160,9 @@ class RuleSet:
             object.__setattr__(self, "track_length", 20 if self.support_dice else 16)
         if self.pyramid_tiles is None:
             object.__setattr__(self, "pyramid_tiles", 6 if self.support_dice else 5)
+        if self.last_tile_space is None:
+            object.__setattr__(self, "last_tile_space",
+                               _CUP_LAST_TILE_SPACE if cup else self.track_length)
         for name in ("racing_colours", "crazy_colours", "leg_bet_values", "racing_die_faces",
                      "grey_die_values", "race_bet_payouts", "support_die_faces",
                      "position_tiles", "loser_bet_values"):
@@ -171,6 +200,9 @@ class RuleSet:
             raise ValueError(
                 f"9 or 10 players need all four Supercup modules (R1.4); off: {off}"
             )
+        if self.preset == "cup" and self.num_players != 4:
+            raise ValueError(f"the Camel Up Cup is played by 4 players (C1), got "
+                             f"num_players={self.num_players}")
         if self.preset != "persian_tutorial":
             for rule in ("wanderer", "leg_cards", "loser_bet_values"):
                 if getattr(self, rule):
@@ -202,6 +234,9 @@ class RuleSet:
                              f"{self.position_tiles}")
         if not 6 <= self.track_length <= 64:
             raise ValueError(f"track_length must be between 6 and 64, got {self.track_length}")
+        if not self.track_length <= self.last_tile_space <= 64:
+            raise ValueError(f"last_tile_space must be between the track length "
+                             f"({self.track_length}) and 64 (R4.2, C6), got {self.last_tile_space}")
         colours = self.racing_colours + self.crazy_colours
         if len(self.racing_colours) != 5:
             raise ValueError(f"{self.preset} has 5 racing camels (R1), got {self.racing_colours}")
@@ -211,8 +246,8 @@ class RuleSet:
             raise ValueError("classic has no crazy camels (R1); use preset='second_edition'")
         if self.preset == "second_edition" and len(self.crazy_colours) != 2:
             raise ValueError(f"second_edition has 2 crazy camels (R1), got {self.crazy_colours}")
-        if self.tile_kind not in ("desert", "spectator", "none"):
-            raise ValueError(f"tile_kind must be 'desert', 'spectator' or 'none', got "
+        if self.tile_kind not in ("desert", "spectator", "trap", "none"):
+            raise ValueError(f"tile_kind must be 'desert', 'spectator', 'trap' or 'none', got "
                              f"{self.tile_kind!r}")
         if not self.racing_die_faces or any(v < 1 for v in self.racing_die_faces):
             raise ValueError(f"racing die faces must be positive, got {self.racing_die_faces}")
@@ -225,10 +260,17 @@ class RuleSet:
         ):
             raise ValueError(f"grey die values must be positive, got {self.grey_die_values}")
         values = self.leg_bet_values
-        if not values or any(v < 1 for v in values) or list(values) != sorted(values, reverse=True):
+        # C5: an endless stack may end in a 0-valued tile (a late bet that pays nothing).
+        lowest = 0 if self.endless_leg_bets else 1
+        if (not values or values[0] < 1 or any(v < lowest for v in values)
+                or list(values) != sorted(values, reverse=True)):
             raise ValueError(
-                f"leg-bet stack values must be positive, highest on top (R2.3), got {values}"
+                f"leg-bet stack values must be positive, highest on top (R2.3; an endless stack "
+                f"may end in 0, C5), got {values}"
             )
+        if self.endless_leg_bets and self.leg_cards:
+            raise ValueError("leg cards are played once per leg (R14.3); they cannot be endless "
+                             "(C5)")
         if self.starting_coins < 0:
             raise ValueError(f"starting_coins must be >= 0, got {self.starting_coins}")
         # A leg starts with every racing die (+ grey) and, with support dice, exactly one support
@@ -303,7 +345,8 @@ class RuleSet:
     @property
     def tile_sides(self) -> tuple[str, str]:
         """Names of the +1 and -1 sides of the track tile (R4.2)."""
-        return ("oasis", "mirage") if self.tile_kind == "desert" else ("cheering", "booing")
+        return {"desert": ("oasis", "mirage"), "trap": ("boost", "slow")}.get(
+            self.tile_kind, ("cheering", "booing"))
 
     def to_dict(self) -> dict:
         """The fields that differ from the preset, plus preset and num_players (JSON-safe).

@@ -302,8 +302,10 @@ class GameState:
                              f"{camels[:20]}")
         if any(not stack for stack in self.stacks.values()):
             raise ValueError("stacks must not contain empty spaces")
-        # R5.4/R5.6: a unit moves at most one die face (a tile adds one more only on 1..L).
-        reach = max(face for die in r.dice for _, face in die)
+        # R5.4/R5.6: a unit moves at most one die face (a tile adds one more only on 1..L, or
+        # past the line where tiles lie there too, C7).
+        reach = max(face for die in r.dice for _, face in die) + (
+            r.last_tile_space > r.track_length)
         lowest, highest = (1, r.track_length) if not self.game_over else (
             1 - reach, r.track_length + reach)
         for space in self.stacks:
@@ -314,14 +316,14 @@ class GameState:
         for name in ("coins", "leg_bets", "pyramid_tiles", "hands", "partners"):
             if len(getattr(self, name)) != n:
                 raise ValueError(f"{name} must have one entry per player ({n})")
-        if any(c < 0 for c in self.coins):
+        if r.money_floor and any(c < 0 for c in self.coins):
             raise ValueError(f"coins never go below 0 (R8.1), got {self.coins}")
-        if any(c > MAX_COUNT for c in self.coins) or not 1 <= self.leg <= MAX_COUNT:
+        if any(abs(c) > MAX_COUNT for c in self.coins) or not 1 <= self.leg <= MAX_COUNT:
             raise ValueError(f"coins and leg must be at most {MAX_COUNT} (leg from 1)")
         if len(self.leg_stacks) != r.n_racing:
             raise ValueError(f"leg_stacks must have one stack per racing camel ({r.n_racing})")
         for space, (owner, side) in self.tiles.items():
-            if not 2 <= space <= r.track_length or owner not in seats or side not in (1, -1):
+            if not 2 <= space <= r.last_tile_space or owner not in seats or side not in (1, -1):
                 raise ValueError(f"tiles: bad tile {owner=} {side=} on space {space} (R4.1)")
             if space in self.stacks:
                 raise ValueError(f"tiles: a tile on space {space} under camels (R4.1)")
@@ -407,7 +409,8 @@ class GameState:
                 raise ValueError(f"leg_stacks[{camel}] {stack[:8]} must be tiles of the stack "
                                  f"{r.leg_bet_values} (R2.3)")
         for seat, bets in enumerate(self.leg_bets):
-            if len(bets) > r.n_racing * len(r.leg_bet_values) or any(
+            most = MAX_COUNT if r.endless_leg_bets else r.n_racing * len(r.leg_bet_values)
+            if len(bets) > most or any(
                     c not in range(r.n_racing) or v not in full for c, v in bets):
                 raise ValueError(f"leg_bets[{seat}]: a tile that is no leg-bet tile (R2.3) in "
                                  f"{bets[:8]}")

@@ -13,17 +13,19 @@ RULES_PAGE = ROOT / "docs" / "rules.md"
 
 def rule_ids_defined() -> set[str]:
     """Ids the rules page defines: section headings (``## R5 ...``, ``### R9.2 ...``), bold ids
-    (``**R5.3 ...**``, ``**R9.1.4**``) and worked examples (``**E1 ...**``)."""
+    (``**R5.3 ...**``, ``**R9.1.4**``, the Camel Up Cup's ``**C5 ...**``) and worked examples
+    (``**E1 ...**``)."""
     text = RULES_PAGE.read_text()
     headings = re.findall(r"^#{2,3} (R\d+(?:\.\d+)*)\b", text, flags=re.M)
-    bold = re.findall(r"\*\*((?:R\d+(?:\.\d+)*)|E\d)\b", text)
+    bold = re.findall(r"\*\*((?:[RC]\d+(?:\.\d+)*)|E\d)\b", text)
     return set(headings) | set(bold)
 
 
 def test_every_rule_id_cited_by_a_test_name_is_on_the_rules_page() -> None:
     cited = set()
     for path in (ROOT / "tests").glob("test_*.py"):
-        for name in re.findall(r"def test_((?:R\d+(?:_\d+)*)|E\d)(?=_|\()", path.read_text()):
+        for name in re.findall(r"def test_((?:[RC]\d+(?:_\d+)*)|E\d)(?=_|\()",
+                               path.read_text()):
             cited.add(name.replace("_", "."))
     defined = rule_ids_defined()
     assert len(cited) > 40  # the scan found the rule tests
@@ -32,6 +34,7 @@ def test_every_rule_id_cited_by_a_test_name_is_on_the_rules_page() -> None:
     # preset), every worked example
     assert {f"R{i}" for i in range(15)} <= defined
     assert {f"E{i}" for i in range(1, 9)} <= defined
+    assert {f"C{i}" for i in range(1, 14)} <= defined  # the Camel Up Cup preset
 
 
 def test_no_tracked_file_points_outside_the_repository() -> None:
@@ -42,7 +45,8 @@ def test_no_tracked_file_points_outside_the_repository() -> None:
         path = ROOT / name
         if path.suffix not in {".md", ".py", ".yml", ".yaml", ".toml", ".txt", ".cfg", ""}:
             continue
-        if path.is_file() and re.search(r"\.\./shared/|/work/shared", path.read_text(
+        outside = r"\.\./shared/|/work/shared|/work/\.mirror"
+        if path.is_file() and re.search(outside, path.read_text(
                 errors="ignore")) and path != Path(__file__).resolve():
             offenders.append(name)
     assert offenders == []

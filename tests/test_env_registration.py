@@ -15,13 +15,13 @@ from camelup_env.wrappers import SingleAgentEnv
 
 def test_every_preset_and_player_count_has_an_id() -> None:
     ids = register_envs()  # idempotent: importing camelup_env registered them already
-    assert len(ids) == 4 * len(PLAYER_COUNTS) == len(set(ids))
+    assert len(ids) == 4 * len(PLAYER_COUNTS) + 1 == len(set(ids))  # + Cup4p (C1)
     assert "camelup/Classic2p-v0" in ids and "camelup/SecondEdition4p-v0" in ids
     assert all(i in gymnasium.registry for i in ids)
 
 
 @pytest.mark.parametrize(("preset", "players"), [
-    ("classic", 2), ("second_edition", 6), ("supercup", 4), ("persian_tutorial", 3),
+    ("classic", 2), ("second_edition", 6), ("supercup", 4), ("persian_tutorial", 3), ("cup", 4),
 ])
 def test_registered_env_passes_gymnasiums_env_checker(preset, players, capsys) -> None:
     env = gymnasium.make(env_id(preset, players))

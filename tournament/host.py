@@ -96,7 +96,11 @@ class Host:
         mask[message["legal"]] = 1
         features, seat = self.features, self.seat
         observation = LazyObservation(mask, lambda: features(state, seat))
-        self.send(action_reply(self.agent(observation, state)))
+        reply = action_reply(self.agent(observation, state))
+        fallback = getattr(self.agent, "fallback", None)
+        if fallback and "action" in reply:  # a Cup bot's roll instead of its move (C12)
+            reply["fallback"] = str(fallback)[:200]
+        self.send(reply)
 
     def serve(self, lines: IO[bytes]) -> int:
         for line in lines:

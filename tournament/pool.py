@@ -118,6 +118,7 @@ def play_spec(spec: GameSpec, setup: MatchSetup, bots: dict, worker: int = 0) ->
         "forfeit": forfeit, "truncated": result.truncated, "turns": result.turns,
         "seconds": round(time.perf_counter() - start, 4),
         "move_seconds": [round(x, 4) for x in result.move_seconds],
+        "fallbacks": result.fallbacks,
         "actions": match.actions,
     }
 

@@ -13,7 +13,9 @@ Referee -> bot, in this order:
 * ``{"type": "move", "legal": [indices], "state": {...}}`` (and ``"observation": [floats]``
   if asked) when it is the bot's turn: ``state`` is the public view of the game for this seat
   (``GameState.to_dict`` with other seats' race-bet colours and hands ``-1``). The bot answers
-  ``{"action": INDEX}``, an index of ``legal``, or ``{"error": "why"}`` to give up.
+  ``{"action": INDEX}``, an index of ``legal``, or ``{"error": "why"}`` to give up. A Camel
+  Up Cup bot (``cup:``) whose own move was refused or raised answers the roll with
+  ``"fallback": "why"`` added (C12); the referee counts it in the game record.
 * ``{"type": "end", "coins": [...], "ranks": [...], "forfeit": null | {"seat", "reason"}}``:
   the game is over; no answer.
 * ``{"type": "quit"}``, or end of input: exit.

@@ -60,6 +60,7 @@ def summarise(records: list[dict], labels: list[str]) -> dict[str, Any]:
     scores: dict[str, list[float]] = defaultdict(list)
     ranks: dict[str, list[float]] = defaultdict(list)
     forfeits: dict[str, int] = defaultdict(int)
+    fallbacks: dict[str, int] = defaultdict(int)  # Cup bots' rolls in place of their move (C12)
     ahead: dict[tuple[str, str], float] = defaultdict(float)
     met: dict[tuple[str, str], int] = defaultdict(int)
     seat_shares: dict[int, list[float]] = defaultdict(list)
@@ -77,6 +78,8 @@ def summarise(records: list[dict], labels: list[str]) -> dict[str, Any]:
             ranks[label].append(rk[seat])
         if rec["forfeit"]:
             forfeits[rec["forfeit"]["agent"] or agents[rec["forfeit"]["seat"]]] += 1
+        for label, count in zip(agents, rec.get("fallbacks") or (), strict=False):
+            fallbacks[label] += count
         for i, j in itertools.permutations(range(len(agents)), 2):
             a, b = agents[i], agents[j]
             if a == b:
@@ -113,4 +116,5 @@ def summarise(records: list[dict], labels: list[str]) -> dict[str, Any]:
     return {"rows": rows, "h2h": h2h, "h2h_games": {f"{a} vs {b}": n for (a, b), n in
                                                    met.items()},
             "seats": seats, "games": len(records), "forfeits": forfeit_list,
+            "fallbacks": {label: n for label, n in fallbacks.items() if n},
             "truncated": sum(1 for r in records if r.get("truncated"))}

@@ -45,6 +45,7 @@ def play_match(rules: RuleSet, bots: Sequence[BotProcess], seed: int, bot_seeds:
     state = new_game(rules, seed=setup_rng)
     forfeit: dict | None = None
     thinking = [0.0] * rules.num_players
+    fallbacks = [0] * rules.num_players
     actions: list[int] = []
     for seat, bot in enumerate(bots):
         try:
@@ -55,13 +56,13 @@ def play_match(rules: RuleSet, bots: Sequence[BotProcess], seed: int, bot_seeds:
     while forfeit is None and not state.game_over and len(actions) < max_turns:
         seat = state.current
         try:
-            action = ask_move(bots[seat], state, thinking)
+            action = ask_move(bots[seat], state, thinking, fallbacks)
         except BotFault as fault:
             forfeit = {"seat": seat, "reason": str(fault)}
             break
         state, _ = apply_action(state, action, dice_rng)
         actions.append(action)
-    result = result_of(state, len(actions), forfeit, thinking)
+    result = result_of(state, len(actions), forfeit, thinking, fallbacks)
     if forfeit is not None:
         bots[forfeit["seat"]].kill()
     end = protocol.end_message(result.coins, result.ranks, forfeit)
@@ -71,11 +72,13 @@ def play_match(rules: RuleSet, bots: Sequence[BotProcess], seed: int, bot_seeds:
     return Match(result, actions)
 
 
-def ask_move(bot: BotProcess, state: GameState, thinking: list[float]) -> int:
+def ask_move(bot: BotProcess, state: GameState, thinking: list[float],
+             fallbacks: list[int] | None = None) -> int:
     """The legal action the bot of the seat on move answers in ``state``, under the move and
-    game deadlines; ``thinking[seat]`` gains the time it took. :class:`BotFault` (the forfeit
-    reason) if it faults, answers without an action or answers an illegal one. The web app's
-    games ask their bots here too, so a bot meets one set of rules everywhere."""
+    game deadlines; ``thinking[seat]`` gains the time it took, and ``fallbacks[seat]`` one if
+    the answer is a Camel Up Cup bot's roll in place of its own move (C12). :class:`BotFault`
+    (the forfeit reason) if it faults, answers without an action or answers an illegal one.
+    The web app's games ask their bots here too, so a bot meets one set of rules everywhere."""
     seat = state.current
     mask = legal_action_mask(state)
     legal = np.flatnonzero(mask).tolist()
@@ -98,4 +101,6 @@ def ask_move(bot: BotProcess, state: GameState, thinking: list[float]) -> int:
     problem = check_action(reply["action"], mask)
     if problem is not None:
         raise BotFault(problem)
+    if fallbacks is not None and reply.get("fallback"):
+        fallbacks[seat] += 1
     return int(reply["action"])

@@ -56,6 +56,9 @@ def write_summary(out: Path, config: TournamentConfig, summary: dict[str, Any],
         lines.append(f"| {a} | " + " | ".join(cells) + " |")
     lines += ["", "Win rate by seat (all agents; seat 0 starts): " + ", ".join(
         f"seat {s}: {_pct(m, ci)}" for s, (m, ci) in summary["seats"].items())]
+    if summary.get("fallbacks"):
+        lines += ["", "Rolls in place of an invalid or failed move of a Camel Up Cup bot (rule "
+                  "C12): " + ", ".join(f"{a}: {n}" for a, n in summary["fallbacks"].items())]
     if summary["forfeits"]:
         lines += ["", "Forfeits (game, agent, reason):", ""]
         lines += [f"- game {g}: {a}: {why}" for g, a, why in summary["forfeits"][:50]]

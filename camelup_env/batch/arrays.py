@@ -15,7 +15,8 @@ from camelup_env.actions import action_table
 from camelup_env.batch import kernels as k
 from camelup_env.rules import RuleSet
 
-#: Presets the batch core plays. Supercup (R9.1-R9.3) stays on the Python engine.
+#: Presets the batch core plays. Supercup (R9), the Persian tutorial (R14) and the Camel Up
+#: Cup (C1-C13) stay on the Python engine (:mod:`camelup_env.batch.engine_games`).
 BATCH_PRESETS = ("classic", "second_edition")
 #: Longest track: a space and its neighbours are bits of a signed 64-bit mask.
 MAX_TRACK = 61
@@ -26,8 +27,8 @@ def rule_vector(rules: RuleSet) -> np.ndarray:
     ``ValueError`` that says why."""
     if rules.preset not in BATCH_PRESETS:
         raise ValueError(
-            f"the batch core plays {' and '.join(BATCH_PRESETS)}; {rules.preset} (its modules, "
-            f"R9.1-R9.3) is played by the Python engine (camelup_env.engine)"
+            f"the batch core plays {' and '.join(BATCH_PRESETS)}; {rules.preset} is played by "
+            f"the Python engine (camelup_env.engine; EngineGames behind the batch interface)"
         )
     limits = (
         (rules.track_length, MAX_TRACK, "track_length", "spaces (64-bit space masks)"),
