@@ -297,3 +297,35 @@ def test_ctrl_c_saves_a_checkpoint_and_resumes(tmp_path, monkeypatch, capsys) ->
     monkeypatch.setattr(BaseCallback, "on_step", original)
     path = train(replace(cfg, total_timesteps=384), resume=True)
     assert json.loads(zipfile.ZipFile(path).read("camelup.json"))["trained_steps"] >= 384
+
+
+def test_a_background_run_stopped_by_kill_saves_a_checkpoint(tmp_path) -> None:
+    """A run started as a shell's background job (SIGINT ignored) and stopped with ``kill``
+    (SIGTERM) stops as Ctrl-C stops it: a checkpoint and the --resume command, exit code 130."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    out = tmp_path / "run"
+    config = tmp_path / "tiny.yaml"
+    config.write_text(f"name: test\nnum_players: 2\nodds_features: false\nn_envs: 1\n"
+                      f"n_steps: 64\nbatch_size: 64\nn_epochs: 1\nnet_arch: [32]\n"
+                      f"opponent_mix: {{random: 1.0}}\nsnapshot_every: 64\neval_every: 1000000\n"
+                      f"eval_games: 4\neval_opponents: [random]\ncheckpoint_every: 64\n"
+                      f"total_timesteps: 100000000\nout_dir: {out}\n")
+    job = subprocess.Popen(
+        [sys.executable, "-m", "camelup_cli", "train", str(config)], stderr=subprocess.PIPE,
+        text=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
+    try:
+        deadline = time.time() + 120
+        while not (out / "checkpoints" / "latest.zip").exists() and time.time() < deadline:
+            time.sleep(0.2)
+        assert job.poll() is None, job.stderr.read()
+        job.send_signal(signal.SIGTERM)
+        _, err = job.communicate(timeout=60)
+    finally:
+        job.kill()
+    assert job.returncode == 130, err
+    assert "--resume" in err
+    assert json.loads((out / "progress.json").read_text())["timesteps"] >= 64

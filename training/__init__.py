@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable
+import contextlib
+import signal
+from collections.abc import Callable, Iterator
 from typing import Any
 
 #: ``camelup train --trainer NAME`` -> the module implementing it (imported only when chosen)
@@ -48,14 +50,33 @@ def add_train_arguments(parser: argparse.ArgumentParser, config_cls: type,
 def run_trainer(args: argparse.Namespace, config_cls: type, train: Callable[..., Any],
                 user_errors: tuple[type[Exception], ...] = ()) -> int:
     """``camelup train``: a config error (or one of ``user_errors``) is one line, exit code 2
-    (camelup_cli prints ConfigError); Ctrl-C leaves a checkpoint and exit code 130."""
+    (camelup_cli prints ConfigError); Ctrl-C or SIGTERM leaves a checkpoint and exit code
+    130."""
     from camelup_config import ConfigError, load_config, overrides_from_args
 
     cfg = load_config(config_cls, args.config, overrides_from_args(args, config_cls))
     try:
-        train(cfg, resume=args.resume, command=getattr(args, "command_line", None))
+        with interrupts_stop_the_run():
+            train(cfg, resume=args.resume, command=getattr(args, "command_line", None))
     except user_errors as exc:
         raise ConfigError(str(exc)) from exc
     except KeyboardInterrupt:
         return 130
     return 0
+
+
+@contextlib.contextmanager
+def interrupts_stop_the_run() -> Iterator[None]:
+    """Ctrl-C and SIGTERM both stop a run the way Ctrl-C does (a checkpoint, the ``--resume``
+    command): a long run is often a background job, which a shell starts with SIGINT ignored,
+    and is stopped with ``kill``."""
+    def interrupt(signum: int, frame: Any) -> None:
+        raise KeyboardInterrupt
+
+    before = {sig: signal.signal(sig, handler) for sig, handler in (
+        (signal.SIGINT, signal.default_int_handler), (signal.SIGTERM, interrupt))}
+    try:
+        yield
+    finally:
+        for sig, handler in before.items():
+            signal.signal(sig, handler)
