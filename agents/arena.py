@@ -32,7 +32,7 @@ import numpy as np
 
 from camelup_env.engine import apply_action, legal_action_mask, new_game
 from camelup_env.events import Event
-from camelup_env.observation import LazyObservation
+from camelup_env.observation import LazyObservation, Observer, public_view
 from camelup_env.rules import RuleSet
 from camelup_env.state import GameState
 
@@ -71,42 +71,14 @@ def game_rngs(seed: int) -> tuple[np.random.Generator, np.random.Generator]:
 
 
 # Observations ------------------------------------------------------------------------------
-def _fallback_public_view(state: GameState, seat: int) -> GameState:
-    view = state.copy()
-    view.winner_pile = tuple((o, c if o == seat else -1) for o, c in state.winner_pile)
-    view.loser_pile = tuple((o, c if o == seat else -1) for o, c in state.loser_pile)
-    view.hands = tuple(h if s == seat else -1 for s, h in enumerate(state.hands))
-    return view
-
-
-def public_view(state: GameState, seat: int) -> GameState:
-    """``camelup_env.observation.public_view`` (R10 hiding), or an equivalent local copy."""
-    try:
-        from camelup_env.observation import public_view as env_view
-    except ImportError:
-        return _fallback_public_view(state, seat)
-    return env_view(state, seat)
-
-
-_OBSERVERS: dict[RuleSet, Callable[[GameState, int], np.ndarray]] = {}
+_OBSERVERS: dict[RuleSet, Observer] = {}
 
 
 def observer(rules: RuleSet) -> Callable[[GameState, int], np.ndarray]:
     """``features(state, seat)``: the observation vector of a seat (one Observer per rules)."""
-    obs = _OBSERVERS.get(rules)
-    if obs is None:
-        try:
-            from camelup_env.observation import Observer
-        except ImportError:
-            def obs(state: GameState, seat: int) -> np.ndarray:
-                return np.zeros(0, dtype=np.float32)
-        else:
-            observer = Observer(rules)
-            method = getattr(observer, "observe", None) or observer
-            def obs(state: GameState, seat: int) -> np.ndarray:
-                return np.asarray(method(state, seat), dtype=np.float32)
-        _OBSERVERS[rules] = obs
-    return obs
+    if rules not in _OBSERVERS:
+        _OBSERVERS[rules] = Observer(rules)
+    return _OBSERVERS[rules].observe
 
 
 def observe(state: GameState, seat: int, lazy: bool = True) -> dict[str, np.ndarray]:

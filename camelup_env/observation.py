@@ -701,7 +701,7 @@ class LazyObservation(dict):
         return key == "observation" or dict.__contains__(self, key)
 
     def __len__(self) -> int:
-        return 2
+        return dict.__len__(self) + (self._compute is not None)  # the features, once computed
 
     def __iter__(self):  # type: ignore[override]
         self._fill()

@@ -9,9 +9,10 @@ import numpy as np
 import pytest
 
 import agents
-from agents.arena import LazyObservation, observe, play_game, public_view
+from agents.arena import observe, play_game
 from camelup_env import RuleSet, new_game
 from camelup_env.engine import legal_action_mask
+from camelup_env.observation import LazyObservation, public_view
 
 
 def test_registry_makes_every_baseline() -> None:

@@ -6,10 +6,10 @@ import numpy as np
 import pytest
 
 import agents
-from agents.arena import public_view
 from agents.greedy import GreedyAgent
 from camelup_env import RuleSet, legal_action_indices, new_game, odds
 from camelup_env.actions import PlaceTile, action_table
+from camelup_env.observation import public_view
 from camelup_env.odds import expected_landings
 from camelup_env.payouts import race_card_ev
 from camelup_env.sampling import random_positions
