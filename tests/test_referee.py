@@ -121,7 +121,7 @@ def test_hostile_bots_forfeit_with_the_right_reason(tmp_path: Path) -> None:
     kwargs = {"InitHangBot": {"marker": str(marker)}, "ForkBot": {"pidfile": str(pidfile)}}
     names = [*ZOO, "SnoopBot"]
     entries = (AgentEntry("random", "random"),
-               *(AgentEntry(n, f"py:agents.faulty:{n}", kwargs.get(n, {})) for n in names))
+               *(AgentEntry(n, f"py:tests.faulty_bots:{n}", kwargs.get(n, {})) for n in names))
     rules = RuleSet("classic", num_players=2)
     setup = MatchSetup(entries, rules.to_dict(), limits(move_timeout=6.0), 2000, str(tmp_path))
     games = [GameSpec(i, 0, 0, i % 2, 7, (0, i + 1) if i % 2 else (i + 1, 0))

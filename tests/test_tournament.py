@@ -139,15 +139,15 @@ def test_a_tournament_with_a_cmd_bot_and_a_crasher_replays_every_game(tmp_path: 
     """A real tournament: a standalone program speaking the line protocol, a bot that kills its
     own process; every game is recorded, the crasher forfeits each of its games, and every game
     replays from its seed and moves to the recorded coins."""
-    cfg = config(agents=["random", LINE_BOT, "py:agents.faulty:CrashingBot"], games=6)
+    cfg = config(agents=["random", LINE_BOT, "py:tests.faulty_bots:CrashingBot"], games=6)
     run_tournament(cfg, tmp_path, progress=False)
     records = read_games(tmp_path / "games.jsonl")
     assert len(records) == 6
     for r in records:
-        crasher = "py:agents.faulty:CrashingBot" in r["agents"]
+        crasher = "py:tests.faulty_bots:CrashingBot" in r["agents"]
         assert (r["forfeit"] is not None) == crasher, r
         if crasher:
-            assert r["forfeit"]["agent"] == "py:agents.faulty:CrashingBot"
+            assert r["forfeit"]["agent"] == "py:tests.faulty_bots:CrashingBot"
             assert r["forfeit"]["reason"] == "crashed: bot process ended (exit code 3)"
     rules = rules_of(tmp_path)
     for r in records:

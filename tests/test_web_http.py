@@ -172,10 +172,10 @@ def test_watch_is_off_without_a_runs_folder() -> None:
 
 def test_a_bot_that_cannot_start_forfeits_and_the_page_says_why(tmp_path: Path) -> None:
     with TestClient(create_app(None, allow_code=True)) as c:
-        page = c.get("/play?players=2&opponents=py:agents.faulty:RaisingBot&seed=1")
+        page = c.get("/play?players=2&opponents=py:tests.faulty_bots:RaisingBot&seed=1")
         while 'id="result"' not in page.text:  # it raises at its first move
             page = c.post(re.search(r'formaction="([^"]+)"', page.text)[1])
-        assert "P1 (py:agents.faulty:RaisingBot) forfeited: raised RuntimeError" in page.text
+        assert "P1 (py:tests.faulty_bots:RaisingBot) forfeited: raised RuntimeError" in page.text
         assert "You won!" in page.text
 
 

@@ -1,4 +1,4 @@
-"""Misbehaving agents for testing fault isolation (``py:agents.faulty:SleepyBot`` etc.).
+"""Misbehaving agents for testing fault isolation (``py:tests.faulty_bots:SleepyBot`` etc.).
 
 Each plays legally (first legal move) until its ``after``-th move, then misbehaves. The zoo of
 ``tests/test_referee.py`` runs every one of them in a tournament: each must forfeit with the
