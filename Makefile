@@ -18,11 +18,12 @@ $(STAMP): pyproject.toml | $(PY)
 	$(PIP) install -e ".[dev,train,docs,distributed,web]" "$(TORCH)"
 	touch $(STAMP)
 
+# ruff's rules and its formatter (black's style): a change is formatted before it lands
 lint: install
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
 
-test: install
-	$(VENV)/bin/ruff check .
+test: lint
 	$(PY) -m pytest -q -rs -n 2 --dist loadfile
 	$(MAKE) --no-print-directory docs
 

@@ -103,8 +103,12 @@ def _raise_timeout(signum: int, frame: object) -> None:
 @contextlib.contextmanager
 def alarm_timer(seconds: float | None) -> Iterator[None]:
     """Raise :class:`MoveTimeout` in the block after ``seconds`` (SIGALRM; main thread only)."""
-    usable = (seconds is not None and seconds > 0 and hasattr(signal, "setitimer")
-              and threading.current_thread() is threading.main_thread())
+    usable = (
+        seconds is not None
+        and seconds > 0
+        and hasattr(signal, "setitimer")
+        and threading.current_thread() is threading.main_thread()
+    )
     if not usable:
         yield
         return
@@ -153,8 +157,9 @@ def play_game(
     may not see). With ``catch=False`` agent errors propagate instead of forfeiting.
     """
     if len(agents) != rules.num_players:
-        raise ValueError(f"{rules.num_players} players need {rules.num_players} agents, "
-                         f"got {len(agents)}")
+        raise ValueError(
+            f"{rules.num_players} players need {rules.num_players} agents, got {len(agents)}"
+        )
     setup_rng, dice_rng = game_rngs(seed)
     state = new_game(rules, seed=setup_rng)
     thinking = [0.0] * rules.num_players
@@ -184,8 +189,10 @@ def play_game(
         elapsed = time.perf_counter() - start
         thinking[seat] += elapsed
         if move_timeout is not None and move_timeout > 0 and elapsed > move_timeout:
-            forfeit = {"seat": seat, "reason": f"timeout: move took {elapsed:.2f} s "
-                                               f"(limit {move_timeout:g} s)"}
+            forfeit = {
+                "seat": seat,
+                "reason": f"timeout: move took {elapsed:.2f} s (limit {move_timeout:g} s)",
+            }
             break
         problem = check_action(action, mask)
         if problem is not None:
@@ -200,9 +207,13 @@ def play_game(
     return result_of(state, turns, forfeit, thinking)
 
 
-def result_of(state: GameState, turns: int, forfeit: dict | None,
-              thinking: list[float] | None = None,
-              fallbacks: list[int] | None = None) -> GameResult:
+def result_of(
+    state: GameState,
+    turns: int,
+    forfeit: dict | None,
+    thinking: list[float] | None = None,
+    fallbacks: list[int] | None = None,
+) -> GameResult:
     """Score a finished, forfeited or stopped game (module docstring)."""
     coins = list(state.coins)
     scores = list(coins)
@@ -211,7 +222,14 @@ def result_of(state: GameState, turns: int, forfeit: dict | None,
         scores[fseat] = 0
     ranks = final_ranks(scores, fseat)
     winners = [s for s, r in enumerate(ranks) if r == 1]
-    return GameResult(coins=coins, scores=scores, ranks=ranks, winners=winners, turns=turns,
-                      forfeit=forfeit, truncated=not state.game_over and forfeit is None,
-                      move_seconds=thinking or [0.0] * len(coins),
-                      fallbacks=fallbacks or [0] * len(coins))
+    return GameResult(
+        coins=coins,
+        scores=scores,
+        ranks=ranks,
+        winners=winners,
+        turns=turns,
+        forfeit=forfeit,
+        truncated=not state.game_over and forfeit is None,
+        move_seconds=thinking or [0.0] * len(coins),
+        fallbacks=fallbacks or [0] * len(coins),
+    )

@@ -85,8 +85,12 @@ def register(name: str, target: str | Callable[..., Agent]) -> None:
     _AGENTS[name] = target  # type: ignore[assignment]
 
 
-def register_prefix(prefix: str, loader: Callable[..., Agent], description: str = "",
-                    model_file: Callable[[str], Path] | None = None) -> None:
+def register_prefix(
+    prefix: str,
+    loader: Callable[..., Agent],
+    description: str = "",
+    model_file: Callable[[str], Path] | None = None,
+) -> None:
     """Route specs ``"prefix:rest"`` to ``loader(rest, **kwargs)`` (e.g. ``ppo:path.zip``).
 
     ``model_file(rest)``, for prefixes whose agents play a camelup model file, finds that file:
@@ -125,8 +129,9 @@ def _load_ppo(rest: str, **kwargs: Any) -> Agent:
     return _import("agents.ppo:load")(rest, **kwargs)  # torch is imported only here
 
 
-register_prefix("ppo", _load_ppo, "ppo:path/to/model.zip - a trained MaskablePPO policy",
-                model_file=Path)
+register_prefix(
+    "ppo", _load_ppo, "ppo:path/to/model.zip - a trained MaskablePPO policy", model_file=Path
+)
 
 
 def _load_rllib(rest: str, **kwargs: Any) -> Agent:
@@ -137,9 +142,12 @@ def _load_search(rest: str, **kwargs: Any) -> Agent:
     return _import("agents.value_search:load")(rest, **kwargs)
 
 
-register_prefix("search", _load_search,
-                "search:path/to/model.zip - a ppo: policy plus expectimax scored by its value head",
-                model_file=Path)
+register_prefix(
+    "search",
+    _load_search,
+    "search:path/to/model.zip - a ppo: policy plus expectimax scored by its value head",
+    model_file=Path,
+)
 
 
 def _rllib_policy_file(rest: str) -> Path:
@@ -153,9 +161,12 @@ def _load_cup(rest: str, **kwargs: Any) -> Agent:
 register_prefix("cup", _load_cup, "cup:PATH.py[:Class] - a Camel Up Cup bot (preset cup only)")
 
 
-register_prefix("rllib", _load_rllib,
-                "rllib:path/to/checkpoint - a policy trained by camelup train --trainer rllib",
-                model_file=_rllib_policy_file)
+register_prefix(
+    "rllib",
+    _load_rllib,
+    "rllib:path/to/checkpoint - a policy trained by camelup train --trainer rllib",
+    model_file=_rllib_policy_file,
+)
 
 
 def names() -> list[str]:

@@ -55,15 +55,21 @@ def load_bot_class(path: str, name: str | None = None) -> type:
         if not inspect.isclass(found):
             raise ValueError(f"cup:{path}:{name}: the file defines no class {name!r}")
         return found
-    defined = [c for _, c in inspect.getmembers(module, inspect.isclass)
-               if issubclass(c, cup_compat.PlayerInterface) and c is not cup_compat.PlayerInterface
-               and c.__module__ == module.__name__]
+    defined = [
+        c
+        for _, c in inspect.getmembers(module, inspect.isclass)
+        if issubclass(c, cup_compat.PlayerInterface)
+        and c is not cup_compat.PlayerInterface
+        and c.__module__ == module.__name__
+    ]
     if len(defined) > 1:
         defined = [c for c in defined if c.__name__ == file.stem] or defined
     if len(defined) != 1:
         names = [c.__name__ for c in defined]
-        raise ValueError(f"cup:{path}: name the bot class (cup:{path}:Class); the file defines "
-                         f"{names or 'no PlayerInterface subclass'}")
+        raise ValueError(
+            f"cup:{path}: name the bot class (cup:{path}:Class); the file defines "
+            f"{names or 'no PlayerInterface subclass'}"
+        )
     return defined[0]
 
 
@@ -109,8 +115,10 @@ class CupBotAgent(Agent):
 
 def _check_cup(state: GameState) -> None:
     if state.rules.preset != "cup":
-        raise ValueError(f"a cup: bot plays the Camel Up Cup's rules only (C1): use preset cup, "
-                         f"not {state.rules.preset}")
+        raise ValueError(
+            f"a cup: bot plays the Camel Up Cup's rules only (C1): use preset cup, "
+            f"not {state.rules.preset}"
+        )
 
 
 def _preview(result: object) -> str:

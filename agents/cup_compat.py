@@ -112,7 +112,7 @@ class CupView:
             self.leg, self.round_bets, self.seen_bets = state.leg, [], [0] * n
         for k in range(n):
             q = (self.seat + k) % n
-            for camel, _value in state.leg_bets[q][self.seen_bets[q]:]:
+            for camel, _value in state.leg_bets[q][self.seen_bets[q] :]:
                 self.round_bets.append([camel, q])
             self.seen_bets[q] = len(state.leg_bets[q])
         for pile, cards in ((WINNER_PILE, state.winner_pile), (LOSER_PILE, state.loser_pile)):
@@ -131,8 +131,10 @@ class CupView:
             g.trap_track[space - 1] = [side, owner]
         g.player_has_placed_trap = [state.tile_of(p) is not None for p in range(4)]
         g.round_bets = [list(bet) for bet in self.round_bets]
-        for pile, cards, into in ((WINNER_PILE, state.winner_pile, g.game_winner_bets),
-                                  (LOSER_PILE, state.loser_pile, g.game_loser_bets)):
+        for pile, cards, into in (
+            (WINNER_PILE, state.winner_pile, g.game_winner_bets),
+            (LOSER_PILE, state.loser_pile, g.game_loser_bets),
+        ):
             for owner, camel in cards:
                 mine = owner == self.seat and camel != HIDDEN
                 into.append([self.hashes[pile, camel] if mine else None, owner])

@@ -70,8 +70,9 @@ def keep_value(p_win: float, p_last: float, horizon: float, payout: float) -> fl
     return payout * (p_win + p_last) * horizon
 
 
-def tile_bet_effects(s: GameState, seat: int, places: Iterable[tuple[int, int]],
-                     weights: dict[int, float]) -> dict[tuple[int, int], float]:
+def tile_bet_effects(
+    s: GameState, seat: int, places: Iterable[tuple[int, int]], weights: dict[int, float]
+) -> dict[tuple[int, int], float]:
     """Change of the weighted expected leg-bet rewards of every seat when ``seat`` puts its tile
     on ``(space, side)``, for each legal placement of ``places`` (its tile lifted from where it
     lies).
@@ -94,12 +95,20 @@ def tile_bet_effects(s: GameState, seat: int, places: Iterable[tuple[int, int]],
 
 
 class ExpertAgent(Agent):
-    description = ("greedy values + a charge for spending race cards early + tile placements "
-                   "valued by their effect on the leg bets held")
+    description = (
+        "greedy values + a charge for spending race cards early + tile placements "
+        "valued by their effect on the leg bets held"
+    )
 
-    def __init__(self, race_samples: int = 1000,
-                 keep_payout: float | None = None, near: float = 4.0, far: float = 10.0,
-                 opponent_weight: float | None = None, tile_bets: bool = True) -> None:
+    def __init__(
+        self,
+        race_samples: int = 1000,
+        keep_payout: float | None = None,
+        near: float = 4.0,
+        far: float = 10.0,
+        opponent_weight: float | None = None,
+        tile_bets: bool = True,
+    ) -> None:
         self.greedy = GreedyAgent(race_samples=race_samples)
         self.keep_payout = keep_payout
         self.near = float(near)
@@ -116,8 +125,9 @@ class ExpertAgent(Agent):
         best = max(values.values())
         return min(i for i, v in values.items() if v >= best - 1e-12)
 
-    def action_values(self, s: GameState, legal: Iterable[int], seat: int | None = None
-                      ) -> dict[int, float]:
+    def action_values(
+        self, s: GameState, legal: Iterable[int], seat: int | None = None
+    ) -> dict[int, float]:
         """Greedy's values of the legal actions with the two corrections of the module doc."""
         me = s.current if seat is None else seat
         values = self.greedy.action_values(s, legal, seat=me)

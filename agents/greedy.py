@@ -35,8 +35,13 @@ from camelup_env.state import GameState
 class GreedyAgent(Agent):
     description = "max immediate expected coins: exact leg odds, tile EVs, estimated race odds"
 
-    def __init__(self, race_samples: int = 1000, place_tiles: bool = True,
-                 tile_odds: str = "auto", photographer: bool = True) -> None:
+    def __init__(
+        self,
+        race_samples: int = 1000,
+        place_tiles: bool = True,
+        tile_odds: str = "auto",
+        photographer: bool = True,
+    ) -> None:
         if tile_odds not in TILE_ODDS:
             raise ValueError(f"tile_odds must be 'auto', 'exact' or 'approx', got {tile_odds!r}")
         self.race_samples = int(race_samples)
@@ -53,9 +58,14 @@ class GreedyAgent(Agent):
         best = max(values.values())
         return min(i for i, v in values.items() if v >= best - 1e-12)
 
-    def action_values(self, s: GameState, legal: Iterable[int], seat: int | None = None,
-                      race_samples: int | None = None, place_tiles: bool | None = None,
-                      ) -> dict[int, float]:
+    def action_values(
+        self,
+        s: GameState,
+        legal: Iterable[int],
+        seat: int | None = None,
+        race_samples: int | None = None,
+        place_tiles: bool | None = None,
+    ) -> dict[int, float]:
         """Expected immediate coins of each index in ``legal`` for ``seat`` (default: to move),
         with this agent's options applied (module docstring). Only the indices given are valued
         (pass the legal ones)."""
@@ -71,8 +81,13 @@ class GreedyAgent(Agent):
                 fixed[i] = -1e9
             elif kind is Photograph and not self.photographer:
                 fixed[i] = -1.0
-        values = action_values(s, seat, [i for i in legal if i not in fixed],
-                               race_samples or self.race_samples, self.tile_odds)
+        values = action_values(
+            s,
+            seat,
+            [i for i in legal if i not in fixed],
+            race_samples or self.race_samples,
+            self.tile_odds,
+        )
         return {i: fixed[i] if i in fixed else float(values[i]) for i in legal}
 
     def race_odds(self, s: GameState, samples: int | None = None) -> odds.RaceOdds:

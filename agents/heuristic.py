@@ -54,8 +54,11 @@ class HeuristicAgent(Agent):
                 return leader
         # 3. partnerships
         if rules.partnerships:
-            options = [q for q in range(rules.num_players)
-                       if table.partner_offset + q in legal and len(s.leg_bets[q]) >= 2]
+            options = [
+                q
+                for q in range(rules.num_players)
+                if table.partner_offset + q in legal and len(s.leg_bets[q]) >= 2
+            ]
             if options:
                 best = max(options, key=lambda q: len(s.leg_bets[q]))
                 return table.partner_offset + best

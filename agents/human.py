@@ -13,21 +13,31 @@ from camelup_env.actions import PlaceTile, action_table, describe
 from camelup_env.render import render_text
 from camelup_env.state import GameState
 
-HELP = ("Type the number of a move and press Enter (a move keeps its number all game). "
-        "Other keys: b = show the board again, o = leg odds (exact chances of each camel's "
-        "rank at the end of this leg), h = this help, q = quit the game.")
+HELP = (
+    "Type the number of a move and press Enter (a move keeps its number all game). "
+    "Other keys: b = show the board again, o = leg odds (exact chances of each camel's "
+    "rank at the end of this leg), h = this help, q = quit the game."
+)
 
 #: rich styles of camel colour names
-STYLES = {"blue": "bold blue", "green": "bold green", "orange": "bold dark_orange",
-          "yellow": "bold yellow", "white": "bold white", "red": "bold red",
-          "purple": "bold magenta", "black": "bold bright_black"}
+STYLES = {
+    "blue": "bold blue",
+    "green": "bold green",
+    "orange": "bold dark_orange",
+    "yellow": "bold yellow",
+    "white": "bold white",
+    "red": "bold red",
+    "purple": "bold magenta",
+    "black": "bold bright_black",
+}
 
 
 def make_console(file: TextIO | None = None, color: bool = True):
     from rich.console import Console
 
-    return Console(file=file or sys.stdout, highlight=False, no_color=not color,
-                   soft_wrap=True, emoji=False)
+    return Console(
+        file=file or sys.stdout, highlight=False, no_color=not color, soft_wrap=True, emoji=False
+    )
 
 
 def styled(text: str, colours: tuple[str, ...]):
@@ -73,8 +83,9 @@ def leg_odds_text(public_state: GameState) -> str:
 class HumanAgent(Agent):
     description = "you, at the terminal: the board, numbered legal moves, q to quit"
 
-    def __init__(self, input_fn: Callable[[str], str] | None = None, console=None,
-                 color: bool = True) -> None:
+    def __init__(
+        self, input_fn: Callable[[str], str] | None = None, console=None, color: bool = True
+    ) -> None:
         self.input_fn = input_fn or input
         self.console = console or make_console(color=color)
 
@@ -98,12 +109,17 @@ class HumanAgent(Agent):
         while j < len(numbered):
             k, i = numbered[j]
             a = actions[i]
-            if isinstance(a, PlaceTile) and j + 1 < len(numbered) and isinstance(
-                    actions[numbered[j + 1][1]], PlaceTile) and actions[
-                    numbered[j + 1][1]].space == a.space:
+            if (
+                isinstance(a, PlaceTile)
+                and j + 1 < len(numbered)
+                and isinstance(actions[numbered[j + 1][1]], PlaceTile)
+                and actions[numbered[j + 1][1]].space == a.space
+            ):
                 # both sides of one space on one line
-                self.say(f"  {k:>2}. / {k + 1}. put your {rules.tile_kind} tile on space "
-                         f"{a.space}: {k} = {plus} (+1), {k + 1} = {minus} (-1)")
+                self.say(
+                    f"  {k:>2}. / {k + 1}. put your {rules.tile_kind} tile on space "
+                    f"{a.space}: {k} = {plus} (+1), {k + 1} = {minus} (-1)"
+                )
                 j += 2
                 continue
             self.say(f"  {k:>2}. {describe(a, rules)}", colours)
@@ -126,5 +142,7 @@ class HumanAgent(Agent):
             elif line.isdigit() and int(line) in choices:
                 return choices[int(line)]
             else:
-                self.say(f"'{line}' is not a move: type the number of a move listed above "
-                         "(h for help, q to quit).")
+                self.say(
+                    f"'{line}' is not a move: type the number of a move listed above "
+                    "(h for help, q to quit)."
+                )

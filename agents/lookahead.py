@@ -48,18 +48,26 @@ from camelup_env.state import GameState
 
 
 class LookaheadAgent(Agent):
-    description = ("2 players: greedy values minus the next player's best reply (expectimax "
-                   "over the die); more players: as greedy")
+    description = (
+        "2 players: greedy values minus the next player's best reply (expectimax "
+        "over the die); more players: as greedy"
+    )
 
-    def __init__(self, candidates: int = 4, reply_weight: float | None = None,
-                 race_samples: int = 1000, reply_race_samples: int = 100,
-                 later_payout: float = 0.0) -> None:
+    def __init__(
+        self,
+        candidates: int = 4,
+        reply_weight: float | None = None,
+        race_samples: int = 1000,
+        reply_race_samples: int = 100,
+        later_payout: float = 0.0,
+    ) -> None:
         self.candidates = int(candidates)
         self.reply_weight = reply_weight
         self.later_payout = float(later_payout)
         self.greedy = GreedyAgent(race_samples=race_samples)
-        self.reply = GreedyAgent(race_samples=reply_race_samples, place_tiles=False,
-                                 photographer=False)
+        self.reply = GreedyAgent(
+            race_samples=reply_race_samples, place_tiles=False, photographer=False
+        )
 
     def warmup(self, public_state: GameState) -> None:
         self.greedy.warmup(public_state)

@@ -18,8 +18,11 @@ from camelup_env.rules import PRESETS, RuleSet
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--preset", default="classic", choices=PRESETS)
-    parser.add_argument("--opponents", default="greedy,heuristic,random",
-                        help="comma-separated agent names, one per opponent (camelup agents)")
+    parser.add_argument(
+        "--opponents",
+        default="greedy,heuristic,random",
+        help="comma-separated agent names, one per opponent (camelup agents)",
+    )
     parser.add_argument("--seat", type=int, default=0, help="your seat (0 starts the game)")
     parser.add_argument("--seed", type=int, help="game seed (default: a random one)")
     parser.add_argument("--no-color", action="store_true", help="plain text")
@@ -63,8 +66,10 @@ def run(args: argparse.Namespace) -> int:
 
     console.print(f"Camel Up, {args.preset} rules, {n} players, seed {seed}.")
     console.print("Players: " + ", ".join(f"P{s} {name}" for s, name in enumerate(names)))
-    console.print("Player 0 starts. Each turn: a leg bet, a tile, a race bet, or roll. "
-                  "Type h at your prompt for help.")
+    console.print(
+        "Player 0 starts. Each turn: a leg bet, a tile, a race bet, or roll. "
+        "Type h at your prompt for help."
+    )
     last = {"state": None}
 
     def on_step(state, seat, action, events) -> None:
@@ -90,8 +95,9 @@ def run(args: argparse.Namespace) -> int:
         mark = "  winner" if s in result.winners else ""
         console.print(f"  {result.ranks[s]}. P{s} {names[s]:<12} {result.scores[s]:>3} coins{mark}")
     if args.seat in result.winners:
-        console.print("You won! Well played." if len(result.winners) == 1
-                      else "You share the victory!")
+        console.print(
+            "You won! Well played." if len(result.winners) == 1 else "You share the victory!"
+        )
     else:
         console.print("Better luck next time.")
     return 0

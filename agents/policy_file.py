@@ -61,8 +61,9 @@ METADATA_FORMAT = "camelup-maskable-ppo"
 #: 2: tensors + JSON only. 1: an SB3 zip with camelup.json added (read safely, see above).
 VERSION = 2
 #: Keys of camelup.json that :func:`save_policy` writes itself; ``extra`` may not use them.
-RESERVED_KEYS = frozenset({"format", "version", "rules", "observer", "env_version", "policy",
-                           "training"})
+RESERVED_KEYS = frozenset(
+    {"format", "version", "rules", "observer", "env_version", "policy", "training"}
+)
 #: Observer keyword arguments a file may set, with their type; a missing key is False
 #: (``action_values``, added after version 1) or required (the others).
 OBSERVER_SETTINGS = {"odds_features": bool, "race_samples": int, "action_values": bool}
@@ -95,14 +96,18 @@ class Architecture:
     share_features_extractor: bool = True
 
     def to_dict(self) -> dict[str, Any]:
-        return {"class": "MaskableActorCriticPolicy", "observation_size": self.observation_size,
-                "action_count": self.action_count,
-                "net_arch": {"pi": list(self.pi), "vf": list(self.vf)},
-                "activation": self.activation,
-                "share_features_extractor": self.share_features_extractor}
+        return {
+            "class": "MaskableActorCriticPolicy",
+            "observation_size": self.observation_size,
+            "action_count": self.action_count,
+            "net_arch": {"pi": list(self.pi), "vf": list(self.vf)},
+            "activation": self.activation,
+            "share_features_extractor": self.share_features_extractor,
+        }
 
     def parameter_count(self) -> int:
         """Weights and biases of the network this architecture builds."""
+
         def mlp(sizes: list[int]) -> int:
             return sum((a + 1) * b for a, b in pairwise(sizes))
 
@@ -167,26 +172,45 @@ def architecture_of(policy: Any) -> Architecture:
     from stable_baselines3.common.torch_layers import FlattenExtractor
 
     if type(policy) is not MaskableActorCriticPolicy:
-        raise ValueError(f"only sb3-contrib's MaskableActorCriticPolicy (MaskablePPO with "
-                         f"'MlpPolicy') can be saved, not {type(policy).__name__}")
-    if (not isinstance(policy.observation_space, spaces.Box)
-            or len(policy.observation_space.shape) != 1
-            or not isinstance(policy.action_space, spaces.Discrete)
-            or not isinstance(policy.features_extractor, FlattenExtractor)):
-        raise ValueError("only a policy over a flat Box observation with a Discrete action "
-                         "space and the default feature extractor can be saved")
+        raise ValueError(
+            f"only sb3-contrib's MaskableActorCriticPolicy (MaskablePPO with "
+            f"'MlpPolicy') can be saved, not {type(policy).__name__}"
+        )
+    if (
+        not isinstance(policy.observation_space, spaces.Box)
+        or len(policy.observation_space.shape) != 1
+        or not isinstance(policy.action_space, spaces.Discrete)
+        or not isinstance(policy.features_extractor, FlattenExtractor)
+    ):
+        raise ValueError(
+            "only a policy over a flat Box observation with a Discrete action "
+            "space and the default feature extractor can be saved"
+        )
     activation = policy.activation_fn.__name__
     if activation not in ACTIVATIONS:
         raise ValueError(f"activation {activation} cannot be saved; use one of {ACTIVATIONS}")
     arch = policy.net_arch
     pi, vf = (arch["pi"], arch["vf"]) if isinstance(arch, dict) else (arch, arch)
-    return Architecture(int(policy.observation_space.shape[0]), int(policy.action_space.n),
-                        tuple(pi), tuple(vf), activation, bool(policy.share_features_extractor))
+    return Architecture(
+        int(policy.observation_space.shape[0]),
+        int(policy.action_space.n),
+        tuple(pi),
+        tuple(vf),
+        activation,
+        bool(policy.share_features_extractor),
+    )
 
 
-def save_policy(model: Any, path: str | Path, rules: RuleSet, *,
-                observer: Mapping[str, Any] | Observer, env_version: str, optimizer: bool = True,
-                **extra: Any) -> Path:
+def save_policy(
+    model: Any,
+    path: str | Path,
+    rules: RuleSet,
+    *,
+    observer: Mapping[str, Any] | Observer,
+    env_version: str,
+    optimizer: bool = True,
+    **extra: Any,
+) -> Path:
     """Write ``model`` (a ``MaskablePPO`` or its ``.policy``) as a camelup model file.
 
     ``observer`` holds the :class:`~camelup_env.observation.Observer` keyword arguments the
@@ -202,18 +226,36 @@ def save_policy(model: Any, path: str | Path, rules: RuleSet, *,
     arch = architecture_of(policy)
     training, optimizer_state = None, None
     if optimizer and hasattr(model, "num_timesteps"):
-        training = {"num_timesteps": int(model.num_timesteps),
-                    "n_updates": int(getattr(model, "_n_updates", 0))}
+        training = {
+            "num_timesteps": int(model.num_timesteps),
+            "n_updates": int(getattr(model, "_n_updates", 0)),
+        }
         optimizer_state = policy.optimizer.state_dict()
-    return write_policy_file(path, policy.state_dict(), arch, rules, observer=observer,
-                             env_version=env_version, optimizer_state=optimizer_state,
-                             training=training, **extra)
+    return write_policy_file(
+        path,
+        policy.state_dict(),
+        arch,
+        rules,
+        observer=observer,
+        env_version=env_version,
+        optimizer_state=optimizer_state,
+        training=training,
+        **extra,
+    )
 
 
-def write_policy_file(path: str | Path, weights: Mapping[str, Any], arch: Architecture,
-                      rules: RuleSet, *, observer: Mapping[str, Any] | Observer,
-                      env_version: str, optimizer_state: Any = None,
-                      training: dict[str, int] | None = None, **extra: Any) -> Path:
+def write_policy_file(
+    path: str | Path,
+    weights: Mapping[str, Any],
+    arch: Architecture,
+    rules: RuleSet,
+    *,
+    observer: Mapping[str, Any] | Observer,
+    env_version: str,
+    optimizer_state: Any = None,
+    training: dict[str, int] | None = None,
+    **extra: Any,
+) -> Path:
     """Write a camelup model file from a ``state_dict`` with ``MaskableActorCriticPolicy``'s
     parameter names and shapes for ``arch`` (what :func:`save_policy` does for a live SB3
     model; RLlib training writes its own network's weights, laid out the same way, with it).
@@ -228,12 +270,18 @@ def write_policy_file(path: str | Path, weights: Mapping[str, Any], arch: Archit
     settings = observer_settings(dict(observer), "observer")
     observer_size = make_observer(rules, settings).size
     if observer_size != arch.observation_size:
-        raise ValueError(f"the policy takes {arch.observation_size} features but the observer "
-                         f"settings {settings} give {observer_size}")
+        raise ValueError(
+            f"the policy takes {arch.observation_size} features but the observer "
+            f"settings {settings} give {observer_size}"
+        )
     check_weights_fit(weights, arch.build().state_dict(), "the weights to save")
     doc: dict[str, Any] = {
-        "format": METADATA_FORMAT, "version": VERSION, "rules": rules.to_dict(),
-        "observer": settings, "env_version": str(env_version), "policy": arch.to_dict(),
+        "format": METADATA_FORMAT,
+        "version": VERSION,
+        "rules": rules.to_dict(),
+        "observer": settings,
+        "env_version": str(env_version),
+        "policy": arch.to_dict(),
     }
     members: dict[str, Any] = {WEIGHTS_MEMBER: {k: v.detach().cpu() for k, v in weights.items()}}
     if training is not None:
@@ -273,8 +321,9 @@ def read_metadata(path: str | Path) -> dict[str, Any]:
     return read_policy_file(path, tensors=False).meta
 
 
-def read_policy_file(path: str | Path, *, tensors: bool = True,
-                     optimizer: bool = False) -> PolicyFile:
+def read_policy_file(
+    path: str | Path, *, tensors: bool = True, optimizer: bool = False
+) -> PolicyFile:
     """Read and check a model file without running anything in it (see the module docstring).
 
     ``tensors=False`` reads only the metadata (the architecture of a version 1 file is then
@@ -284,21 +333,29 @@ def read_policy_file(path: str | Path, *, tensors: bool = True,
     if not path.is_file():
         raise ModelFileError(f"model file not found: {path}")
     if path.stat().st_size > MAX_FILE_BYTES:  # before the zip directory is parsed
-        raise ModelFileError(f"{path} is {path.stat().st_size} bytes; model files may have at "
-                             f"most {MAX_FILE_BYTES}")
+        raise ModelFileError(
+            f"{path} is {path.stat().st_size} bytes; model files may have at most {MAX_FILE_BYTES}"
+        )
     try:
         with zipfile.ZipFile(path) as archive:
             names = set(archive.namelist())
             if METADATA_MEMBER not in names:
                 raise ModelFileError(
                     f"{path} is a zip but not a camelup model (no {METADATA_MEMBER}); save "
-                    "models with agents.policy_file.save_policy (docs/model-files.md)")
-            meta = safe_json.loads(_read(archive, path, METADATA_MEMBER, MAX_METADATA_BYTES),
-                                   f"{path}: {METADATA_MEMBER}", max_bytes=MAX_METADATA_BYTES,
-                                   max_depth=MAX_METADATA_DEPTH)
+                    "models with agents.policy_file.save_policy (docs/model-files.md)"
+                )
+            meta = safe_json.loads(
+                _read(archive, path, METADATA_MEMBER, MAX_METADATA_BYTES),
+                f"{path}: {METADATA_MEMBER}",
+                max_bytes=MAX_METADATA_BYTES,
+                max_depth=MAX_METADATA_DEPTH,
+            )
             weights = _tensors(archive, path, WEIGHTS_MEMBER) if tensors else {}
-            opt = (_tensors(archive, path, OPTIMIZER_MEMBER)
-                   if optimizer and OPTIMIZER_MEMBER in names else None)
+            opt = (
+                _tensors(archive, path, OPTIMIZER_MEMBER)
+                if optimizer and OPTIMIZER_MEMBER in names
+                else None
+            )
     except (zipfile.BadZipFile, zlib.error, EOFError, OSError, NotImplementedError) as exc:
         raise ModelFileError(f"{path} is corrupt or not a model zip: {exc}") from exc
     except ModelFileError:
@@ -314,8 +371,9 @@ def _read(archive: zipfile.ZipFile, path: Path, name: str, limit: int) -> bytes:
     except KeyError:
         raise ModelFileError(f"{path} has no {name}") from None
     if info.file_size > limit:
-        raise ModelFileError(f"{path}: {name} unpacks to {info.file_size} bytes; at most "
-                             f"{limit} are accepted")
+        raise ModelFileError(
+            f"{path}: {name} unpacks to {info.file_size} bytes; at most {limit} are accepted"
+        )
     return archive.read(info)
 
 
@@ -327,8 +385,15 @@ def _tensors(archive: zipfile.ZipFile, path: Path, name: str) -> dict[str, Any]:
     data = _read(archive, path, name, MAX_TENSOR_BYTES)
     try:
         obj = torch.load(io.BytesIO(data), map_location="cpu", weights_only=True)
-    except (pickle.UnpicklingError, RuntimeError, EOFError, ValueError, KeyError,
-            AttributeError, TypeError) as exc:
+    except (
+        pickle.UnpicklingError,
+        RuntimeError,
+        EOFError,
+        ValueError,
+        KeyError,
+        AttributeError,
+        TypeError,
+    ) as exc:
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise ModelFileError(f"{path}: {name} is not a plain tensor file ({first})") from exc
     if not isinstance(obj, dict):
@@ -346,8 +411,9 @@ def observer_settings(raw: Any, where: str) -> dict[str, Any]:
         raise ValueError(f"{where} must be an object, got {type(raw).__name__}")
     unknown = set(raw) - set(OBSERVER_SETTINGS)
     if unknown:
-        raise ValueError(f"{where} has unknown setting(s) {sorted(unknown)} (known: "
-                         f"{sorted(OBSERVER_SETTINGS)})")
+        raise ValueError(
+            f"{where} has unknown setting(s) {sorted(unknown)} (known: {sorted(OBSERVER_SETTINGS)})"
+        )
     out = {"action_values": False, **raw}
     for key, kind in OBSERVER_SETTINGS.items():
         if key not in out:
@@ -367,16 +433,18 @@ def make_observer(rules: RuleSet, settings: dict[str, Any]) -> Observer:
     return Observer(rules, **settings)
 
 
-def _checked(path: Path, meta: Any, weights: dict[str, Any], optimizer: dict[str, Any] | None,
-             tensors: bool) -> PolicyFile:
+def _checked(
+    path: Path, meta: Any, weights: dict[str, Any], optimizer: dict[str, Any] | None, tensors: bool
+) -> PolicyFile:
     if not isinstance(meta, dict):
         raise _fail(path, f"must be a JSON object, got {type(meta).__name__}")
     if meta.get("format") != METADATA_FORMAT:
         raise ModelFileError(f"{path}: unknown model format {meta.get('format')!r}")
     version = meta.get("version")
     if version not in (1, VERSION):
-        raise ModelFileError(f"{path}: model file version {version!r} is not one this camelup "
-                             f"reads (1, {VERSION})")
+        raise ModelFileError(
+            f"{path}: model file version {version!r} is not one this camelup reads (1, {VERSION})"
+        )
     try:
         rules = RuleSet.from_dict(meta.get("rules"))
         settings = observer_settings(meta.get("observer"), "observer")
@@ -388,22 +456,31 @@ def _checked(path: Path, meta: Any, weights: dict[str, Any], optimizer: dict[str
         raise _fail(path, f"env_version must be a short string, got {env_version!r}")
     actions = len(action_table(rules))
     if version == 1:
-        arch = (_architecture_from_weights(path, weights) if tensors
-                else Architecture(observer_size, actions, (), ()))
+        arch = (
+            _architecture_from_weights(path, weights)
+            if tensors
+            else Architecture(observer_size, actions, (), ())
+        )
     else:
         arch = _architecture_from_meta(path, meta.get("policy"))
     if arch.observation_size != observer_size:
-        raise ModelFileError(f"{path}: the policy takes {arch.observation_size} features but its "
-                             f"recorded observer settings give {observer_size}")
+        raise ModelFileError(
+            f"{path}: the policy takes {arch.observation_size} features but its "
+            f"recorded observer settings give {observer_size}"
+        )
     if arch.action_count != actions:
-        raise ModelFileError(f"{path}: the policy has {arch.action_count} actions but "
-                             f"{rules.preset} with {rules.num_players} players has {actions}")
+        raise ModelFileError(
+            f"{path}: the policy has {arch.action_count} actions but "
+            f"{rules.preset} with {rules.num_players} players has {actions}"
+        )
     if tensors:
         held = _check_tensors(path, WEIGHTS_MEMBER, weights)
         if arch.parameter_count() > held:
-            raise ModelFileError(f"{path}: the recorded architecture needs "
-                                 f"{arch.parameter_count()} weights but {WEIGHTS_MEMBER} holds "
-                                 f"{held}")
+            raise ModelFileError(
+                f"{path}: the recorded architecture needs "
+                f"{arch.parameter_count()} weights but {WEIGHTS_MEMBER} holds "
+                f"{held}"
+            )
     return PolicyFile(path, meta, rules, settings, env_version, arch, weights, optimizer)
 
 
@@ -420,12 +497,13 @@ def _architecture_from_meta(path: Path, doc: Any) -> Architecture:
     if doc.get("class") != "MaskableActorCriticPolicy":
         raise _fail(path, f"policy.class {doc.get('class')!r} is not MaskableActorCriticPolicy")
     if not isinstance(net, dict) or set(net) != {"pi", "vf"}:
-        raise _fail(path, "policy.net_arch must be {\"pi\": [...], \"vf\": [...]}")
+        raise _fail(path, 'policy.net_arch must be {"pi": [...], "vf": [...]}')
     layers = {}
     for head in ("pi", "vf"):
         if not isinstance(net[head], list) or len(net[head]) > MAX_LAYERS:
-            raise _fail(path, f"policy.net_arch.{head} must be a list of at most {MAX_LAYERS} "
-                              "layer widths")
+            raise _fail(
+                path, f"policy.net_arch.{head} must be a list of at most {MAX_LAYERS} layer widths"
+            )
         layers[head] = tuple(size(w, f"net_arch.{head}[]", MAX_LAYER_WIDTH) for w in net[head])
     activation = doc.get("activation")
     if activation not in ACTIVATIONS:
@@ -433,25 +511,40 @@ def _architecture_from_meta(path: Path, doc: Any) -> Architecture:
     share = doc.get("share_features_extractor", True)
     if type(share) is not bool:
         raise _fail(path, f"policy.share_features_extractor must be true/false, got {share!r}")
-    return Architecture(size(doc.get("observation_size"), "observation_size", 1 << 20),
-                        size(doc.get("action_count"), "action_count", 1 << 16),
-                        layers["pi"], layers["vf"], activation, share)
+    return Architecture(
+        size(doc.get("observation_size"), "observation_size", 1 << 20),
+        size(doc.get("action_count"), "action_count", 1 << 16),
+        layers["pi"],
+        layers["vf"],
+        activation,
+        share,
+    )
 
 
 def _architecture_from_weights(path: Path, weights: dict[str, Any]) -> Architecture:
     """A version 1 file's architecture, read off its weight shapes (SB3's layer names)."""
+
     def widths(prefix: str) -> tuple[int, ...]:
-        found = sorted((int(k[len(prefix):-len(".weight")]), v) for k, v in weights.items()
-                       if isinstance(k, str) and k.startswith(prefix) and k.endswith(".weight")
-                       and k[len(prefix):-len(".weight")].isdigit())
+        found = sorted(
+            (int(k[len(prefix) : -len(".weight")]), v)
+            for k, v in weights.items()
+            if isinstance(k, str)
+            and k.startswith(prefix)
+            and k.endswith(".weight")
+            and k[len(prefix) : -len(".weight")].isdigit()
+        )
         return tuple(int(v.shape[0]) for _, v in found if getattr(v, "ndim", 0) == 2)
 
     head = weights.get("action_net.weight")
     first = weights.get("mlp_extractor.policy_net.0.weight", head)
     if getattr(head, "ndim", 0) != 2 or getattr(first, "ndim", 0) != 2:
         raise ModelFileError(f"{path}: {WEIGHTS_MEMBER} is not a MaskablePPO policy's weights")
-    return Architecture(int(first.shape[1]), int(head.shape[0]),
-                        widths("mlp_extractor.policy_net."), widths("mlp_extractor.value_net."))
+    return Architecture(
+        int(first.shape[1]),
+        int(head.shape[0]),
+        widths("mlp_extractor.policy_net."),
+        widths("mlp_extractor.value_net."),
+    )
 
 
 def _check_tensors(path: Path, name: str, weights: dict[str, Any]) -> int:
@@ -468,19 +561,24 @@ def _check_tensors(path: Path, name: str, weights: dict[str, Any]) -> int:
     return total
 
 
-def check_weights_fit(weights: Mapping[str, Any], expected: Mapping[str, Any],
-                      path: str | Path) -> None:
+def check_weights_fit(
+    weights: Mapping[str, Any], expected: Mapping[str, Any], path: str | Path
+) -> None:
     """One-line :class:`ModelFileError` unless ``weights`` has exactly ``expected``'s shapes."""
     missing = sorted(set(expected) - set(weights))
     unexpected = sorted(set(weights) - set(expected))
     if missing or unexpected:
-        raise ModelFileError(f"{path}: the weights do not fit the recorded architecture "
-                             f"(missing {missing[:3]}, unexpected {unexpected[:3]})")
+        raise ModelFileError(
+            f"{path}: the weights do not fit the recorded architecture "
+            f"(missing {missing[:3]}, unexpected {unexpected[:3]})"
+        )
     for key, tensor in expected.items():
         if tuple(weights[key].shape) != tuple(tensor.shape):
-            raise ModelFileError(f"{path}: the weights do not fit the recorded architecture "
-                                 f"({key} is {tuple(weights[key].shape)}, the architecture "
-                                 f"needs {tuple(tensor.shape)})")
+            raise ModelFileError(
+                f"{path}: the weights do not fit the recorded architecture "
+                f"({key} is {tuple(weights[key].shape)}, the architecture "
+                f"needs {tuple(tensor.shape)})"
+            )
 
 
 # Resuming training and upgrading old files ---------------------------------------------------
@@ -496,8 +594,10 @@ def load_into(model: Any, path: str | Path, weights_only: bool = False) -> dict[
     policy = model.policy
     mine = architecture_of(policy)
     if mine != file.architecture:
-        raise ModelFileError(f"{path}: the file's network {file.architecture.to_dict()} is not "
-                             f"the model's {mine.to_dict()}")
+        raise ModelFileError(
+            f"{path}: the file's network {file.architecture.to_dict()} is not "
+            f"the model's {mine.to_dict()}"
+        )
     check_weights_fit(file.weights, policy.state_dict(), path)
     policy.load_state_dict(file.weights)
     if weights_only:
@@ -506,8 +606,10 @@ def load_into(model: Any, path: str | Path, weights_only: bool = False) -> dict[
         try:
             policy.optimizer.load_state_dict(file.optimizer)
         except (ValueError, KeyError, TypeError, RuntimeError) as exc:
-            raise ModelFileError(f"{path}: {OPTIMIZER_MEMBER} does not fit the model's "
-                                 f"optimizer: {str(exc).splitlines()[0]}") from exc
+            raise ModelFileError(
+                f"{path}: {OPTIMIZER_MEMBER} does not fit the model's "
+                f"optimizer: {str(exc).splitlines()[0]}"
+            ) from exc
     counters = file.meta.get("training", {"num_timesteps": file.meta.get("trained_steps", 0)})
     steps = counters.get("num_timesteps") if isinstance(counters, dict) else None
     if type(steps) is not int or steps < 0:
@@ -522,8 +624,14 @@ def upgrade(source: str | Path, target: str | Path) -> Path:
     """Rewrite a version 1 (or 2) model file as version 2, read safely; returns the new path."""
     file = read_policy_file(source)
     extra = {k: v for k, v in file.meta.items() if k not in RESERVED_KEYS}
-    return save_policy(file.policy(), target, file.rules, observer=file.observer_settings,
-                       env_version=file.env_version, **extra)
+    return save_policy(
+        file.policy(),
+        target,
+        file.rules,
+        observer=file.observer_settings,
+        env_version=file.env_version,
+        **extra,
+    )
 
 
 def _main(argv: list[str]) -> int:
@@ -540,4 +648,3 @@ def _main(argv: list[str]) -> int:
 
 if __name__ == "__main__":
     sys.exit(_main(sys.argv[1:]))
-

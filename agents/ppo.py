@@ -31,8 +31,14 @@ from camelup_env.observation import Observer
 from camelup_env.rules import RuleSet
 from camelup_env.state import GameState
 
-__all__ = ["ModelFileError", "PolicyAgent", "load_agent", "load_into", "read_metadata",
-           "save_policy"]
+__all__ = [
+    "ModelFileError",
+    "PolicyAgent",
+    "load_agent",
+    "load_into",
+    "read_metadata",
+    "save_policy",
+]
 
 
 class PolicyAgent(Agent):
@@ -47,9 +53,17 @@ class PolicyAgent(Agent):
 
     description = "a trained MaskablePPO policy: ppo:path/to/model.zip"
 
-    def __init__(self, policy: Any, rules: RuleSet, observer: Observer, *,
-                 deterministic: bool = True, trust_observation: bool = False,
-                 source: str = "policy", env_version: str = "camelup_v0"):
+    def __init__(
+        self,
+        policy: Any,
+        rules: RuleSet,
+        observer: Observer,
+        *,
+        deterministic: bool = True,
+        trust_observation: bool = False,
+        source: str = "policy",
+        env_version: str = "camelup_v0",
+    ):
         expected = policy.observation_space.shape
         if expected != (observer.size,):
             raise ModelFileError(
@@ -90,8 +104,13 @@ class PolicyAgent(Agent):
         mask = np.asarray(observation["action_mask"], dtype=bool)
         return int(self.act_batch(obs[None], mask[None])[0])
 
-    def act_batch(self, obs: np.ndarray, masks: np.ndarray, deterministic: bool | None = None,
-                  rng_seed: int | np.random.Generator | None = None) -> np.ndarray:
+    def act_batch(
+        self,
+        obs: np.ndarray,
+        masks: np.ndarray,
+        deterministic: bool | None = None,
+        rng_seed: int | np.random.Generator | None = None,
+    ) -> np.ndarray:
         """One action per row: ``obs`` (B, F) float32, ``masks`` (B, A) bool -> (B,) int64.
 
         ``deterministic`` (default: the agent's setting) takes each row's most likely legal
@@ -106,8 +125,9 @@ class PolicyAgent(Agent):
         if obs.ndim != 2 or obs.shape[1] != self.observer.size:
             raise ValueError(f"obs must have shape (B, {self.observer.size}), got {obs.shape}")
         if masks.shape != (obs.shape[0], n_actions):
-            raise ValueError(f"masks must have shape ({obs.shape[0]}, {n_actions}), "
-                             f"got {masks.shape}")
+            raise ValueError(
+                f"masks must have shape ({obs.shape[0]}, {n_actions}), got {masks.shape}"
+            )
         if not masks.any(axis=1).all():
             raise ValueError("every row of masks needs at least one legal action")
         with torch.no_grad():
@@ -125,8 +145,14 @@ def load_agent(path: str | Path, device: str = "cpu", **kwargs: Any) -> PolicyAg
     """A :class:`PolicyAgent` from a camelup model file, read without running any of its code;
     :class:`ModelFileError` (one line) if the file is unusable."""
     file = read_policy_file(path)
-    return PolicyAgent(file.policy(device), file.rules, file.observer(), source=str(path),
-                       env_version=file.env_version, **kwargs)
+    return PolicyAgent(
+        file.policy(device),
+        file.rules,
+        file.observer(),
+        source=str(path),
+        env_version=file.env_version,
+        **kwargs,
+    )
 
 
 def load(rest: str, **kwargs: Any) -> PolicyAgent:

@@ -33,17 +33,24 @@ def policy_file(path: str | Path) -> Path:
     :class:`ModelFileError` (one line) if there is none."""
     path = Path(path)
     if not path.is_dir():
-        raise ModelFileError(f"rllib: {path} is not a folder (give an RLlib checkpoint folder "
-                             "written by camelup train --trainer rllib, or its run folder)")
+        raise ModelFileError(
+            f"rllib: {path} is not a folder (give an RLlib checkpoint folder "
+            "written by camelup train --trainer rllib, or its run folder)"
+        )
     if (path / POLICY_FILE).is_file():
         return path / POLICY_FILE
-    checkpoints = sorted(p for p in (path / "checkpoints").glob(f"{CHECKPOINT_PREFIX}*")
-                         if (p / POLICY_FILE).is_file())
+    checkpoints = sorted(
+        p
+        for p in (path / "checkpoints").glob(f"{CHECKPOINT_PREFIX}*")
+        if (p / POLICY_FILE).is_file()
+    )
     if checkpoints:
         return checkpoints[-1] / POLICY_FILE
-    raise ModelFileError(f"rllib: {path} holds no {POLICY_FILE} (only checkpoints of camelup "
-                         "train --trainer rllib can play: other RLlib checkpoints load only by "
-                         "unpickling, see docs/distributed.md)")
+    raise ModelFileError(
+        f"rllib: {path} holds no {POLICY_FILE} (only checkpoints of camelup "
+        "train --trainer rllib can play: other RLlib checkpoints load only by "
+        "unpickling, see docs/distributed.md)"
+    )
 
 
 def load(rest: str, **kwargs: Any) -> PolicyAgent:

@@ -54,8 +54,12 @@ def deal_hidden(view: GameState, rng: np.random.Generator) -> GameState:
     for seat in range(view.rules.num_players):
         if hands[seat] != HIDDEN:
             continue
-        slots = [(name, k) for name in piles for k, (owner, camel) in enumerate(piles[name])
-                 if owner == seat and camel == HIDDEN]
+        slots = [
+            (name, k)
+            for name in piles
+            for k, (owner, camel) in enumerate(piles[name])
+            if owner == seat and camel == HIDDEN
+        ]
         colours = rng.permutation(n)[: len(slots)]
         for (name, k), colour in zip(slots, colours, strict=True):
             piles[name][k] = (seat, int(colour))
@@ -70,12 +74,21 @@ class ValueSearchAgent(Agent):
     """Expectimax over the policy's candidates to the agent's next turn, scored by the value
     head (module docstring)."""
 
-    description = ("a trained policy plus search: expectimax to its next turn, scored by its "
-                   "value head: search:path/to/model.zip")
+    description = (
+        "a trained policy plus search: expectimax to its next turn, scored by its "
+        "value head: search:path/to/model.zip"
+    )
 
-    def __init__(self, policy: PolicyAgent, reward_mode: str, coin_shaping: float,
-                 candidates: int = 4, margin: float = 1.0, max_leaves: int = 64,
-                 chance_samples: int = 4) -> None:
+    def __init__(
+        self,
+        policy: PolicyAgent,
+        reward_mode: str,
+        coin_shaping: float,
+        candidates: int = 4,
+        margin: float = 1.0,
+        max_leaves: int = 64,
+        chance_samples: int = 4,
+    ) -> None:
         if candidates < 1 or max_leaves < 1 or chance_samples < 1:
             raise ValueError("candidates, max_leaves and chance_samples must be >= 1")
         if margin < 0:
@@ -137,8 +150,12 @@ class ValueSearchAgent(Agent):
             total += w * self.coin_shaping * (s.coins[me] - start)
         return total
 
-    def _expand(self, states: Sequence[tuple[float, GameState]], actions: Sequence[int],
-                budget: int | None = None) -> list[tuple[float, GameState]]:
+    def _expand(
+        self,
+        states: Sequence[tuple[float, GameState]],
+        actions: Sequence[int],
+        budget: int | None = None,
+    ) -> list[tuple[float, GameState]]:
         """Every (weight, state) after each state's action, over its chance outcomes: all of
         them while the tree fits ``budget``, else ``chance_samples`` draws for each die."""
         outcomes = [chance_outcomes(s, a) for (_, s), a in zip(states, actions, strict=True)]
@@ -182,6 +199,8 @@ def load(rest: str, **kwargs: Any) -> ValueSearchAgent:
     config = read_metadata(rest).get("config") or {}
     mode, shaping = config.get("reward_mode"), config.get("coin_shaping", 0.0)
     if mode is None or not isinstance(shaping, (int, float)):
-        raise ModelFileError(f"{rest}: the model file records no training config "
-                             "(reward_mode, coin_shaping), which the value head's scale needs")
+        raise ModelFileError(
+            f"{rest}: the model file records no training config "
+            "(reward_mode, coin_shaping), which the value head's scale needs"
+        )
     return ValueSearchAgent(load_agent(rest), str(mode), float(shaping), **kwargs)

@@ -58,9 +58,11 @@ def main() -> None:
     ms_per_move(candidate, views[:20])  # compile the numba kernels before timing
     base = ms_per_move(greedy, views)
     cost = ms_per_move(candidate, views)
-    print(f"{args.preset}, {args.players} players, {len(views)} positions from {args.games} "
-          f"greedy games: greedy {base:.2f} ms/move, {args.agent} {cost:.2f} ms/move "
-          f"({cost / base:.2f}x greedy)")
+    print(
+        f"{args.preset}, {args.players} players, {len(views)} positions from {args.games} "
+        f"greedy games: greedy {base:.2f} ms/move, {args.agent} {cost:.2f} ms/move "
+        f"({cost / base:.2f}x greedy)"
+    )
 
 
 if __name__ == "__main__":

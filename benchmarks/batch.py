@@ -53,18 +53,24 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--preset", default="classic")
-    parser.add_argument("--threads", type=int, default=numba.config.NUMBA_NUM_THREADS,
-                        help="numba threads (default: every core)")
+    parser.add_argument(
+        "--threads",
+        type=int,
+        default=numba.config.NUMBA_NUM_THREADS,
+        help="numba threads (default: every core)",
+    )
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
     rules = RuleSet(args.preset, num_players=args.players)
     games = BatchGames(rules, args.games, seed=args.seed, threads=args.threads)
     streams = random_streams(args.games, seed=args.seed + 1)
     games.step(games.random_actions(streams), autoreset=True)  # compile or load the kernels
-    print(f"random play, {args.preset}, {args.players} players: batch core N={args.games} on "
-          f"{args.threads} thread(s) vs the Python engine in one process; {args.rounds} rounds "
-          f"of {args.seconds:g} s each (Python {platform.python_version()}, "
-          f"{platform.machine()})")
+    print(
+        f"random play, {args.preset}, {args.players} players: batch core N={args.games} on "
+        f"{args.threads} thread(s) vs the Python engine in one process; {args.rounds} rounds "
+        f"of {args.seconds:g} s each (Python {platform.python_version()}, "
+        f"{platform.machine()})"
+    )
     batch, engine = [], []
     for r in range(args.rounds):
         engine.append(run_engine(args.preset, args.players, args.seconds, args.seed + r))
@@ -72,14 +78,18 @@ def main(argv: list[str] | None = None) -> None:
     for name, results in (("batch core", batch), ("engine", engine)):
         rates = [x["actions_per_s"] for x in results]
         finished = max(x["games_per_s"] for x in results)
-        print(f"{name:<11} best {max(rates):>13,.0f} actions/s   median "
-              f"{statistics.median(rates):>13,.0f}   finished games/s (best) {finished:>10,.0f}")
+        print(
+            f"{name:<11} best {max(rates):>13,.0f} actions/s   median "
+            f"{statistics.median(rates):>13,.0f}   finished games/s (best) {finished:>10,.0f}"
+        )
     command = " ".join(shlex.quote(a) for a in [sys.executable, *sys.argv])
     print(f"command: {command}")
     best_batch = max(x["actions_per_s"] for x in batch)
     best_engine = max(x["actions_per_s"] for x in engine)
-    print(f"batch: {best_batch:,.0f} actions/s (batch core) vs {best_engine:,.0f} (engine) = "
-          f"{best_batch / best_engine:.1f}×")
+    print(
+        f"batch: {best_batch:,.0f} actions/s (batch core) vs {best_engine:,.0f} (engine) = "
+        f"{best_batch / best_engine:.1f}×"
+    )
 
 
 if __name__ == "__main__":

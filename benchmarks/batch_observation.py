@@ -102,16 +102,32 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--preset", default="classic")
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--flags", choices=sorted(FLAGS), default="training")
-    parser.add_argument("--positions", type=int, default=1024,
-                        help="positions observed, or games played with --play")
-    parser.add_argument("--play", type=int, default=0, metavar="STEPS",
-                        help="observe games along STEPS steps of random play")
+    parser.add_argument(
+        "--positions",
+        type=int,
+        default=1024,
+        help="positions observed, or games played with --play",
+    )
+    parser.add_argument(
+        "--play",
+        type=int,
+        default=0,
+        metavar="STEPS",
+        help="observe games along STEPS steps of random play",
+    )
     parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--threads", type=int, default=numba.config.NUMBA_NUM_THREADS,
-                        help="numba threads (default: every core)")
+    parser.add_argument(
+        "--threads",
+        type=int,
+        default=numba.config.NUMBA_NUM_THREADS,
+        help="numba threads (default: every core)",
+    )
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--by-dice", action="store_true",
-                        help="also the cost of a new position by dice left (one thread)")
+    parser.add_argument(
+        "--by-dice",
+        action="store_true",
+        help="also the cost of a new position by dice left (one thread)",
+    )
     args = parser.parse_args(argv)
     numba.set_num_threads(args.threads)
     rules = RuleSet(args.preset, num_players=args.players)
@@ -121,8 +137,11 @@ def main(argv: list[str] | None = None) -> None:
     else:
         batches = [positions(rules, args.positions, args.seed)]
     if args.by_dice:
-        cost_by_dice(rules, batches[0] if not args.play else positions(rules, args.positions,
-                                                                         args.seed), flags)
+        cost_by_dice(
+            rules,
+            batches[0] if not args.play else positions(rules, args.positions, args.seed),
+            flags,
+        )
     for games in batches:
         games.threads = args.threads
     states = [games.to_states() for games in batches]
@@ -135,20 +154,30 @@ def main(argv: list[str] | None = None) -> None:
 
     def run_reference() -> list[np.ndarray]:
         odds.clear_cache()
-        return [np.stack([ob.observe(s, int(q))
-                          for ob, s, q in zip(references, step, step_seats, strict=True)])
-                for step, step_seats in zip(states, seats, strict=True)]
+        return [
+            np.stack(
+                [
+                    ob.observe(s, int(q))
+                    for ob, s, q in zip(references, step, step_seats, strict=True)
+                ]
+            )
+            for step, step_seats in zip(states, seats, strict=True)
+        ]
 
-    for got, want in zip(run_batched(BatchObserver(rules, **flags)), run_reference(),
-                         strict=True):
+    for got, want in zip(run_batched(BatchObserver(rules, **flags)), run_reference(), strict=True):
         # also the warm-up: compiles or loads the kernels
         np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-7)
-    workload = (f"{args.positions} games x {args.play} steps of random play" if args.play
-                else f"{n_obs} positions of random batch-core games")
-    print(f"observations, {args.preset}, {args.players} players, flags {args.flags} {flags}: "
-          f"{workload}, each from the seat to act; batched on {args.threads} thread(s) vs the "
-          f"Observer in one process (odds caches cleared per round); {args.rounds} rounds "
-          f"(Python {platform.python_version()}, {platform.machine()})")
+    workload = (
+        f"{args.positions} games x {args.play} steps of random play"
+        if args.play
+        else f"{n_obs} positions of random batch-core games"
+    )
+    print(
+        f"observations, {args.preset}, {args.players} players, flags {args.flags} {flags}: "
+        f"{workload}, each from the seat to act; batched on {args.threads} thread(s) vs the "
+        f"Observer in one process (odds caches cleared per round); {args.rounds} rounds "
+        f"(Python {platform.python_version()}, {platform.machine()})"
+    )
     rates: dict[str, list[float]] = {"batched": [], "Observer": []}
     clock = time.perf_counter
     for _ in range(args.rounds):
@@ -160,13 +189,17 @@ def main(argv: list[str] | None = None) -> None:
         run_batched(batched)
         rates["batched"].append(n_obs / (clock() - start))
     for name, values in rates.items():
-        print(f"{name:<9} best {max(values):>12,.0f} obs/s   median "
-              f"{statistics.median(values):>12,.0f}")
+        print(
+            f"{name:<9} best {max(values):>12,.0f} obs/s   median "
+            f"{statistics.median(values):>12,.0f}"
+        )
     command = " ".join(shlex.quote(a) for a in [sys.executable, *sys.argv])
     print(f"command: {command}")
     best, ref = max(rates["batched"]), max(rates["Observer"])
-    print(f"batch observation: {best:,.0f} obs/s (batched) vs {ref:,.0f} (Observer) = "
-          f"{best / ref:.1f}x")
+    print(
+        f"batch observation: {best:,.0f} obs/s (batched) vs {ref:,.0f} (Observer) = "
+        f"{best / ref:.1f}x"
+    )
 
 
 if __name__ == "__main__":

@@ -44,8 +44,9 @@ from camelup_env.engine import DieRoll, winners
 from camelup_env.state import GameState
 
 #: Every Cup action list whose shape the Cup's engine reads (the legality comparison).
-CANDIDATES = ([[1, side, space] for side in (-1, 1) for space in range(-1, CUP_SLOTS + 1)]
-              + [[code, camel] for code in (2, 3, 4) for camel in range(-1, 6)])
+CANDIDATES = [[1, side, space] for side in (-1, 1) for space in range(-1, CUP_SLOTS + 1)] + [
+    [code, camel] for code in (2, 3, 4) for camel in range(-1, 6)
+]
 
 
 def load_cup_engine(checkout: Path) -> ModuleType:
@@ -78,8 +79,13 @@ def cup_apply(cup: ModuleType, g: object, action: list, player: int) -> None:
 def light_copy(g: object) -> object:
     """A copy of the Cup's state that its bet and trap functions may change freely."""
     h = copy.copy(g)
-    for name in ("trap_track", "player_has_placed_trap", "round_bets", "game_winner_bets",
-                 "game_loser_bets"):
+    for name in (
+        "trap_track",
+        "player_has_placed_trap",
+        "round_bets",
+        "game_winner_bets",
+        "game_loser_bets",
+    ):
         setattr(h, name, list(getattr(g, name)))
     h.player_game_bets = [list(bets) for bets in g.player_game_bets]
     return h
@@ -124,8 +130,9 @@ def legality_differences(cup: ModuleType, g: object, s: GameState) -> list[str]:
     return out
 
 
-def play(cup: ModuleType, rules: RuleSet, seed: int, roll_share: float, check_legality: bool
-         ) -> tuple[int, int, list[str]]:
+def play(
+    cup: ModuleType, rules: RuleSet, seed: int, roll_share: float, check_legality: bool
+) -> tuple[int, int, list[str]]:
     """One game side by side: (steps, legality checks, disagreements)."""
     pick = random.Random(seed)
     g = cup.GameState(rng=random.Random(seed))
@@ -172,8 +179,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=2000)
     parser.add_argument("--seed", type=int, default=0, help="first game's seed")
     parser.add_argument("--roll-share", type=float, default=0.3)
-    parser.add_argument("--legality-games", type=int, default=200,
-                        help="games in which every candidate action's legality is compared")
+    parser.add_argument(
+        "--legality-games",
+        type=int,
+        default=200,
+        help="games in which every candidate action's legality is compared",
+    )
     args = parser.parse_args(argv)
     cup = load_cup_engine(args.checkout)
     rules = RuleSet("cup")
@@ -185,10 +196,14 @@ def main(argv: list[str] | None = None) -> int:
         steps, checks, problems = steps + n, checks + c, problems + found
     for line in problems[:20]:
         print(line)
-    print(f"cup side by side: {args.games} games, {steps} steps, {checks} legality checks, "
-          f"{len(problems)} disagreements ({time.perf_counter() - start:.0f} s)")
-    print("command: python benchmarks/cup_side_by_side.py CHECKOUT "
-          + shlex.join(sys.argv[2:] if argv is None else argv[1:]))
+    print(
+        f"cup side by side: {args.games} games, {steps} steps, {checks} legality checks, "
+        f"{len(problems)} disagreements ({time.perf_counter() - start:.0f} s)"
+    )
+    print(
+        "command: python benchmarks/cup_side_by_side.py CHECKOUT "
+        + shlex.join(sys.argv[2:] if argv is None else argv[1:])
+    )
     return 1 if problems else 0
 
 

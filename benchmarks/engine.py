@@ -78,15 +78,19 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--presets", nargs="+", default=["classic", "second_edition"])
     args = parser.parse_args(argv)
 
-    print(f"camelup rules engine, random play, {args.players} players, one process, "
-          f"{args.rounds} rounds of {args.seconds:g} s per preset (Python "
-          f"{platform.python_version()}, {platform.machine()})")
+    print(
+        f"camelup rules engine, random play, {args.players} players, one process, "
+        f"{args.rounds} rounds of {args.seconds:g} s per preset (Python "
+        f"{platform.python_version()}, {platform.machine()})"
+    )
     rounds: dict[str, list[dict[str, float]]] = {p: [] for p in args.presets}
     for r in range(args.rounds):
         for preset in args.presets:
             rounds[preset].append(run(preset, args.players, args.seconds, args.seed + r))
-    header = (f"{'preset':<16}{'actions/s':>12}{'median':>10}{'per CPU-s':>12}{'games/s':>10}"
-              f"{'mean length':>13}{'games':>8}")
+    header = (
+        f"{'preset':<16}{'actions/s':>12}{'median':>10}{'per CPU-s':>12}{'games/s':>10}"
+        f"{'mean length':>13}{'games':>8}"
+    )
     print(header)
     print("-" * len(header))
     for preset, results in rounds.items():
@@ -94,9 +98,11 @@ def main(argv: list[str] | None = None) -> None:
         median = statistics.median(x["actions_per_s"] for x in results)
         games = sum(x["games"] for x in results)
         length = sum(x["actions"] for x in results) / games if games else float("nan")
-        print(f"{preset:<16}{best['actions_per_s']:>12,.0f}{median:>10,.0f}"
-              f"{best['actions_per_cpu_s']:>12,.0f}{best['games_per_s']:>10.1f}"
-              f"{length:>13.1f}{games:>8d}")
+        print(
+            f"{preset:<16}{best['actions_per_s']:>12,.0f}{median:>10,.0f}"
+            f"{best['actions_per_cpu_s']:>12,.0f}{best['games_per_s']:>10.1f}"
+            f"{length:>13.1f}{games:>8d}"
+        )
     command = " ".join(shlex.quote(a) for a in [sys.executable, *sys.argv])
     print(f"command: {command}")
 

@@ -47,21 +47,40 @@ def main(argv: list[str] | None = None) -> None:
         return
     if shutil.which("valgrind") is None:
         sys.exit("valgrind is needed (Debian: apt-get install valgrind)")
-    print(f"camelup rules engine, random play, {args.players} players, {args.games} games per "
-          "preset, instructions counted by callgrind")
+    print(
+        f"camelup rules engine, random play, {args.players} players, {args.games} games per "
+        "preset, instructions counted by callgrind"
+    )
     for preset in args.presets:
         run = subprocess.run(
-            ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
-             "--toggle-collect=functools_reduce", sys.executable, __file__, "--inner",
-             "--presets", preset, "--players", str(args.players), "--games", str(args.games),
-             "--seed", str(args.seed)],
-            capture_output=True, text=True, check=True,
+            [
+                "valgrind",
+                "--tool=callgrind",
+                "--callgrind-out-file=/dev/null",
+                "--toggle-collect=functools_reduce",
+                sys.executable,
+                __file__,
+                "--inner",
+                "--presets",
+                preset,
+                "--players",
+                str(args.players),
+                "--games",
+                str(args.games),
+                "--seed",
+                str(args.seed),
+            ],
+            capture_output=True,
+            text=True,
+            check=True,
             env={**os.environ, "PYTHONHASHSEED": "0"},
         )
         actions = int(re.search(r"ACTIONS (\d+)", run.stdout).group(1))
         collected = int(re.search(r"Collected : (\d+)", run.stderr).group(1))
-        print(f"{preset:<16}{collected / actions:>10,.0f} instructions per action "
-              f"({actions:,} actions)")
+        print(
+            f"{preset:<16}{collected / actions:>10,.0f} instructions per action "
+            f"({actions:,} actions)"
+        )
     command = " ".join(shlex.quote(a) for a in [sys.executable, *sys.argv])
     print(f"command: {command}")
 

@@ -51,12 +51,15 @@ class NullEnv(AECEnv):
         self.possible_agents = ["player_0", "player_1"]
         self._steps = steps
         self._space = spaces.Discrete(10)
-        self._obs = {"observation": np.zeros(3, np.float32),
-                     "action_mask": np.ones(10, np.int8)}
+        self._obs = {"observation": np.zeros(3, np.float32), "action_mask": np.ones(10, np.int8)}
 
     def observation_space(self, agent: str) -> spaces.Space:
-        return spaces.Dict({"observation": spaces.Box(0, 1, (3,), np.float32),
-                            "action_mask": spaces.Box(0, 1, (10,), np.int8)})
+        return spaces.Dict(
+            {
+                "observation": spaces.Box(0, 1, (3,), np.float32),
+                "action_mask": spaces.Box(0, 1, (10,), np.int8),
+            }
+        )
 
     def action_space(self, agent: str) -> spaces.Discrete:
         return self._space
@@ -152,8 +155,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=15)
     parser.add_argument("--preset", default="classic")
     parser.add_argument("--players", type=int, default=4)
-    parser.add_argument("--greedy-games", type=int, default=2,
-                        help="games per round of the greedy-play rows (0: skip them)")
+    parser.add_argument(
+        "--greedy-games",
+        type=int,
+        default=2,
+        help="games per round of the greedy-play rows (0: skip them)",
+    )
     args = parser.parse_args(argv)
     try:
         import pygame  # noqa: F401
@@ -163,8 +170,9 @@ def main(argv: list[str] | None = None) -> int:
 
     from camelup_env import camelup_v1
 
-    print("command: python benchmarks/env.py " + " ".join(argv if argv is not None
-                                                          else sys.argv[1:]))
+    print(
+        "command: python benchmarks/env.py " + " ".join(argv if argv is not None else sys.argv[1:])
+    )
     kw = dict(preset=args.preset, num_players=args.players)
     plain = "camelup_v1 no odds, no action values"
     v0_odds = "camelup_v0 odds (v0 observation)"
@@ -180,8 +188,10 @@ def main(argv: list[str] | None = None) -> int:
         ("connect_four_v3", connect_four_v3.env),
         *envs.items(),
         ("raw connect_four_v3 (no wrappers)", connect_four_v3.raw_env),
-        ("raw camelup_v1 no odds, no values",
-         lambda: camelup_v1.raw_env(odds_features=False, action_values=False, **kw)),
+        (
+            "raw camelup_v1 no odds, no values",
+            lambda: camelup_v1.raw_env(odds_features=False, action_values=False, **kw),
+        ),
         ("floor: do-nothing env, same wrappers", null_env),
     ]
     best = dict.fromkeys([name for name, _ in rows], 0.0)

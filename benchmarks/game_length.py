@@ -27,8 +27,9 @@ from camelup_env.actions import action_table
 from camelup_env.rules import RuleSet
 
 
-def measure(rules: RuleSet, specs: list[str], games: int
-            ) -> tuple[list[int], list[int], dict[str, Counter]]:
+def measure(
+    rules: RuleSet, specs: list[str], games: int
+) -> tuple[list[int], list[int], dict[str, Counter]]:
     """(actions, legs) of each of ``games`` games of the rotated lineup under ``rules``, and
     every bot's actions counted by kind."""
     actions, legs = [], []
@@ -55,12 +56,16 @@ def measure(rules: RuleSet, specs: list[str], games: int
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--presets", nargs="+", default=["classic", "persian_tutorial"])
-    parser.add_argument("--agents", default="random,heuristic,greedy,lookahead",
-                        help="comma-separated agent names, one per seat")
+    parser.add_argument(
+        "--agents",
+        default="random,heuristic,greedy,lookahead",
+        help="comma-separated agent names, one per seat",
+    )
     parser.add_argument("--games", type=int, default=96)
     parser.add_argument("--out", default=None, help="also write the table to this CSV file")
-    parser.add_argument("--mix-out", default=None,
-                        help="also write the actions by kind to this CSV file")
+    parser.add_argument(
+        "--mix-out", default=None, help="also write the actions by kind to this CSV file"
+    )
     args = parser.parse_args(argv)
     specs = [s.strip() for s in args.agents.split(",") if s.strip()]
     rows, mixes = [], []
@@ -68,27 +73,42 @@ def main(argv: list[str] | None = None) -> int:
         actions, legs, mix = measure(RuleSet(preset, num_players=len(specs)), specs, args.games)
         for spec, counts in mix.items():
             total = sum(counts.values())
-            mixes += [{"preset": preset, "agent": spec, "action": kind, "count": count,
-                       "share": round(count / total, 3)}
-                      for kind, count in sorted(counts.items(), key=lambda kv: -kv[1])]
-        rows.append({
-            "preset": preset, "games": args.games, "agents": " ".join(specs),
-            "actions_mean": round(statistics.mean(actions), 2),
-            "actions_sd": round(statistics.stdev(actions), 2),
-            "legs_mean": round(statistics.mean(legs), 2),
-            "legs_sd": round(statistics.stdev(legs), 2),
-            "actions_per_leg": round(sum(actions) / sum(legs), 2),
-        })
-    print(f"{'preset':<18} {'games':>5} {'actions/game':>15} {'legs/game':>12} "
-          f"{'actions/leg':>11}")
+            mixes += [
+                {
+                    "preset": preset,
+                    "agent": spec,
+                    "action": kind,
+                    "count": count,
+                    "share": round(count / total, 3),
+                }
+                for kind, count in sorted(counts.items(), key=lambda kv: -kv[1])
+            ]
+        rows.append(
+            {
+                "preset": preset,
+                "games": args.games,
+                "agents": " ".join(specs),
+                "actions_mean": round(statistics.mean(actions), 2),
+                "actions_sd": round(statistics.stdev(actions), 2),
+                "legs_mean": round(statistics.mean(legs), 2),
+                "legs_sd": round(statistics.stdev(legs), 2),
+                "actions_per_leg": round(sum(actions) / sum(legs), 2),
+            }
+        )
+    print(f"{'preset':<18} {'games':>5} {'actions/game':>15} {'legs/game':>12} {'actions/leg':>11}")
     for r in rows:
-        print(f"{r['preset']:<18} {r['games']:>5} {r['actions_mean']:>8} ± {r['actions_sd']:<5} "
-              f"{r['legs_mean']:>5} ± {r['legs_sd']:<4} {r['actions_per_leg']:>11}")
+        print(
+            f"{r['preset']:<18} {r['games']:>5} {r['actions_mean']:>8} ± {r['actions_sd']:<5} "
+            f"{r['legs_mean']:>5} ± {r['legs_sd']:<4} {r['actions_per_leg']:>11}"
+        )
     print("\nactions by kind (share of the bot's actions)")
     for preset in args.presets:
         for spec in specs:
-            shares = [f"{m['action']} {m['share']:.2f}" for m in mixes
-                      if m["preset"] == preset and m["agent"] == spec]
+            shares = [
+                f"{m['action']} {m['share']:.2f}"
+                for m in mixes
+                if m["preset"] == preset and m["agent"] == spec
+            ]
             print(f"{preset:<18} {spec:<10} " + ", ".join(shares))
     for path, table in ((args.out, rows), (args.mix_out, mixes)):
         if path:
@@ -96,8 +116,10 @@ def main(argv: list[str] | None = None) -> int:
                 writer = csv.DictWriter(f, fieldnames=list(table[0]))
                 writer.writeheader()
                 writer.writerows(table)
-    print("command: .venv/bin/python benchmarks/game_length.py "
-          + shlex.join(argv if argv is not None else sys.argv[1:]))
+    print(
+        "command: .venv/bin/python benchmarks/game_length.py "
+        + shlex.join(argv if argv is not None else sys.argv[1:])
+    )
     return 0
 
 

@@ -70,8 +70,9 @@ def py_leg_rank_probabilities(stacks, tiles, pyramid, reveals, dice, n_racing, t
                 w = weight * p / len(left_dice)
                 new = {s: list(st) for s, st in board.items()}
                 if camel >= n_racing:
-                    dst = _py_move(new, tiles, crazy_camel_to_move(new, camel, n_racing), -value,
-                                   track_length)
+                    dst = _py_move(
+                        new, tiles, crazy_camel_to_move(new, camel, n_racing), -value, track_length
+                    )
                 else:
                     dst = _py_move(new, tiles, camel, value, track_length)
                 if dst > track_length or dst < 1 or left == 1:
@@ -101,9 +102,15 @@ def bench_leg(preset: str) -> None:
     tiles = {s: side for s, (_, side) in state.tiles.items()}
 
     def python():
-        return py_leg_rank_probabilities(state.stacks, tiles, state.pyramid,
-                                         state.pyramid_tiles_left, rules.dice, rules.n_racing,
-                                         rules.track_length)
+        return py_leg_rank_probabilities(
+            state.stacks,
+            tiles,
+            state.pyramid,
+            state.pyramid_tiles_left,
+            rules.dice,
+            rules.n_racing,
+            rules.track_length,
+        )
 
     def kernel():
         odds.clear_cache()
@@ -114,9 +121,11 @@ def bench_leg(preset: str) -> None:
     t_nb, exact = _best(kernel, 50)
     t_cached, _ = _best(lambda: odds.leg_rank_probabilities(state), 1000)
     diff = float(np.abs(slow - exact).max())
-    print(f"{preset:15s} plain Python {t_py * 1e3:8.1f} ms | numba {t_nb * 1e3:6.2f} ms | "
-          f"speed-up {t_py / t_nb:5.0f}x | cached repeat {t_cached * 1e6:4.1f} us | "
-          f"max abs diff {diff:.1e}")
+    print(
+        f"{preset:15s} plain Python {t_py * 1e3:8.1f} ms | numba {t_nb * 1e3:6.2f} ms | "
+        f"speed-up {t_py / t_nb:5.0f}x | cached repeat {t_cached * 1e6:4.1f} us | "
+        f"max abs diff {diff:.1e}"
+    )
 
 
 def main() -> int:
@@ -126,8 +135,10 @@ def main() -> int:
     for preset in ("classic", "second_edition"):
         bench_leg(preset)
 
-    print("\nplacement_evs(state, seat 0) at the start of a leg, uncached (one enumeration per "
-          "legal placement)")
+    print(
+        "\nplacement_evs(state, seat 0) at the start of a leg, uncached (one enumeration per "
+        "legal placement)"
+    )
     for preset in ("classic", "second_edition"):
         state = new_game(RuleSet(preset), seed=1)
         odds.placement_evs(state, 0)
@@ -146,17 +157,19 @@ def main() -> int:
         state = new_game(RuleSet(preset), seed=1)
         odds.race_probabilities(state, 10)
         for n in (100, 1_000, 10_000, 100_000):
+
             def race(n=n, state=state):
                 odds.clear_cache()
                 return odds.race_probabilities(state, n, seed=7)
 
             t, r = _best(race, 5 if n <= 10_000 else 2)
             se = max(r.winner_se.max(), r.loser_se.max())
-            print(f"| {preset} | {n:,} | {0.5 / np.sqrt(n):.4f} | {se:.4f} | "
-                  f"{t * 1e3:.2f} ms |")
+            print(f"| {preset} | {n:,} | {0.5 / np.sqrt(n):.4f} | {se:.4f} | {t * 1e3:.2f} ms |")
 
-    print("\nper call on 400 states of random 4-player classic games (uncached, best of 5 per "
-          "state, then the mean); reveals left = min(pyramid tiles, dice) in the leg")
+    print(
+        "\nper call on 400 states of random 4-player classic games (uncached, best of 5 per "
+        "state, then the mean); reveals left = min(pyramid tiles, dice) in the leg"
+    )
     from camelup_env import apply_action, legal_action_indices
 
     rng = np.random.default_rng(123)
@@ -178,9 +191,11 @@ def main() -> int:
     leg = per_state(odds.leg_rank_probabilities)
     race = per_state(lambda s: odds.race_probabilities(s, 200, seed=5))
     for label, sel in (("all", left >= 0), ("<= 2 left", left <= 2), (">= 4 left", left >= 4)):
-        print(f"{label:10s} ({sel.sum():3d} states): leg_rank_probabilities "
-              f"{leg[sel].mean() * 1e6:6.1f} us | race_probabilities(200) "
-              f"{race[sel].mean() * 1e6:6.1f} us")
+        print(
+            f"{label:10s} ({sel.sum():3d} states): leg_rank_probabilities "
+            f"{leg[sel].mean() * 1e6:6.1f} us | race_probabilities(200) "
+            f"{race[sel].mean() * 1e6:6.1f} us"
+        )
     return 0
 
 

@@ -29,15 +29,24 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--preset", default="classic")
     parser.add_argument("--players", type=int, default=4)
     args = parser.parse_args(argv)
-    print("command: python benchmarks/race_estimate.py " + " ".join(
-        argv if argv is not None else sys.argv[1:]))
+    print(
+        "command: python benchmarks/race_estimate.py "
+        + " ".join(argv if argv is not None else sys.argv[1:])
+    )
     states = random_positions(RuleSet(args.preset, num_players=args.players), args.positions)
     refs = [odds.race_probabilities(s, 100_000, seed=1) for s in states]
     odds.position_odds(states[0], 8)  # compile
-    rows = [("plain Monte Carlo", 200), ("shared estimate", 64), ("plain Monte Carlo", 64),
-            ("shared estimate", 1000), ("plain Monte Carlo", 1000)]
-    print(f"{'estimate':<20} {'N':>6} {'rms error':>10} {'max error':>10} {'0.5/sqrt(N)':>12} "
-          f"{'us/position':>12}")
+    rows = [
+        ("plain Monte Carlo", 200),
+        ("shared estimate", 64),
+        ("plain Monte Carlo", 64),
+        ("shared estimate", 1000),
+        ("plain Monte Carlo", 1000),
+    ]
+    print(
+        f"{'estimate':<20} {'N':>6} {'rms error':>10} {'max error':>10} {'0.5/sqrt(N)':>12} "
+        f"{'us/position':>12}"
+    )
     for name, n in rows:
         odds.clear_cache()
         start = time.perf_counter()
@@ -46,10 +55,16 @@ def main(argv: list[str] | None = None) -> int:
         else:
             est = [odds.race_probabilities(s, n, seed=7) for s in states]
         cost = (time.perf_counter() - start) / len(states) * 1e6
-        err = np.array([np.concatenate([e.winner - r.winner, e.loser - r.loser])
-                        for e, r in zip(est, refs, strict=True)])
-        print(f"{name:<20} {n:>6} {np.sqrt(np.mean(err ** 2)):>10.4f} {np.abs(err).max():>10.4f} "
-              f"{0.5 / np.sqrt(n):>12.4f} {cost:>12.0f}")
+        err = np.array(
+            [
+                np.concatenate([e.winner - r.winner, e.loser - r.loser])
+                for e, r in zip(est, refs, strict=True)
+            ]
+        )
+        print(
+            f"{name:<20} {n:>6} {np.sqrt(np.mean(err**2)):>10.4f} {np.abs(err).max():>10.4f} "
+            f"{0.5 / np.sqrt(n):>12.4f} {cost:>12.0f}"
+        )
     return 0
 
 

@@ -55,8 +55,11 @@ class _OwnCaches:
         from camelup_env import odds
 
         self.agent, self.odds = agent, odds
-        self.caches = {name: OrderedDict() for name, value in vars(odds).items()
-                       if name.endswith("_cache") and isinstance(value, OrderedDict)}
+        self.caches = {
+            name: OrderedDict()
+            for name, value in vars(odds).items()
+            if name.endswith("_cache") and isinstance(value, OrderedDict)
+        }
 
     def reset(self, seed: int | None = None) -> None:
         self.agent.reset(seed)
@@ -91,23 +94,39 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--agent", default="greedy")
-    parser.add_argument("--backends", action="store_true",
-                        help="local against Ray at 1 and 2 workers (needs the distributed extra)")
+    parser.add_argument(
+        "--backends",
+        action="store_true",
+        help="local against Ray at 1 and 2 workers (needs the distributed extra)",
+    )
     args = parser.parse_args()
     if args.backends:
         compare_backends(args.games, args.agent)
         return
-    config = tournament_config(None, {
-        "name": "bench", "agents": [args.agent] * 4, "players": 4, "games": args.games,
-        "preset": "classic", "workers": args.workers})
+    config = tournament_config(
+        None,
+        {
+            "name": "bench",
+            "agents": [args.agent] * 4,
+            "players": 4,
+            "games": args.games,
+            "preset": "classic",
+            "workers": args.workers,
+        },
+    )
     games = schedule(config)
     rules_doc = config.ruleset().to_dict()
 
     def in_process(own_caches: bool) -> tuple[float, dict]:
         start = time.perf_counter()
         with mp.get_context("spawn").Pool(args.workers) as pool:
-            coins = dict(pool.map(_in_process, [(args.agent, rules_doc, g, own_caches)
-                                                for g in games], chunksize=8))
+            coins = dict(
+                pool.map(
+                    _in_process,
+                    [(args.agent, rules_doc, g, own_caches) for g in games],
+                    chunksize=8,
+                )
+            )
         return time.perf_counter() - start, coins
 
     shared, baseline = in_process(False)
@@ -120,10 +139,12 @@ def main() -> None:
         coins = {r["game"]: r["coins"] for r in read_games(Path(tmp) / "games.jsonl")}
     same = "same games" if coins == baseline == own_coins else "DIFFERENT GAMES"
     n = len(games)
-    print(f"{n} games of 4 x {args.agent}, classic, {args.workers} workers: in-process "
-          f"{shared:.1f} s ({n / shared:.2f} games/s), in-process with own caches {own:.1f} s "
-          f"(ratio {own / shared:.2f}), isolated {isolated:.1f} s ({n / isolated:.2f} "
-          f"games/s), ratio {isolated / shared:.2f} ({same})")
+    print(
+        f"{n} games of 4 x {args.agent}, classic, {args.workers} workers: in-process "
+        f"{shared:.1f} s ({n / shared:.2f} games/s), in-process with own caches {own:.1f} s "
+        f"(ratio {own / shared:.2f}), isolated {isolated:.1f} s ({n / isolated:.2f} "
+        f"games/s), ratio {isolated / shared:.2f} ({same})"
+    )
 
 
 def _timed_run(settings: dict) -> tuple[float, dict]:
@@ -139,10 +160,16 @@ def compare_backends(games: int, agent: str) -> None:
     """The --backends mode (module docstring); Ray's start-up is outside the timings."""
     import ray
 
-    ray.init(num_cpus=2, object_store_memory=200 * 2**20, include_dashboard=False,
-             log_to_driver=False)
-    base = {"name": "bench", "agents": [agent] * 4, "players": 4, "games": games,
-            "preset": "classic"}
+    ray.init(
+        num_cpus=2, object_store_memory=200 * 2**20, include_dashboard=False, log_to_driver=False
+    )
+    base = {
+        "name": "bench",
+        "agents": [agent] * 4,
+        "players": 4,
+        "games": games,
+        "preset": "classic",
+    }
     for backend in ("local", "ray"):  # untimed: fills the agents' compiled-code caches
         _timed_run({**base, "games": 1, "workers": 1, "backend": backend})
     print(f"4 x {agent}, classic, {games} games (rounded up to whole rounds)")
@@ -155,8 +182,10 @@ def compare_backends(games: int, agent: str) -> None:
         coins += [local_coins, ray_coins]
         n = len(local_coins)
         overhead = (on_ray - local) * workers / n
-        print(f"| {workers} | {n / local:.2f} | {n / on_ray:.2f} | {on_ray / local:.2f} | "
-              f"{overhead * 1000:+.1f} ms |")
+        print(
+            f"| {workers} | {n / local:.2f} | {n / on_ray:.2f} | {on_ray / local:.2f} | "
+            f"{overhead * 1000:+.1f} ms |"
+        )
     print("same games" if all(c == coins[0] for c in coins) else "DIFFERENT GAMES")
     ray.shutdown()
 

@@ -76,14 +76,18 @@ class ZeroCostVecEnv(VecEnv):
     taken from the real env, rewards are small noise and an episode ends every
     ``episode_length`` steps, so PPO sees inputs of the real shape and spread."""
 
-    def __init__(self, observations: np.ndarray, masks: np.ndarray, num_envs: int,
-                 episode_length: int = 30):
+    def __init__(
+        self, observations: np.ndarray, masks: np.ndarray, num_envs: int, episode_length: int = 30
+    ):
         self.pool_obs, self.pool_masks = observations, masks
         self.episode_length = episode_length
         self.render_mode = None
         low = np.full(observations.shape[1], -np.inf, np.float32)
-        super().__init__(num_envs, gymnasium.spaces.Box(low, -low, dtype=np.float32),
-                         gymnasium.spaces.Discrete(masks.shape[1]))
+        super().__init__(
+            num_envs,
+            gymnasium.spaces.Box(low, -low, dtype=np.float32),
+            gymnasium.spaces.Discrete(masks.shape[1]),
+        )
         self._t = 0
         self._rows = np.arange(num_envs) % len(observations)
 
@@ -97,8 +101,10 @@ class ZeroCostVecEnv(VecEnv):
         self._rows = (self._rows + 1) % len(self.pool_obs)
         dones = np.full(self.num_envs, self._t % self.episode_length == 0)
         rewards = np.where(dones, np.sign(np.sin(self._rows)), 0.0).astype(np.float32)
-        infos = [{"terminal_observation": o} if d else {}
-                 for o, d in zip(self.pool_obs[self._rows], dones, strict=True)]
+        infos = [
+            {"terminal_observation": o} if d else {}
+            for o, d in zip(self.pool_obs[self._rows], dones, strict=True)
+        ]
         return self.pool_obs[self._rows], rewards, dones, infos
 
     def action_masks(self) -> np.ndarray:
@@ -116,8 +122,10 @@ class ZeroCostVecEnv(VecEnv):
     def env_method(self, method_name, *method_args, indices=None, **method_kwargs):
         if method_name == "action_masks":
             return list(self.action_masks()[list(self._get_indices(indices))])
-        return [getattr(self, method_name)(*method_args, **method_kwargs)
-                for _ in self._get_indices(indices)]
+        return [
+            getattr(self, method_name)(*method_args, **method_kwargs)
+            for _ in self._get_indices(indices)
+        ]
 
     def env_is_wrapped(self, wrapper_class, indices=None):
         return [False for _ in self._get_indices(indices)]
@@ -127,8 +135,13 @@ def real_samples(cfg: TrainConfig, count: int = 4096) -> tuple[np.ndarray, np.nd
     """Observations and masks of the learner from random play of ``cfg``'s game."""
     from training.vec_env import CamelUpVecEnv, fixed_opponents
 
-    venv = CamelUpVecEnv(64, cfg.rules(), fixed_opponents(["random"] * (cfg.num_players - 1)),
-                         seed=cfg.seed, **cfg.observer_settings())
+    venv = CamelUpVecEnv(
+        64,
+        cfg.rules(),
+        fixed_opponents(["random"] * (cfg.num_players - 1)),
+        seed=cfg.seed,
+        **cfg.observer_settings(),
+    )
     rng = np.random.default_rng(cfg.seed)
     obs, seen, masks = venv.reset(), [], []
     while len(seen) * 64 < count:
@@ -145,10 +158,20 @@ def ppo_only(cfg: TrainConfig, seconds: float) -> dict[str, float]:
     observations, masks = real_samples(cfg)
     venv = ZeroCostVecEnv(observations, masks, cfg.n_envs)
     model = MaskablePPO(
-        "MlpPolicy", venv, learning_rate=cfg.learning_rate, n_steps=cfg.n_steps,
-        batch_size=cfg.batch_size, n_epochs=cfg.n_epochs, gamma=cfg.gamma,
-        gae_lambda=cfg.gae_lambda, clip_range=cfg.clip_range, ent_coef=cfg.ent_coef,
-        policy_kwargs={"net_arch": list(cfg.net_arch)}, seed=cfg.seed, device="cpu")
+        "MlpPolicy",
+        venv,
+        learning_rate=cfg.learning_rate,
+        n_steps=cfg.n_steps,
+        batch_size=cfg.batch_size,
+        n_epochs=cfg.n_epochs,
+        gamma=cfg.gamma,
+        gae_lambda=cfg.gae_lambda,
+        clip_range=cfg.clip_range,
+        ent_coef=cfg.ent_coef,
+        policy_kwargs={"net_arch": list(cfg.net_arch)},
+        seed=cfg.seed,
+        device="cpu",
+    )
     rollout = cfg.n_envs * cfg.n_steps
     model.learn(rollout)
     start = time.perf_counter()
@@ -181,10 +204,16 @@ class RolloutTimer(BaseCallback):
 def _old_env(cfg: TrainConfig, rank: int, snapshot: str):
     def build():
         torch.set_num_threads(1)
-        env = SelfPlayEnv(opponent_mix=cfg.opponent_mix, pool_seed=cfg.seed * 1000 + rank,
-                          max_snapshots=cfg.max_snapshots, snapshots=[snapshot],
-                          rules=cfg.rules(), reward_mode=cfg.reward_mode,
-                          coin_shaping=cfg.coin_shaping, **cfg.observer_settings())
+        env = SelfPlayEnv(
+            opponent_mix=cfg.opponent_mix,
+            pool_seed=cfg.seed * 1000 + rank,
+            max_snapshots=cfg.max_snapshots,
+            snapshots=[snapshot],
+            rules=cfg.rules(),
+            reward_mode=cfg.reward_mode,
+            coin_shaping=cfg.coin_shaping,
+            **cfg.observer_settings(),
+        )
         env.reset(seed=cfg.seed * 1000 + rank)
         return env
 
@@ -210,16 +239,27 @@ def measure(cfg: TrainConfig, path: str, snapshot: str, seconds: float) -> dict[
     else:
         n_envs = os.cpu_count() or 1
         inner = None
-        venv = SubprocVecEnv([_old_env(cfg, r, snapshot) for r in range(n_envs)],
-                             start_method="forkserver")
+        venv = SubprocVecEnv(
+            [_old_env(cfg, r, snapshot) for r in range(n_envs)], start_method="forkserver"
+        )
         # The same rollout size as the new path, split over the worker processes.
         n_steps = max(cfg.batch_size // n_envs, cfg.n_envs * cfg.n_steps // n_envs)
     timed = StepTimer(venv)
     model = MaskablePPO(
-        "MlpPolicy", timed, learning_rate=cfg.learning_rate, n_steps=n_steps,
-        batch_size=cfg.batch_size, n_epochs=cfg.n_epochs, gamma=cfg.gamma,
-        gae_lambda=cfg.gae_lambda, clip_range=cfg.clip_range, ent_coef=cfg.ent_coef,
-        policy_kwargs={"net_arch": list(cfg.net_arch)}, seed=cfg.seed, device="cpu")
+        "MlpPolicy",
+        timed,
+        learning_rate=cfg.learning_rate,
+        n_steps=n_steps,
+        batch_size=cfg.batch_size,
+        n_epochs=cfg.n_epochs,
+        gamma=cfg.gamma,
+        gae_lambda=cfg.gae_lambda,
+        clip_range=cfg.clip_range,
+        ent_coef=cfg.ent_coef,
+        policy_kwargs={"net_arch": list(cfg.net_arch)},
+        seed=cfg.seed,
+        device="cpu",
+    )
     rollout = n_envs * n_steps
     model.learn(rollout)  # warm-up: numba compilation, caches, worker start
     timer = RolloutTimer()
@@ -240,9 +280,13 @@ def measure(cfg: TrainConfig, path: str, snapshot: str, seconds: float) -> dict[
     venv.close()
     rollouts = sum(timer.rollouts)
     return {
-        "decisions": done, "seconds": total, "rate": done / total,
-        "env": step - (0.0 if inner is None else opponents), "opponents": opponents,
-        "forward": rollouts - step, "updates": total - rollouts,
+        "decisions": done,
+        "seconds": total,
+        "rate": done / total,
+        "env": step - (0.0 if inner is None else opponents),
+        "opponents": opponents,
+        "forward": rollouts - step,
+        "updates": total - rollouts,
     }
 
 
@@ -262,45 +306,72 @@ def exact_odds_mix(mix: dict[str, float]) -> dict[str, float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--config", default="configs/train/ppo_selfplay.yaml")
-    parser.add_argument("--seconds", type=float, default=40.0,
-                        help="time per measurement (whole rollouts; the old path takes one)")
+    parser.add_argument(
+        "--seconds",
+        type=float,
+        default=40.0,
+        help="time per measurement (whole rollouts; the old path takes one)",
+    )
     parser.add_argument("--old-seconds", type=float, default=20.0)
     args = parser.parse_args()
     base = load_config(TrainConfig, args.config, {})
     exact = replace(base, opponent_mix=exact_odds_mix(base.opponent_mix))
-    print(f"config {args.config}: {base.preset}, {base.num_players} players, "
-          f"n_envs {base.n_envs}, n_steps {base.n_steps}, batch {base.batch_size}, "
-          f"epochs {base.n_epochs}, net {base.net_arch}, opponents {base.opponent_mix}; "
-          f"{os.cpu_count()} cores", flush=True)
-    runs = [("new", "config's mix", base, args.seconds),
-            ("new", "exact-odds mix", exact, args.seconds),
-            ("old", "exact-odds mix", exact, args.old_seconds)]
+    print(
+        f"config {args.config}: {base.preset}, {base.num_players} players, "
+        f"n_envs {base.n_envs}, n_steps {base.n_steps}, batch {base.batch_size}, "
+        f"epochs {base.n_epochs}, net {base.net_arch}, opponents {base.opponent_mix}; "
+        f"{os.cpu_count()} cores",
+        flush=True,
+    )
+    runs = [
+        ("new", "config's mix", base, args.seconds),
+        ("new", "exact-odds mix", exact, args.seconds),
+        ("old", "exact-odds mix", exact, args.old_seconds),
+    ]
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         tiny = replace(base, n_envs=1, env_workers=0, opponent_mix={"random": 1.0})
-        snap_model = MaskablePPO("MlpPolicy", make_env(tiny, []),
-                                 policy_kwargs={"net_arch": list(base.net_arch)},
-                                 n_steps=8, batch_size=8, device="cpu")
+        snap_model = MaskablePPO(
+            "MlpPolicy",
+            make_env(tiny, []),
+            policy_kwargs={"net_arch": list(base.net_arch)},
+            n_steps=8,
+            batch_size=8,
+            device="cpu",
+        )
         snapshot = str(save_model(snap_model, Path(tmp) / "snapshot", base))
         for path, label, cfg, seconds in runs:
             if label == "config's mix" and cfg.opponent_mix == exact.opponent_mix:
                 continue  # the config has no distilled bots: the next row is the same run
             r = measure(cfg, path, snapshot, seconds)
             rows.append((path, label, r))
-            split = "  ".join(f"{k} {r[k] / r['seconds']:.0%}" for k in
-                              ("env", "opponents", "forward", "updates") if r[k] == r[k])
-            print(f"{path} path, {label:15s}: {r['rate']:8.0f} learner decisions/s "
-                  f"({r['decisions']} in {r['seconds']:.0f} s)  {split}", flush=True)
+            split = "  ".join(
+                f"{k} {r[k] / r['seconds']:.0%}"
+                for k in ("env", "opponents", "forward", "updates")
+                if r[k] == r[k]
+            )
+            print(
+                f"{path} path, {label:15s}: {r['rate']:8.0f} learner decisions/s "
+                f"({r['decisions']} in {r['seconds']:.0f} s)  {split}",
+                flush=True,
+            )
     limit = ppo_only(base, args.seconds)
-    print(f"PPO-only limit: {limit['rate']:.0f} decisions/s ({limit['decisions']} in "
-          f"{limit['seconds']:.0f} s on a zero-cost env)", flush=True)
+    print(
+        f"PPO-only limit: {limit['rate']:.0f} decisions/s ({limit['decisions']} in "
+        f"{limit['seconds']:.0f} s on a zero-cost env)",
+        flush=True,
+    )
     for path, label, r in rows[1:]:
-        print(f"{path} path, {label}: {r['rate']:.0f} decisions/s = "
-              f"{r['rate'] / limit['rate']:.2f} of the limit")
+        print(
+            f"{path} path, {label}: {r['rate']:.0f} decisions/s = "
+            f"{r['rate'] / limit['rate']:.2f} of the limit"
+        )
     new = rows[0][2]
-    print(f"training: {new['rate']:.0f} learner decisions/s = {new['rate'] / limit['rate']:.2f} "
-          f"of the PPO-only limit ({limit['rate']:.0f}/s on a zero-cost env, same network, "
-          f"batch and epochs)")
+    print(
+        f"training: {new['rate']:.0f} learner decisions/s = {new['rate'] / limit['rate']:.2f} "
+        f"of the PPO-only limit ({limit['rate']:.0f}/s on a zero-cost env, same network, "
+        f"batch and epochs)"
+    )
 
 
 if __name__ == "__main__":

@@ -67,8 +67,11 @@ def _import(module_name: str):
     except ImportError as exc:
         if exc.name is None or exc.name.split(".")[0] in ("training", "camelup_cli"):
             raise
-        print(f"camelup: error: {module_name} needs the package {exc.name!r}, which is not "
-              "installed (optional extras: README, Install)", file=sys.stderr)
+        print(
+            f"camelup: error: {module_name} needs the package {exc.name!r}, which is not "
+            "installed (optional extras: README, Install)",
+            file=sys.stderr,
+        )
         sys.exit(2)
 
 
@@ -88,8 +91,9 @@ def main(argv: list[str] | None = None) -> int:
             module_name = _module_name(name, argv[1:])
             module = _import(module_name)
             help_text = _help(module_name)
-            module.add_arguments(sub.add_parser(name, help=_escaped(help_text),
-                                                description=help_text))
+            module.add_arguments(
+                sub.add_parser(name, help=_escaped(help_text), description=help_text)
+            )
         else:  # only listed: its arguments are parsed when it is the one chosen
             sub.add_parser(name, help=None if chosen else _escaped(_help(module_name)))
     args = parser.parse_args(argv)

@@ -53,8 +53,9 @@ def _check_type(name: str, value: Any, annotation: Any, where: str) -> Any:
             raise ConfigError(f"{where}: {name} must be a mapping, got {value!r}")
         key_t, value_t = args or (Any, Any)
         return {
-            _check_type(f"{name} key", k, key_t, where): _check_type(f"{name}[{k}]", v, value_t,
-                                                                     where)
+            _check_type(f"{name} key", k, key_t, where): _check_type(
+                f"{name}[{k}]", v, value_t, where
+            )
             for k, v in value.items()
         }
     if annotation is Any:
@@ -115,11 +116,13 @@ def load_config(cls: type[T], path: str | Path | None, overrides: dict[str, Any]
     return from_mapping(cls, data, where)
 
 
-def setting(default: Any = dataclasses.MISSING, *, help: str,
-            default_factory: Any = dataclasses.MISSING) -> Any:
+def setting(
+    default: Any = dataclasses.MISSING, *, help: str, default_factory: Any = dataclasses.MISSING
+) -> Any:
     """A config field with its documentation, e.g. ``games: int = setting(100, help="...")``."""
-    return dataclasses.field(default=default, default_factory=default_factory,
-                             metadata={"help": help})
+    return dataclasses.field(
+        default=default, default_factory=default_factory, metadata={"help": help}
+    )
 
 
 def _yaml_value(text: str) -> Any:
@@ -139,11 +142,18 @@ def add_override_flags(parser: argparse.ArgumentParser, cls: type) -> None:
         if text is not None and f.default is not dataclasses.MISSING:
             text = f"{text} (default: {f.default!r})"
         group.add_argument(
-            "--" + f.name.replace("_", "-"), dest=f.name, type=_yaml_value, default=None,
-            metavar=f.name.upper(), help=text.replace("%", "%%") if text else None,
+            "--" + f.name.replace("_", "-"),
+            dest=f.name,
+            type=_yaml_value,
+            default=None,
+            metavar=f.name.upper(),
+            help=text.replace("%", "%%") if text else None,
         )
 
 
 def overrides_from_args(args: argparse.Namespace, cls: type) -> dict[str, Any]:
-    return {f.name: getattr(args, f.name) for f in dataclasses.fields(cls)
-            if getattr(args, f.name, None) is not None}
+    return {
+        f.name: getattr(args, f.name)
+        for f in dataclasses.fields(cls)
+        if getattr(args, f.name, None) is not None
+    }

@@ -87,8 +87,13 @@ from camelup_env.state import LOSER_PILE, WINNER_PILE, GameState
 TILE_ODDS = ("auto", "exact", "approx")
 
 
-def action_values(state: GameState, seat: int | None = None, legal: Iterable[int] | None = None,
-                  race_samples: int = odds.RACE_SAMPLES, tile_odds: str = "auto") -> np.ndarray:
+def action_values(
+    state: GameState,
+    seat: int | None = None,
+    legal: Iterable[int] | None = None,
+    race_samples: int = odds.RACE_SAMPLES,
+    tile_odds: str = "auto",
+) -> np.ndarray:
     """Expected immediate coins of each action index for ``seat`` (module docstring).
 
     Args:
@@ -171,8 +176,7 @@ def exact_tiles(state: GameState, tile_odds: str) -> bool:
     return rolls <= 3 or (rolls == 4 and state.rules.n_dice <= 5)
 
 
-def _placement_gains(s: GameState, me: int, table: ActionTable, tile_odds: str
-                     ) -> dict[int, float]:
+def _placement_gains(s: GameState, me: int, table: ActionTable, tile_odds: str) -> dict[int, float]:
     current = s.tile_of(me)
     if not exact_tiles(s, tile_odds):  # the position's own enumeration: no extra cost
         landings = odds.expected_landings(s)
@@ -188,15 +192,16 @@ def _placement_gains(s: GameState, me: int, table: ActionTable, tile_odds: str
     return {table.tile_index(space, side): v - base for (space, side), v in evs.items()}
 
 
-def _race_values(s: GameState, me: int, table: ActionTable, ro: odds.RaceOdds
-                 ) -> dict[int, float]:
+def _race_values(s: GameState, me: int, table: ActionTable, ro: odds.RaceOdds) -> dict[int, float]:
     held = [c for c in range(s.rules.n_racing) if s.hands[me] >> c & 1]
     out = {}
     if not held:
         return out
     payouts = s.rules.race_bet_payouts
-    for pile, probs, cards in ((WINNER_PILE, ro.winner, s.winner_pile),
-                               (LOSER_PILE, ro.loser, s.loser_pile)):
+    for pile, probs, cards in (
+        (WINNER_PILE, ro.winner, s.winner_pile),
+        (LOSER_PILE, ro.loser, s.loser_pile),
+    ):
         evs = race_card_ev(probs, cards, me, payouts)
         for c in held:
             out[table.race_index(pile, c)] = float(evs[c])
@@ -215,8 +220,11 @@ def held_rewards(s: GameState, seat: int, leg: np.ndarray | None = None) -> list
     if s.leg_bets[seat]:
         probs = odds.leg_rank_probabilities(s) if leg is None else leg
         out = [leg_tile_ev(probs, camel, value) for camel, value in uncovered_tiles(s, seat)]
-        out += [position_tile_ev(probs, pos, camel)
-                for owner, pos, camel, _ in s.position_bets if owner == seat]
+        out += [
+            position_tile_ev(probs, pos, camel)
+            for owner, pos, camel, _ in s.position_bets
+            if owner == seat
+        ]
     cards = [(camel, value) for owner, camel, value in s.loser_cards if owner == seat]
     if cards:
         probs = odds.leg_rank_probabilities(s) if leg is None else leg
@@ -232,8 +240,9 @@ def position_bet_value(s: GameState, seat: int, action: PositionBet) -> float:
     probs = odds.leg_rank_probabilities(s)
     value = position_tile_ev(probs, action.position, action.camel)
     if not action.from_stack:
-        lowest = min((v for camel, v in uncovered_tiles(s, seat) if camel == action.camel),
-                     default=None)
+        lowest = min(
+            (v for camel, v in uncovered_tiles(s, seat) if camel == action.camel), default=None
+        )
         if lowest is None:  # not legal: no such tile to cover
             return 0.0
         value -= leg_tile_ev(probs, action.camel, lowest)

@@ -130,9 +130,20 @@ class WandererSendBack:
     camel: int
 
 
-Action = (TakeLegBet | TakePyramidTile | PlaceTile | RaceBet | Partner | Photograph
-          | PositionBet | SkipExtra | AddSupportDie | PlayLoserCard | WandererSwap
-          | WandererSendBack)
+Action = (
+    TakeLegBet
+    | TakePyramidTile
+    | PlaceTile
+    | RaceBet
+    | Partner
+    | Photograph
+    | PositionBet
+    | SkipExtra
+    | AddSupportDie
+    | PlayLoserCard
+    | WandererSwap
+    | WandererSendBack
+)
 
 
 @dataclass(frozen=True)
@@ -154,10 +165,14 @@ class SpaceTable:
         chunks = []
         for start in range(first, last + 1, 8):
             spaces = range(start, min(start + 8, last + 1))
-            chunks.append(tuple(
-                tuple(i for k, s in enumerate(spaces) if not blocked >> k & 1 for i in indices(s))
-                for blocked in range(256)
-            ))
+            chunks.append(
+                tuple(
+                    tuple(
+                        i for k, s in enumerate(spaces) if not blocked >> k & 1 for i in indices(s)
+                    )
+                    for blocked in range(256)
+                )
+            )
         return cls(first, tuple(chunks))
 
     def free(self, blocked: int) -> tuple[int, ...]:
@@ -200,8 +215,9 @@ class ActionTable:
     photo_spaces: SpaceTable
     #: Memo: bit mask of the leg-bet stacks with tiles left (bit c: camel c), per
     #: ``GameState.leg_stacks`` value seen (one per reachable value: 1,024 in classic).
-    leg_bits: dict[tuple[tuple[int, ...], ...], int] = field(default_factory=dict, repr=False,
-                                                            compare=False)
+    leg_bits: dict[tuple[tuple[int, ...], ...], int] = field(
+        default_factory=dict, repr=False, compare=False
+    )
 
     def __len__(self) -> int:
         return len(self.actions)
@@ -255,8 +271,12 @@ def _build_action_table(rules: RuleSet) -> ActionTable:
         acts += [Photograph(s) for s in range(1, rules.track_length + 1)]
     position_offset = len(acts)
     if rules.position_bets:
-        acts += [PositionBet(pos, c, from_stack) for pos in rules.position_tiles
-                 for c in range(rules.n_racing) for from_stack in (False, True)]
+        acts += [
+            PositionBet(pos, c, from_stack)
+            for pos in rules.position_tiles
+            for c in range(rules.n_racing)
+            for from_stack in (False, True)
+        ]
     extra_offset = len(acts)
     if rules.extra_action:
         acts.append(SkipExtra())
@@ -266,8 +286,9 @@ def _build_action_table(rules: RuleSet) -> ActionTable:
         acts += [PlayLoserCard(c) for c in range(rules.n_racing)]
     wanderer_offset = len(acts)
     if rules.wanderer:
-        acts += [WandererSwap(a, b) for a in range(rules.n_racing)
-                 for b in range(a + 1, rules.n_racing)]
+        acts += [
+            WandererSwap(a, b) for a in range(rules.n_racing) for b in range(a + 1, rules.n_racing)
+        ]
         acts += [WandererSendBack(c) for c in range(rules.n_racing)]
     actions = tuple(acts)
     return ActionTable(
@@ -282,20 +303,27 @@ def _build_action_table(rules: RuleSet) -> ActionTable:
         extra_offset=extra_offset,
         loser_offset=loser_offset,
         wanderer_offset=wanderer_offset,
-        module_blocks=bool(rules.photographer or rules.position_bets or rules.leg_cards
-                           or rules.wanderer),
+        module_blocks=bool(
+            rules.photographer or rules.position_bets or rules.leg_cards or rules.wanderer
+        ),
         n_racing=rules.n_racing,
         race_indices=tuple(
-            tuple(race_offset + pile * rules.n_racing + c
-                  for pile in (0, 1) for c in range(rules.n_racing) if hand >> c & 1)
+            tuple(
+                race_offset + pile * rules.n_racing + c
+                for pile in (0, 1)
+                for c in range(rules.n_racing)
+                if hand >> c & 1
+            )
             for hand in range(1 << rules.n_racing)
         ),
         tile_spaces=SpaceTable.build(
-            2, last_tile_space,
+            2,
+            last_tile_space,
             lambda s: (tile_offset + 2 * (s - 2), tile_offset + 2 * (s - 2) + 1),
         ),
         photo_spaces=SpaceTable.build(
-            1, rules.track_length if rules.photographer else 0,
+            1,
+            rules.track_length if rules.photographer else 0,
             lambda s: (photo_offset + s - 1,),
         ),
         leg_indices=tuple(
@@ -307,6 +335,7 @@ def _build_action_table(rules: RuleSet) -> ActionTable:
 
 def describe(action: Action, rules: RuleSet) -> str:
     """The action in plain words, e.g. ``"bet on blue winning the leg"``."""
+
     # Camel numbers out of range (illegal actions being reported) are named, never wrapped.
     def name(camel: int) -> str:
         return rules.colours[camel] if 0 <= camel < rules.n_camels else f"camel {camel}"
@@ -329,20 +358,22 @@ def describe(action: Action, rules: RuleSet) -> str:
     if isinstance(action, Photograph):
         return f"become the photographer and point the camera at space {action.space}"
     if isinstance(action, PositionBet):
-        which = (f"the bottom {name(action.camel)} leg-bet tile" if action.from_stack
-                 else f"your lowest uncovered {name(action.camel)} leg-bet tile")
+        which = (
+            f"the bottom {name(action.camel)} leg-bet tile"
+            if action.from_stack
+            else f"your lowest uncovered {name(action.camel)} leg-bet tile"
+        )
         return f"take the position-{action.position} tile and cover {which}"
     if isinstance(action, SkipExtra):
         return "end your turn without the extra action"
     if isinstance(action, AddSupportDie):
-        return (f"return a pyramid tile and put the {name(action.camel)} support die into "
-                "the pyramid")
+        return (
+            f"return a pyramid tile and put the {name(action.camel)} support die into the pyramid"
+        )
     if isinstance(action, PlayLoserCard):
         return f"play your {name(action.camel)} leg loser card"
     if isinstance(action, WandererSwap):
-        return (f"take the desert wanderer and swap {name(action.lower)} and "
-                f"{name(action.upper)}")
+        return f"take the desert wanderer and swap {name(action.lower)} and {name(action.upper)}"
     if isinstance(action, WandererSendBack):
-        return (f"take the desert wanderer and send {name(action.camel)} back onto the last "
-                "camel")
+        return f"take the desert wanderer and send {name(action.camel)} back onto the last camel"
     raise TypeError(f"not a camelup action: {action!r}")

@@ -228,17 +228,18 @@ def final_rewards(coins: tuple[int, ...] | list[int], mode: str) -> list[float]:
             out.append(1.0 - 2.0 * mean_rank / (n - 1))
         return out
     if mode == "coins":
-        return [(c - max(coins[:s] + coins[s + 1:])) / 10.0
-                for s, c in enumerate(tuple(coins))]
+        return [(c - max(coins[:s] + coins[s + 1 :])) / 10.0 for s, c in enumerate(tuple(coins))]
     raise ValueError(f"reward_mode must be one of {REWARD_MODES}, got {mode!r}")
 
 
 def observation_space(observer: Observer, num_actions: int) -> spaces.Dict:
     """An agent's observation space: its ``"observation"`` vector and its ``"action_mask"``."""
-    return spaces.Dict({
-        "observation": spaces.Box(observer.low, observer.high, dtype=np.float32),
-        "action_mask": spaces.Box(0, 1, shape=(num_actions,), dtype=np.int8),
-    })
+    return spaces.Dict(
+        {
+            "observation": spaces.Box(observer.low, observer.high, dtype=np.float32),
+            "action_mask": spaces.Box(0, 1, shape=(num_actions,), dtype=np.int8),
+        }
+    )
 
 
 class raw_env(AECEnv):
@@ -281,14 +282,19 @@ class raw_env(AECEnv):
         self.reward_mode = reward_mode
         self.coin_shaping = float(coin_shaping)
         self.max_turns = max_turns
-        self.observer = Observer(rules, odds_features=odds_features, race_samples=race_samples,
-                                 action_values=action_values)
+        self.observer = Observer(
+            rules,
+            odds_features=odds_features,
+            race_samples=race_samples,
+            action_values=action_values,
+        )
         self._n_actions = len(action_table(rules))
         self.possible_agents = [f"player_{i}" for i in range(rules.num_players)]
         self.agents = self.possible_agents[:]
         self._seat = {a: i for i, a in enumerate(self.possible_agents)}
-        self.observation_spaces = {a: observation_space(self.observer, self._n_actions)
-                                   for a in self.possible_agents}
+        self.observation_spaces = {
+            a: observation_space(self.observer, self._n_actions) for a in self.possible_agents
+        }
         self.action_spaces = {a: spaces.Discrete(self._n_actions) for a in self.possible_agents}
         self._state: GameState | None = None
         self._np_random: np.random.Generator | None = None
@@ -363,8 +369,9 @@ class raw_env(AECEnv):
                 s = self._seat[a]
                 rewards[a] += self.coin_shaping * (new.coins[s] - old.coins[s])
         if new.game_over:
-            for a, r in zip(self.possible_agents, final_rewards(new.coins, self.reward_mode),
-                            strict=True):
+            for a, r in zip(
+                self.possible_agents, final_rewards(new.coins, self.reward_mode), strict=True
+            ):
                 if a in rewards:
                     rewards[a] += r
             self.terminations = dict.fromkeys(self.agents, True)

@@ -179,16 +179,20 @@ def _legal_indices(state: GameState) -> tuple[int, ...]:
     bits = table.leg_bits.get(state.leg_stacks)  # R4.1: the stacks with tiles left
     if bits is None:
         bits = table.leg_bits[state.leg_stacks] = sum(
-            1 << c for c, stack in enumerate(state.leg_stacks) if stack)
+            1 << c for c, stack in enumerate(state.leg_stacks) if stack
+        )
     if state.pyramid_tiles_left:  # R4.3 (the pyramid's index follows the leg bets')
         bits |= 1 << len(state.leg_stacks)
-    legal = (table.leg_indices[bits]
-             + table.tile_spaces.free(_blocked_spaces(state, p))  # R4.2
-             + table.race_indices[state.hands[p]])  # R4.4
+    legal = (
+        table.leg_indices[bits]
+        + table.tile_spaces.free(_blocked_spaces(state, p))  # R4.2
+        + table.race_indices[state.hands[p]]
+    )  # R4.4
     if rules.partnerships and state.partners[p] < 0:  # R9.4
         legal += tuple(
             table.partner_offset + q
-            for q, partner in enumerate(state.partners) if partner < 0 and q != p
+            for q, partner in enumerate(state.partners)
+            if partner < 0 and q != p
         )
     if table.module_blocks:  # one flag on the hot path for the blocks below
         legal += _module_indices(state, p, table)
@@ -223,11 +227,14 @@ def _wanderer_indices(state: GameState, table: ActionTable) -> tuple[int, ...]:
     pairs = []
     for stack in state.stacks.values():
         for i, a in enumerate(stack):
-            pairs += [(min(a, b), max(a, b)) for b in stack[i + 1:]]
+            pairs += [(min(a, b), max(a, b)) for b in stack[i + 1 :]]
     swaps = [table.index[WandererSwap(a, b)] for a, b in pairs]
     last = ranking(state.stacks, n)[-1]
-    backs = [table.send_back_index(stack[0]) for stack in state.stacks.values()
-             if len(stack) == 1 and stack[0] != last]
+    backs = [
+        table.send_back_index(stack[0])
+        for stack in state.stacks.values()
+        if len(stack) == 1 and stack[0] != last
+    ]
     return tuple(sorted(swaps)) + tuple(sorted(backs))
 
 
@@ -280,10 +287,11 @@ def _support_options(state: GameState) -> list[int]:
     rules = state.rules
     leader = ranking(state.stacks, rules.n_racing)[0]
     first = rules.first_support_die
-    return [c for c in range(rules.n_racing)
-            if c != leader and first + c not in state.pyramid and not state.crater >> c & 1]
-
-
+    return [
+        c
+        for c in range(rules.n_racing)
+        if c != leader and first + c not in state.pyramid and not state.crater >> c & 1
+    ]
 
 
 def legal_actions(state: GameState) -> list[Action]:
@@ -349,8 +357,10 @@ def check_legal(state: GameState, action: Action) -> None:
             fail(f"leg bets are on racing camels 0..{rules.n_racing - 1} (R4.1)")
         if not state.leg_stacks[action.camel]:
             if rules.leg_cards:
-                fail(f"a {rules.colours[action.camel]} leg winner card was already played this "
-                     "leg (R14.3)")
+                fail(
+                    f"a {rules.colours[action.camel]} leg winner card was already played this "
+                    "leg (R14.3)"
+                )
             fail(f"no {rules.colours[action.camel]} leg-bet tile is left this leg (R4.1)")
     elif isinstance(action, TakePyramidTile):
         if not state.pyramid_tiles_left:
@@ -359,8 +369,11 @@ def check_legal(state: GameState, action: Action) -> None:
         s = action.space
         if rules.tile_kind == "none":
             fail("this rule set has no desert or spectator tiles (R14.7)")
-        if (action.side in (1, -1) and 2 <= s <= rules.last_tile_space
-                and not _blocked_spaces(state, p) >> s & 1):
+        if (
+            action.side in (1, -1)
+            and 2 <= s <= rules.last_tile_space
+            and not _blocked_spaces(state, p) >> s & 1
+        ):
             return  # the common, legal case; the checks below only explain a refusal
         own = state.tile_of(p)
         if action.side not in (1, -1):
@@ -402,8 +415,10 @@ def check_legal(state: GameState, action: Action) -> None:
             fail(f"player {state.photographer[0]} holds the photographer tile (R9.2)")
         table = action_table(rules)
         if table.index.get(action) not in _camera_indices(state, p, table):
-            fail(f"the camera must point at an empty space of 1..{rules.track_length} other "
-                 "than its current one: no camel, no track tile (R9.2)")
+            fail(
+                f"the camera must point at an empty space of 1..{rules.track_length} other "
+                "than its current one: no camel, no track tile (R9.2)"
+            )
     elif isinstance(action, PositionBet):
         if not rules.position_bets:
             fail("this rule set has no position bets (R9.3)")
@@ -421,16 +436,19 @@ def check_legal(state: GameState, action: Action) -> None:
         if not 0 <= action.camel < rules.n_racing:
             fail(f"loser cards are on racing camels 0..{rules.n_racing - 1} (R14.4)")
         if any(camel == action.camel for _, camel, _ in state.loser_cards):
-            fail(f"a {rules.colours[action.camel]} leg loser card was already played this leg "
-                 "(R14.4)")
+            fail(
+                f"a {rules.colours[action.camel]} leg loser card was already played this leg "
+                "(R14.4)"
+            )
     elif isinstance(action, (WandererSwap, WandererSendBack)):
         _check_wanderer(state, action, fail)
     else:
         raise IllegalActionError(f"not a camelup action: {action!r}")
 
 
-def _check_wanderer(state: GameState, action: WandererSwap | WandererSendBack,
-                    fail: Callable[[str], None]) -> None:
+def _check_wanderer(
+    state: GameState, action: WandererSwap | WandererSendBack, fail: Callable[[str], None]
+) -> None:
     """R14.6: why a use of the desert wanderer is refused (the legal ones are listed by
     :func:`_wanderer_indices`)."""
     rules = state.rules
@@ -438,8 +456,7 @@ def _check_wanderer(state: GameState, action: WandererSwap | WandererSendBack,
         fail("this rule set has no desert wanderer (R14.6)")
     if state.wanderer >= rules.track_length:
         fail(f"the wanderer on space {state.wanderer} has no next space to move on to (R14.6)")
-    camels = ((action.lower, action.upper) if isinstance(action, WandererSwap)
-              else (action.camel,))
+    camels = (action.lower, action.upper) if isinstance(action, WandererSwap) else (action.camel,)
     if any(not 0 <= c < rules.n_racing for c in camels):
         fail(f"the wanderer moves racing camels 0..{rules.n_racing - 1} (R14.6)")
     if isinstance(action, WandererSwap):
@@ -548,8 +565,7 @@ def _offer_extra(state: GameState, seat: int) -> None:
     """Keep the turn with ``seat`` for the optional extra action when it is due (R9.1.4): it
     holds a pyramid tile and a support die may go in. Never called when the turn took the
     leg's last pyramid tile or ended the race."""
-    if (state.rules.extra_action and state.pyramid_tiles[seat] >= 1
-            and _support_options(state)):
+    if state.rules.extra_action and state.pyramid_tiles[seat] >= 1 and _support_options(state):
         state.current = seat
         state.extra_pending = True
 
@@ -577,8 +593,9 @@ def _take_leg_bet(state: GameState, new: GameState, p: int, action: TakeLegBet) 
     return (LegBetTaken(p, c, stack[0]),)
 
 
-def _next_card_values(rules: RuleSet, stacks: tuple[tuple[int, ...], ...]
-                      ) -> tuple[tuple[int, ...], ...]:
+def _next_card_values(
+    rules: RuleSet, stacks: tuple[tuple[int, ...], ...]
+) -> tuple[tuple[int, ...], ...]:
     """R14.3: after a winner card is played, every camel whose winner card is still free shows
     the value of the next card in the order played."""
     played = sum(1 for stack in stacks if not stack)
@@ -586,16 +603,18 @@ def _next_card_values(rules: RuleSet, stacks: tuple[tuple[int, ...], ...]
     return tuple((value,) if stack else () for stack in stacks)
 
 
-def _play_loser_card(state: GameState, new: GameState, p: int, action: PlayLoserCard
-                     ) -> tuple[Event]:
+def _play_loser_card(
+    state: GameState, new: GameState, p: int, action: PlayLoserCard
+) -> tuple[Event]:
     """R14.4: the card's value is set by how many loser cards were played before it."""
     value = state.rules.loser_bet_values[len(state.loser_cards)]
     new.loser_cards = (*state.loser_cards, (p, action.camel, value))
     return (LoserCardPlayed(p, action.camel, value),)
 
 
-def _wanderer_swap(state: GameState, new: GameState, p: int, action: WandererSwap
-                   ) -> tuple[Event, ...]:
+def _wanderer_swap(
+    state: GameState, new: GameState, p: int, action: WandererSwap
+) -> tuple[Event, ...]:
     """R14.6: the two camels trade places in their stack; the others stay."""
     space = state.camel_space(action.lower)
     swap = {action.lower: action.upper, action.upper: action.lower}
@@ -604,8 +623,9 @@ def _wanderer_swap(state: GameState, new: GameState, p: int, action: WandererSwa
     return (CamelsSwapped(p, space, stack), _move_wanderer(new, "used"))
 
 
-def _wanderer_send_back(state: GameState, new: GameState, p: int, action: WandererSendBack
-                        ) -> tuple[Event, ...]:
+def _wanderer_send_back(
+    state: GameState, new: GameState, p: int, action: WandererSendBack
+) -> tuple[Event, ...]:
     """R14.6: a lone camel goes onto the top of the last camel's stack (R5.2)."""
     src = state.camel_space(action.camel)
     last = ranking(state.stacks, state.rules.n_racing)[-1]
@@ -725,8 +745,9 @@ def _roll(
         new.crater = state.crater | 1 << (die - rules.first_support_die)
     new.stacks = dict(state.stacks)
     new._camels = None
-    dst, paid, unit = move_unit(new.stacks, state.tiles, camel, steps, rules.last_tile_space,
-                                events, reason)
+    dst, paid, unit = move_unit(
+        new.stacks, state.tiles, camel, steps, rules.last_tile_space, events, reason
+    )
     if rules.roll_pays_at_once:  # C4: the Cup pays the roll's coin now, not at leg scoring
         paid = paid + [p] * rules.pyramid_tile_value
     if state.photographer is not None and state.photographer[1] == dst:  # R9.2
@@ -767,12 +788,15 @@ def _score_leg(state: GameState, events: list[Event]) -> None:
         ]
         out += [  # R9.3: a covered tile pays +3 or -1 instead
             (f"position-{pos} tile on {colours[c]}", 3 if rank[c] == pos else -1)
-            for owner, pos, c, _ in state.position_bets if owner == seat
+            for owner, pos, c, _ in state.position_bets
+            if owner == seat
         ]
         if state.loser_cards:  # R14.4: R6.2 mirrored, from the last camel
-            out += [(f"{colours[c]} {v} loser card",
-                     v if c == last else 1 if c == second_last else -1)
-                    for owner, c, v in state.loser_cards if owner == seat]
+            out += [
+                (f"{colours[c]} {v} loser card", v if c == last else 1 if c == second_last else -1)
+                for owner, c, v in state.loser_cards
+                if owner == seat
+            ]
         if tile_value and not rules.roll_pays_at_once:  # R14.2: nothing; C4: paid already
             out += [("pyramid tile", tile_value)] * state.pyramid_tiles[seat]
         return out
@@ -869,4 +893,4 @@ def winners(state: GameState) -> tuple[int, ...]:
 
 
 def _set(values: tuple, index: int, value: object) -> tuple:
-    return (*values[:index], value, *values[index + 1:])
+    return (*values[:index], value, *values[index + 1 :])

@@ -200,10 +200,27 @@ class GameOver:
 
 
 Event = (
-    LegBetTaken | TilePlaced | RaceBetPlaced | PartnershipFormed | PyramidTileTaken | DieRevealed
-    | UnitMoved | TilePayout | LegScored | RaceEnded | FinalBetsScored | PhotographerPlaced
-    | PhotoPayout | PositionBetTaken | SupportDieAdded | ExtraSkipped | LoserCardPlayed
-    | CamelsSwapped | CamelSentBack | WandererMoved | GameOver
+    LegBetTaken
+    | TilePlaced
+    | RaceBetPlaced
+    | PartnershipFormed
+    | PyramidTileTaken
+    | DieRevealed
+    | UnitMoved
+    | TilePayout
+    | LegScored
+    | RaceEnded
+    | FinalBetsScored
+    | PhotographerPlaced
+    | PhotoPayout
+    | PositionBetTaken
+    | SupportDieAdded
+    | ExtraSkipped
+    | LoserCardPlayed
+    | CamelsSwapped
+    | CamelSentBack
+    | WandererMoved
+    | GameOver
 )
 
 
@@ -222,9 +239,9 @@ _MOVE_REASONS = {
     "die": "",
     "tile": " (tile)",
     "carrier": " ({camel} moves whatever colour the grey die shows: it is the only crazy camel "
-               "carrying racing camels, R5.5)",
+    "carrying racing camels, R5.5)",
     "on top": " ({camel} moves whatever colour the grey die shows: it sits directly on the "
-              "other crazy camel, R5.5)",
+    "other crazy camel, R5.5)",
 }
 
 
@@ -233,24 +250,34 @@ def describe_event(event: Event, rules: RuleSet) -> str:
     col = rules.colours
     if isinstance(event, LegBetTaken):
         if rules.leg_cards:
-            return (f"player {event.player} played the {col[event.camel]} leg winner card "
-                    f"(worth {event.value})")
+            return (
+                f"player {event.player} played the {col[event.camel]} leg winner card "
+                f"(worth {event.value})"
+            )
         return f"player {event.player} took the {col[event.camel]} {event.value} leg-bet tile"
     if isinstance(event, LoserCardPlayed):
-        return (f"player {event.player} played the {col[event.camel]} leg loser card "
-                f"(worth {event.value})")
+        return (
+            f"player {event.player} played the {col[event.camel]} leg loser card "
+            f"(worth {event.value})"
+        )
     if isinstance(event, CamelsSwapped):
         stack = ", ".join(col[c] for c in event.stack)
-        return (f"player {event.player} took the desert wanderer and swapped two camels on "
-                f"space {event.space}: [{stack}]")
+        return (
+            f"player {event.player} took the desert wanderer and swapped two camels on "
+            f"space {event.space}: [{stack}]"
+        )
     if isinstance(event, CamelSentBack):
-        return (f"player {event.player} took the desert wanderer and sent {col[event.camel]} "
-                f"back from space {event.from_space} onto the last camel on space "
-                f"{event.to_space}")
+        return (
+            f"player {event.player} took the desert wanderer and sent {col[event.camel]} "
+            f"back from space {event.from_space} onto the last camel on space "
+            f"{event.to_space}"
+        )
     if isinstance(event, WandererMoved):
         why = "the leg is over" if event.reason == "leg" else "it was used"
-        return (f"the desert wanderer moves from space {event.from_space} to space "
-                f"{event.to_space} ({why})")
+        return (
+            f"the desert wanderer moves from space {event.from_space} to space "
+            f"{event.to_space} ({why})"
+        )
 
     if isinstance(event, TilePlaced):
         plus, minus = rules.tile_sides
@@ -278,8 +305,7 @@ def describe_event(event: Event, rules: RuleSet) -> str:
         if event.to_space > last:
             why += f" - over the finish line, {event.to_space - last} past space {last} (R5.4)"
         elif event.to_space < 1:
-            why += (f" - backward over the finish line, {1 - event.to_space} behind space 1 "
-                    "(R5.6)")
+            why += f" - backward over the finish line, {1 - event.to_space} behind space 1 (R5.6)"
         return f"[{names}] moved {event.from_space} -> {event.to_space}{how}{why}"
     if isinstance(event, TilePayout):
         return f"player {event.owner} earned {event.coins} from the tile on space {event.space}"
@@ -293,29 +319,43 @@ def describe_event(event: Event, rules: RuleSet) -> str:
         return "\n".join(parts)
     if isinstance(event, RaceEnded):
         how = "backward" if event.backward else "forward"
-        return (f"the race is over ({how} crossing): winner {col[event.ranking[0]]}, "
-                f"last {col[event.ranking[-1]]}")
+        return (
+            f"the race is over ({how} crossing): winner {col[event.ranking[0]]}, "
+            f"last {col[event.ranking[-1]]}"
+        )
     if isinstance(event, FinalBetsScored):
         pile = "winner" if event.pile == 0 else "loser"
-        cards = ", ".join(
-            f"P{p} {col[c]} {d:+d}"
-            + (" (wrong, but no coins left to lose: R8.1)" if c != event.target and d == 0
-               else "")
-            for p, c, d in event.cards
-        ) or "no cards"
+        cards = (
+            ", ".join(
+                f"P{p} {col[c]} {d:+d}"
+                + (
+                    " (wrong, but no coins left to lose: R8.1)"
+                    if c != event.target and d == 0
+                    else ""
+                )
+                for p, c, d in event.cards
+            )
+            or "no cards"
+        )
         return f"overall-{pile} pile ({col[event.target]}): {cards}"
     if isinstance(event, PhotographerPlaced):
         return f"player {event.player} pointed the camera at space {event.space}"
     if isinstance(event, PhotoPayout):
-        return (f"photo on space {event.space}: player {event.owner} earned {event.coins}; "
-                "the photographer tile returns")
+        return (
+            f"photo on space {event.space}: player {event.owner} earned {event.coins}; "
+            "the photographer tile returns"
+        )
     if isinstance(event, PositionBetTaken):
         source = "from the bottom of the stack" if event.from_stack else "of their own"
-        return (f"player {event.player} put the position-{event.position} tile on a "
-                f"{col[event.camel]} {event.value} leg-bet tile {source}")
+        return (
+            f"player {event.player} put the position-{event.position} tile on a "
+            f"{col[event.camel]} {event.value} leg-bet tile {source}"
+        )
     if isinstance(event, SupportDieAdded):
-        return (f"player {event.player} returned a pyramid tile and added the "
-                f"{col[event.camel]} support die to the pyramid")
+        return (
+            f"player {event.player} returned a pyramid tile and added the "
+            f"{col[event.camel]} support die to the pyramid"
+        )
     if isinstance(event, ExtraSkipped):
         return f"player {event.player} skipped the extra action"
     if isinstance(event, GameOver):

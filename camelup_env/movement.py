@@ -74,7 +74,7 @@ def crazy_exception(stacks: dict[int, tuple[int, ...]], n_racing: int) -> tuple[
         for i, camel in enumerate(stack):
             if camel < n_racing:
                 continue
-            if any(c < n_racing for c in stack[i + 1:]):
+            if any(c < n_racing for c in stack[i + 1 :]):
                 carriers.append(camel)
             if i + 1 < len(stack) and stack[i + 1] >= n_racing:
                 on_other = stack[i + 1]

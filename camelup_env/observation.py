@@ -160,8 +160,7 @@ def public_view(state: GameState, seat: int | None) -> GameState:
     # makes one view, and replace() (which re-runs __init__ on 22 fields) cost three times more.
     view = state.copy()
     if state.winner_pile:
-        view.winner_pile = tuple(c if c[0] == seat else (c[0], HIDDEN)
-                                 for c in state.winner_pile)
+        view.winner_pile = tuple(c if c[0] == seat else (c[0], HIDDEN) for c in state.winner_pile)
     if state.loser_pile:
         view.loser_pile = tuple(c if c[0] == seat else (c[0], HIDDEN) for c in state.loser_pile)
     view.hands = tuple(h if s == seat else HIDDEN for s, h in enumerate(state.hands))
@@ -172,8 +171,12 @@ def v0_race_seed(state: GameState) -> int:
     """The seed of the ``camelup_v0`` race estimate (``action_values=False``): a hash of the
     public track position, the same in every process, so that the estimate is a deterministic
     function of the state."""
-    position = (tuple(sorted(state.stacks.items())), tuple(sorted(state.tiles.items())),
-                state.pyramid, state.pyramid_tiles_left)
+    position = (
+        tuple(sorted(state.stacks.items())),
+        tuple(sorted(state.tiles.items())),
+        state.pyramid,
+        state.pyramid_tiles_left,
+    )
     return zlib.crc32(repr(position).encode())
 
 
@@ -203,8 +206,13 @@ class Observer:
     ``metadata`` is what a trained model must record to get the same observer back.
     """
 
-    def __init__(self, rules: RuleSet, odds_features: bool = True,
-                 race_samples: int | None = None, action_values: bool = True):
+    def __init__(
+        self,
+        rules: RuleSet,
+        odds_features: bool = True,
+        race_samples: int | None = None,
+        action_values: bool = True,
+    ):
         self.rules = rules
         self.odds_features = odds_features
         self.action_values = action_values
@@ -221,8 +229,11 @@ class Observer:
         r = rules
         C, R, L, n, D = r.n_camels, r.n_racing, r.track_length, r.num_players, r.n_dice
         X = len(r.crazy_colours)
-        M = max(max(r.racing_die_faces), max(r.grey_die_values) if X else 0,
-                max(r.support_die_faces) if r.support_dice else 0)
+        M = max(
+            max(r.racing_die_faces),
+            max(r.grey_die_values) if X else 0,
+            max(r.support_die_faces) if r.support_dice else 0,
+        )
         U = sorted(set(r.leg_bet_values), reverse=True)
         K = n * R
         self._dims = dict(C=C, R=R, L=L, n=n, D=D, X=X, M=M, U=len(U), K=K)
@@ -307,8 +318,12 @@ class Observer:
         # The seat-independent ("absolute") vector, kept up to date part by part, followed by
         # the observing seat's own block (coin margins, own cards, action values): observe().
         a = self.size + n + 4 * R
-        self._seat_block = (self.size, self.size + n, a,
-                            a + (self._n_actions if action_values else 0))
+        self._seat_block = (
+            self.size,
+            self.size + n,
+            a,
+            a + (self._n_actions if action_values else 0),
+        )
         self._src = np.zeros(self._seat_block[3], dtype=np.float32)
         self._make_views()
         self._parts = self._build_parts()
@@ -357,7 +372,7 @@ class Observer:
             value = fields_of(state)
             if seen[i] != value:
                 for a, b in spans:
-                    m[a:b] = zeros[:b - a]
+                    m[a:b] = zeros[: b - a]
                 write(state)
                 seen[i] = _snapshot(value)
         a, b, c, d = self._seat_block
@@ -370,16 +385,20 @@ class Observer:
     @property
     def metadata(self) -> dict:
         """The constructor flags a trained model records (absent ``action_values``: False)."""
-        return {"odds_features": bool(self.odds_features), "race_samples": self.race_samples,
-                "action_values": bool(self.action_values)}
+        return {
+            "odds_features": bool(self.odds_features),
+            "race_samples": self.race_samples,
+            "action_values": bool(self.action_values),
+        }
 
     def _action_values(self, state: GameState, seat: int) -> np.ndarray:
         """``action_values`` of ``seat``: scaled :func:`camelup_env.action_values.action_values`
         (the odds behind them are cached per position in :mod:`camelup_env.odds`)."""
         from camelup_env.action_values import action_values
 
-        values = action_values(state, seat, race_samples=self.race_samples,
-                               tile_odds=OBSERVED_TILE_ODDS)
+        values = action_values(
+            state, seat, race_samples=self.race_samples, tile_odds=OBSERVED_TILE_ODDS
+        )
         return np.clip(values / ACTION_VALUE_SCALE, -1.0, 1.0).astype(np.float32)
 
     def _margins(self, state: GameState, seat: int) -> np.ndarray:
@@ -389,9 +408,13 @@ class Observer:
         if memo is None or memo[0] != coins:
             n = self._dims["n"]
             own = coins[seat]
-            memo = self._margin_memo[seat] = (coins, np.array(
-                [min(max((coins[(seat + k) % n] - own) / 20.0, -5.0), 5.0) for k in range(n)],
-                dtype=np.float32))
+            memo = self._margin_memo[seat] = (
+                coins,
+                np.array(
+                    [min(max((coins[(seat + k) % n] - own) / 20.0, -5.0), 5.0) for k in range(n)],
+                    dtype=np.float32,
+                ),
+            )
         return memo[1]
 
     def _own_cards(self, state: GameState, seat: int) -> np.ndarray:
@@ -439,9 +462,19 @@ class Observer:
 
     def _seat_axes(self) -> list[tuple[str, int, int]]:
         """(slice, axis, first index) of every run of ``n`` seat entries in the layout."""
-        per_seat = ["coins", "leg_bets_held", "pyramid_tiles_held",
-                    "tile_on_track", "race_cards_in_hand", "is_current", "is_leg_starter",
-                    "partner", "partner_card_available", "photographer", "loser_cards"]
+        per_seat = [
+            "coins",
+            "leg_bets_held",
+            "pyramid_tiles_held",
+            "tile_on_track",
+            "race_cards_in_hand",
+            "is_current",
+            "is_leg_starter",
+            "partner",
+            "partner_card_available",
+            "photographer",
+            "loser_cards",
+        ]
         axes = [(name, 0, 0) for name in per_seat if name in self.layout]
         axes += [("tiles", 1, 0), ("winner_pile", 1, 0), ("loser_pile", 1, 0)]
         if "partner" in self.layout:
@@ -456,42 +489,79 @@ class Observer:
         A writer finds its slices zeroed and writes absolute seats."""
         r = self.rules
         parts = [
-            (attrgetter("stacks"), ["camel_space", "camel_progress", "camel_height",
-                                    "camel_crossed", "racing_rank"], self._part_track),
+            (
+                attrgetter("stacks"),
+                ["camel_space", "camel_progress", "camel_height", "camel_crossed", "racing_rank"],
+                self._part_track,
+            ),
             (attrgetter("tiles"), ["tiles", "tile_on_track"], self._part_tiles),
-            (attrgetter("revealed", "pyramid_tiles_left", "leg"),
-             ["dice_revealed", "grey_die_shown", "pyramid_tiles_left", "leg_number"],
-             self._part_dice),
+            (
+                attrgetter("revealed", "pyramid_tiles_left", "leg"),
+                ["dice_revealed", "grey_die_shown", "pyramid_tiles_left", "leg_number"],
+                self._part_dice,
+            ),
             (attrgetter("leg_stacks"), ["leg_stacks"], self._part_leg_stacks),
             (attrgetter("coins"), [], self._part_coins),
             (attrgetter("leg_bets"), ["leg_bets_held"], self._part_leg_bets),
             (attrgetter("pyramid_tiles"), [], self._part_pyramid_tiles),
-            (attrgetter("current", "leg_starter"), ["is_current", "is_leg_starter"],
-             self._part_turn),
-            (attrgetter("winner_pile", "loser_pile"), ["winner_pile", "loser_pile"],
-             self._part_piles),
+            (
+                attrgetter("current", "leg_starter"),
+                ["is_current", "is_leg_starter"],
+                self._part_turn,
+            ),
+            (
+                attrgetter("winner_pile", "loser_pile"),
+                ["winner_pile", "loser_pile"],
+                self._part_piles,
+            ),
         ]
         if r.partnerships:
-            parts.append((attrgetter("partners"), ["partner", "partner_card_available"],
-                          self._part_partners))
+            parts.append(
+                (attrgetter("partners"), ["partner", "partner_card_available"], self._part_partners)
+            )
         if self._supercup:
-            parts.append((
-                attrgetter("pyramid", "crater", "extra_pending", "photographer",
-                           "position_bets"),
-                ["support_dice", "photographer", "camera_space", "position_bets"],
-                self._part_supercup))
+            parts.append(
+                (
+                    attrgetter(
+                        "pyramid", "crater", "extra_pending", "photographer", "position_bets"
+                    ),
+                    ["support_dice", "photographer", "camera_space", "position_bets"],
+                    self._part_supercup,
+                )
+            )
         if r.wanderer or r.leg_cards:
-            parts.append((attrgetter("wanderer", "loser_cards"),
-                           ["wanderer", "loser_cards", "loser_card_value"], self._part_persian))
+            parts.append(
+                (
+                    attrgetter("wanderer", "loser_cards"),
+                    ["wanderer", "loser_cards", "loser_card_value"],
+                    self._part_persian,
+                )
+            )
         if self.odds_features:  # public fields only: no seat's hidden cards reach the odds
-            parts.append((
-                attrgetter("stacks", "tiles", "pyramid", "pyramid_tiles_left", "leg_stacks",
-                           "game_over"),
-                ["leg_rank_prob", "leg_bet_ev", "leg_bet_available", "race_winner_prob",
-                 "race_loser_prob"],
-                self._part_odds))
-        return [(get, [self.layout[name] for name in names if name in self.layout], write)
-                for get, names, write in parts]
+            parts.append(
+                (
+                    attrgetter(
+                        "stacks",
+                        "tiles",
+                        "pyramid",
+                        "pyramid_tiles_left",
+                        "leg_stacks",
+                        "game_over",
+                    ),
+                    [
+                        "leg_rank_prob",
+                        "leg_bet_ev",
+                        "leg_bet_available",
+                        "race_winner_prob",
+                        "race_loser_prob",
+                    ],
+                    self._part_odds,
+                )
+            )
+        return [
+            (get, [self.layout[name] for name in names if name in self.layout], write)
+            for get, names, write in parts
+        ]
 
     def _part_track(self, state: GameState) -> None:
         d, o, m = self._dims, self._o, self._m
@@ -576,8 +646,10 @@ class Observer:
         public piles."""
         o, m, n, R = self._o, self._m, self._dims["n"], self._dims["R"]
         in_hand = [R] * n
-        for base, pile in ((o["winner_pile"], state.winner_pile),
-                           (o["loser_pile"], state.loser_pile)):
+        for base, pile in (
+            (o["winner_pile"], state.winner_pile),
+            (o["loser_pile"], state.loser_pile),
+        ):
             for slot, (owner, _) in enumerate(pile):
                 m[base + slot * n + owner] = 1.0
                 in_hand[owner] -= 1
@@ -649,19 +721,20 @@ class Observer:
                 probs, race = shared.leg, shared.race
             else:  # camelup_v0's numbers, bit for bit (see the module docstring)
                 probs = odds.leg_rank_probabilities(state)
-                race = odds.race_probabilities(state, n_samples=self.race_samples,
-                                               seed=v0_race_seed(state))
-            vec[:R * R] = probs.reshape(-1)
-            ev = vec[R * R:R * R + R]
-            avail = vec[R * R + R:R * R + 2 * R]
+                race = odds.race_probabilities(
+                    state, n_samples=self.race_samples, seed=v0_race_seed(state)
+                )
+            vec[: R * R] = probs.reshape(-1)
+            ev = vec[R * R : R * R + R]
+            avail = vec[R * R + R : R * R + 2 * R]
             for camel, stack in enumerate(state.leg_stacks):
                 if stack:
                     ev[camel] = leg_tile_ev(probs, camel, stack[0]) / self._max_leg_value
                     avail[camel] = 1.0
-            vec[R * R + 2 * R:R * R + 3 * R] = race.winner
-            vec[R * R + 3 * R:R * R + 4 * R] = race.loser
+            vec[R * R + 2 * R : R * R + 3 * R] = race.winner
+            vec[R * R + 3 * R : R * R + 4 * R] = race.loser
         start = self._o["leg_rank_prob"]
-        self._src[start:start + vec.size] = vec
+        self._src[start : start + vec.size] = vec
 
 
 class LazyObservation(dict):

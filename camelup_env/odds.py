@@ -239,8 +239,17 @@ def _tables_of(rules: RuleSet) -> _Tables:
         rn[d] = len(rules.dice[d])
         for j, (c, v) in enumerate(rules.dice[d]):
             rc[d, j], rv[d, j] = c, v
-    tables = _Tables(fc, fv, fw, nf, rc, rv, rn, _mask_of(rules.leg_start_dice),
-                     rules.first_support_die if rules.support_dice else -1)
+    tables = _Tables(
+        fc,
+        fv,
+        fw,
+        nf,
+        rc,
+        rv,
+        rn,
+        _mask_of(rules.leg_start_dice),
+        rules.first_support_die if rules.support_dice else -1,
+    )
     _tables[rules] = tables
     return tables
 
@@ -431,8 +440,9 @@ def _hash_slot(c1, c2, cap_mask):
 
 
 @njit(cache=True)
-def _leg_kernel(key0, mask0, left, fc, fv, fw, nf, n_racing, track_length, tile_side, camera,
-                pick_at, pick_row):
+def _leg_kernel(
+    key0, mask0, left, fc, fv, fw, nf, n_racing, track_length, tile_side, camera, pick_at, pick_row
+):
     """The rest of the leg, exactly: (rank probabilities ``[camel, rank]``, expected die-move
     arrivals per space ``0..L+1`` before any tile effect (on a tile space: the coins the tile
     pays, R5.3), expected coins of a camera on space ``camera``, the probability ``[camel, 0]``
@@ -516,8 +526,9 @@ def _leg_kernel(key0, mask0, left, fc, fv, fw, nf, n_racing, track_length, tile_
                 child_mask = mask & ~(1 << d)
                 for j in range(nf[d]):
                     w = wk * fw[d, j]
-                    dst, arrival, unit = _roll(key, 0, 1, fc[d, j], fv[d, j], n_racing,
-                                               n_camels, tile_side)
+                    dst, arrival, unit = _roll(
+                        key, 0, 1, fc[d, j], fv[d, j], n_racing, n_camels, tile_side
+                    )
                     if 1 <= arrival <= last_tile:
                         arrivals[arrival] += w
                     if camera > 0 and dst == camera:
@@ -567,8 +578,9 @@ def _leg_kernel(key0, mask0, left, fc, fv, fw, nf, n_racing, track_length, tile_
 
 
 @njit(cache=True)
-def _placement_kernel(key, mask, left, fc, fv, fw, nf, n_racing, track_length, tile_side,
-                      spaces, sides):
+def _placement_kernel(
+    key, mask, left, fc, fv, fw, nf, n_racing, track_length, tile_side, spaces, sides
+):
     """For a tile put on ``spaces[i]`` with ``sides[i]``, one enumeration each: the expected
     landings on it (its owner's coins, R5.3) and the leg's rank probabilities ``[i, camel,
     rank]`` with it there."""
@@ -577,9 +589,21 @@ def _placement_kernel(key, mask, left, fc, fv, fw, nf, n_racing, track_length, t
     ranks = np.zeros((n, n_racing, n_racing))
     for i in range(n):
         tile_side[spaces[i]] = sides[i]
-        out, arrivals, _, _, _, _ = _leg_kernel(key, mask, left, fc, fv, fw, nf, n_racing,
-                                                track_length, tile_side, 0, np.empty(0),
-                                                np.empty(0, np.int64))
+        out, arrivals, _, _, _, _ = _leg_kernel(
+            key,
+            mask,
+            left,
+            fc,
+            fv,
+            fw,
+            nf,
+            n_racing,
+            track_length,
+            tile_side,
+            0,
+            np.empty(0),
+            np.empty(0, np.int64),
+        )
         tile_side[spaces[i]] = 0
         landings[i] = arrivals[spaces[i]]
         ranks[i] = out
@@ -598,12 +622,19 @@ def _check_limits(rules: RuleSet) -> None:
 
 
 def _leg_key(state: GameState, board: list, side: list) -> tuple:
-    return (state.rules, tuple(board), tuple(side), state.pyramid, state.pyramid_tiles_left,
-            state.game_over)
+    return (
+        state.rules,
+        tuple(board),
+        tuple(side),
+        state.pyramid,
+        state.pyramid_tiles_left,
+        state.game_over,
+    )
 
 
-def _leg_entry(state: GameState, board: list, side: list, over: bool
-               ) -> tuple[np.ndarray, np.ndarray]:
+def _leg_entry(
+    state: GameState, board: list, side: list, over: bool
+) -> tuple[np.ndarray, np.ndarray]:
     """(rank probabilities, expected arrivals per space) of one enumeration, cached (LRU) by
     position: the board, the tile side per space, the dice left and the reveals left."""
     key = _leg_key(state, board, side)
@@ -615,10 +646,20 @@ def _leg_entry(state: GameState, board: list, side: list, over: bool
         else:
             t = _tables_of(rules)
             found = _leg_kernel(
-                np.array(board, np.int64), _mask_of(state.pyramid),
-                min(state.pyramid_tiles_left, len(state.pyramid)), t.face_camel, t.face_value,
-                t.face_weight, t.n_faces, rules.n_racing, rules.track_length,
-                np.array(side, np.int64), 0, _NO_PICKS, _NO_ROWS)[:2]
+                np.array(board, np.int64),
+                _mask_of(state.pyramid),
+                min(state.pyramid_tiles_left, len(state.pyramid)),
+                t.face_camel,
+                t.face_value,
+                t.face_weight,
+                t.n_faces,
+                rules.n_racing,
+                rules.track_length,
+                np.array(side, np.int64),
+                0,
+                _NO_PICKS,
+                _NO_ROWS,
+            )[:2]
         for a in found:
             a.setflags(write=False)
         _cache_put(_leg_cache, key, found)
@@ -682,8 +723,14 @@ def placement_odds(state: GameState, seat: int) -> dict[tuple[int, int], Placeme
         return {}
     rules = state.rules
     board, _, over = _position(state)
-    key = (rules, tuple(board), tuple(sorted(state.tiles.items())), tuple(state.pyramid),
-           state.pyramid_tiles_left, seat)
+    key = (
+        rules,
+        tuple(board),
+        tuple(sorted(state.tiles.items())),
+        tuple(state.pyramid),
+        state.pyramid_tiles_left,
+        seat,
+    )
     found = _cache_get(_place_cache, key)
     if found is not None:
         return dict(found)
@@ -702,10 +749,19 @@ def placement_odds(state: GameState, seat: int) -> dict[tuple[int, int], Placeme
     if reached and left > 0 and not over:
         t = _tables_of(rules)
         landings, ranks = _placement_kernel(
-            np.array(board, np.int64), _pyramid_mask(state), left, t.face_camel, t.face_value,
-            t.face_weight, t.n_faces, rules.n_racing, rules.track_length,
-            np.array(side, np.int64), np.array([p[0] for p in reached], np.int64),
-            np.array([p[1] for p in reached], np.int64))
+            np.array(board, np.int64),
+            _pyramid_mask(state),
+            left,
+            t.face_camel,
+            t.face_value,
+            t.face_weight,
+            t.n_faces,
+            rules.n_racing,
+            rules.track_length,
+            np.array(side, np.int64),
+            np.array([p[0] for p in reached], np.int64),
+            np.array([p[1] for p in reached], np.int64),
+        )
         ranks.setflags(write=False)
         for p, v, r in zip(reached, landings, ranks, strict=True):
             result[p] = PlacementOdds(float(v), r)
@@ -733,10 +789,21 @@ def _leg_enumeration(state: GameState, side: list[int], camera: int = 0):
     if state.game_over or over or left <= 0:
         return None
     t = _tables_of(rules)
-    return _leg_kernel(np.array(board, np.int64), _pyramid_mask(state), left, t.face_camel,
-                       t.face_value, t.face_weight, t.n_faces, rules.n_racing,
-                       rules.track_length, np.array(side, np.int64), camera, _NO_PICKS,
-                       _NO_ROWS)
+    return _leg_kernel(
+        np.array(board, np.int64),
+        _pyramid_mask(state),
+        left,
+        t.face_camel,
+        t.face_value,
+        t.face_weight,
+        t.n_faces,
+        rules.n_racing,
+        rules.track_length,
+        np.array(side, np.int64),
+        camera,
+        _NO_PICKS,
+        _NO_ROWS,
+    )
 
 
 def expected_landings(state: GameState, ignore_tiles_of: int | None = None) -> np.ndarray:
@@ -817,8 +884,23 @@ def _dice_of(mask, n_dice):
 
 
 @njit(cache=True)
-def _race_kernel(key0, mask0, left0, tile_side0, rc, rv, rn, n_racing, track_length,
-                 legs_tiles, n_samples, seed, max_legs, start_mask, first_support):
+def _race_kernel(
+    key0,
+    mask0,
+    left0,
+    tile_side0,
+    rc,
+    rv,
+    rn,
+    n_racing,
+    track_length,
+    legs_tiles,
+    n_samples,
+    seed,
+    max_legs,
+    start_mask,
+    first_support,
+):
     """Roll out ``n_samples`` races; count who wins (rank first) and who is last (R0.5, R5.6),
     in all and per sample (``first_of``, ``last_of``).
 
@@ -932,8 +1014,16 @@ def race_probabilities(state: GameState, n_samples: int = 1000, seed: int = 0) -
     n = rules.n_racing
     board, side, over = _position(state)
     pyramid = tuple(state.pyramid)
-    key = (rules, tuple(board), tuple(side), pyramid, state.pyramid_tiles_left, state.game_over,
-           n_samples, seed)
+    key = (
+        rules,
+        tuple(board),
+        tuple(side),
+        pyramid,
+        state.pyramid_tiles_left,
+        state.game_over,
+        n_samples,
+        seed,
+    )
     found = _cache_get(_race_cache, key)
     if found is not None:
         return found
@@ -944,10 +1034,21 @@ def race_probabilities(state: GameState, n_samples: int = 1000, seed: int = 0) -
     else:
         t = _tables_of(rules)
         wins, lasts, unfinished, _, _ = _race_kernel(
-            np.array([board], np.int64), _mask_of(pyramid),
-            min(state.pyramid_tiles_left, len(pyramid)), np.array(side, np.int64), t.raw_camel,
-            t.raw_value, t.raw_n, n, rules.track_length, rules.pyramid_tiles, int(n_samples),
-            int(seed) & 0xFFFFFFFF, 10_000, t.start_mask, t.first_support,
+            np.array([board], np.int64),
+            _mask_of(pyramid),
+            min(state.pyramid_tiles_left, len(pyramid)),
+            np.array(side, np.int64),
+            t.raw_camel,
+            t.raw_value,
+            t.raw_n,
+            n,
+            rules.track_length,
+            rules.pyramid_tiles,
+            int(n_samples),
+            int(seed) & 0xFFFFFFFF,
+            10_000,
+            t.start_mask,
+            t.first_support,
         )
         samples = n_samples - int(unfinished)
         if samples <= 0:
@@ -1012,7 +1113,7 @@ def _pick_points(n: int) -> tuple[np.ndarray, np.ndarray]:
                 v += f * (k & 1)
                 k >>= 1
                 f /= 2
-            x[i] = v + 2.0 ** -24
+            x[i] = v + 2.0**-24
         order = np.argsort(x, kind="stable")
         found = _tables[("picks", n)] = (x[order], order)
     return found
@@ -1033,10 +1134,20 @@ def _enumerate(state: GameState, board: list, side: list, n_picks: int) -> _Enum
     t = _tables_of(rules)
     at, order = _pick_points(n_picks)
     probs, landings, _, ended, picks, pick_open = _leg_kernel(
-        np.array(board, np.int64), _mask_of(state.pyramid),
-        min(state.pyramid_tiles_left, len(state.pyramid)), t.face_camel, t.face_value,
-        t.face_weight, t.n_faces, rules.n_racing, rules.track_length, np.array(side, np.int64),
-        0, at, order)
+        np.array(board, np.int64),
+        _mask_of(state.pyramid),
+        min(state.pyramid_tiles_left, len(state.pyramid)),
+        t.face_camel,
+        t.face_value,
+        t.face_weight,
+        t.n_faces,
+        rules.n_racing,
+        rules.track_length,
+        np.array(side, np.int64),
+        0,
+        at,
+        order,
+    )
     probs.setflags(write=False)
     landings.setflags(write=False)
     return _Enumerated(probs, landings, ended, picks, pick_open, _NO_ROWS, _NO_ROWS, {})
@@ -1059,15 +1170,19 @@ def position_odds(state: GameState, race_samples: int = RACE_SAMPLES) -> Positio
         raise ValueError(f"race_samples must be >= 1, got {race_samples}")
     rules = state.rules
     if rules.wanderer:  # R14: no tiles, so no landings to count
-        return PositionOdds(leg_rank_probabilities(state), np.zeros(rules.last_tile_space + 2),
-                            race_probabilities(state, race_samples, RACE_SEED))
+        return PositionOdds(
+            leg_rank_probabilities(state),
+            np.zeros(rules.last_tile_space + 2),
+            race_probabilities(state, race_samples, RACE_SEED),
+        )
     board, side, over = _position(state)
     leg_key = _leg_key(state, board, side)
     if state.game_over or over:
         probs, landings = _leg_entry(state, board, side, over)
         n = rules.n_racing
-        return PositionOdds(probs, landings,
-                            _race_odds(np.stack((probs[:, 0], probs[:, n - 1])), race_samples))
+        return PositionOdds(
+            probs, landings, _race_odds(np.stack((probs[:, 0], probs[:, n - 1])), race_samples)
+        )
     entry = _cache_get(_position_cache, leg_key)
     if entry is None or len(entry.open) < race_samples:
         entry = _enumerate(state, board, side, _picks_for(race_samples))
@@ -1088,9 +1203,22 @@ def _race_estimate(state: GameState, entry: _Enumerated, n: int) -> RaceOdds:
         t = _tables_of(rules)
         starts = entry.picks[np.flatnonzero(entry.open)[:n_open]]
         _, _, unfinished, entry.first_of, entry.last_of = _race_kernel(
-            starts, 0, 0, np.zeros(rules.last_tile_space + 2, np.int64), t.raw_camel, t.raw_value,
-            t.raw_n, rules.n_racing, rules.track_length, rules.pyramid_tiles, n_open, RACE_SEED,
-            10_000, t.start_mask, t.first_support)
+            starts,
+            0,
+            0,
+            np.zeros(rules.last_tile_space + 2, np.int64),
+            t.raw_camel,
+            t.raw_value,
+            t.raw_n,
+            rules.n_racing,
+            rules.track_length,
+            rules.pyramid_tiles,
+            n_open,
+            RACE_SEED,
+            10_000,
+            t.start_mask,
+            t.first_support,
+        )
         if unfinished:
             raise RuntimeError("a rollout did not finish the race within 10,000 legs")
     R = rules.n_racing

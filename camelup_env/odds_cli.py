@@ -28,21 +28,38 @@ from camelup_env.rules import PRESETS
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--preset", choices=PRESETS, default="classic")
-    parser.add_argument("--track", required=True,
-                        help='stacks bottom->top, e.g. "1:orange;2:yellow,blue;3:green,white"')
-    parser.add_argument("--dice-left", default=None,
-                        help='dice still in the pyramid, e.g. "blue,green,grey"; a Supercup '
-                             'support die is its colour + "+", e.g. "blue,white+" (default: '
-                             'the dice of a leg start; Supercup: racing dice + the last '
-                             "camel's support die)")
-    parser.add_argument("--tiles", default=None,
-                        help='desert/spectator tiles, e.g. "4:-1;7:+1@2" (space:side[@seat])')
-    parser.add_argument("--wanderer", type=int, default=None,
-                        help="persian_tutorial: the desert wanderer's space (default: the "
-                             "farthest camel's, at least 2)")
+    parser.add_argument(
+        "--track",
+        required=True,
+        help='stacks bottom->top, e.g. "1:orange;2:yellow,blue;3:green,white"',
+    )
+    parser.add_argument(
+        "--dice-left",
+        default=None,
+        help='dice still in the pyramid, e.g. "blue,green,grey"; a Supercup '
+        'support die is its colour + "+", e.g. "blue,white+" (default: '
+        "the dice of a leg start; Supercup: racing dice + the last "
+        "camel's support die)",
+    )
+    parser.add_argument(
+        "--tiles",
+        default=None,
+        help='desert/spectator tiles, e.g. "4:-1;7:+1@2" (space:side[@seat])',
+    )
+    parser.add_argument(
+        "--wanderer",
+        type=int,
+        default=None,
+        help="persian_tutorial: the desert wanderer's space (default: the "
+        "farthest camel's, at least 2)",
+    )
     parser.add_argument("--players", type=int, default=4, help="number of players (tile owners)")
-    parser.add_argument("--race-samples", type=int, default=10_000,
-                        help="Monte Carlo races for the race odds (default 10000)")
+    parser.add_argument(
+        "--race-samples",
+        type=int,
+        default=10_000,
+        help="Monte Carlo races for the race odds (default 10000)",
+    )
     parser.add_argument("--seed", type=int, default=0, help="seed of the race rollouts")
     parser.add_argument("--json", action="store_true", help="print JSON instead of tables")
 
@@ -55,8 +72,14 @@ def run(args: argparse.Namespace) -> int:
         print("camelup odds: error: --race-samples must be at least 1", file=sys.stderr)
         return 2
     try:
-        state = parse_position(args.preset, args.track, args.dice_left, args.tiles,
-                               num_players=args.players, wanderer=args.wanderer)
+        state = parse_position(
+            args.preset,
+            args.track,
+            args.dice_left,
+            args.tiles,
+            num_players=args.players,
+            wanderer=args.wanderer,
+        )
     except PositionError as exc:
         print(f"camelup odds: error: {exc}", file=sys.stderr)
         return 2
@@ -75,8 +98,9 @@ def run(args: argparse.Namespace) -> int:
                 "winner": {name: float(race.winner_se[c]) for c, name in enumerate(names)},
                 "loser": {name: float(race.loser_se[c]) for c, name in enumerate(names)},
             },
-            "leg_bet_ev": {name: None if math.isnan(evs[c]) else float(evs[c])
-                           for c, name in enumerate(names)},
+            "leg_bet_ev": {
+                name: None if math.isnan(evs[c]) else float(evs[c]) for c, name in enumerate(names)
+            },
             "race_samples": race.n_samples,
         }
         print(json.dumps(doc, indent=2))
@@ -109,6 +133,9 @@ def _print_tables(state, leg, evs, race) -> None:
     race_table.add_column("P(winner)", justify="right")
     race_table.add_column("P(loser)", justify="right")
     for c, name in enumerate(names):
-        race_table.add_row(name, f"{race.winner[c]:.4f} ± {race.winner_se[c]:.4f}",
-                           f"{race.loser[c]:.4f} ± {race.loser_se[c]:.4f}")
+        race_table.add_row(
+            name,
+            f"{race.winner[c]:.4f} ± {race.winner_se[c]:.4f}",
+            f"{race.loser[c]:.4f} ± {race.loser_se[c]:.4f}",
+        )
     console.print(race_table)

@@ -114,23 +114,29 @@ def position_notation(state: GameState) -> tuple[str, str, str]:
     depend on, so ``camelup odds`` can check the odds shown for any position of a game (the web
     app's coach prints it). Every camel must be on the track (a race not yet over)."""
     rules = state.rules
-    track = ";".join(f"{space}:" + ",".join(rules.colours[c] for c in stack)
-                     for space, stack in sorted(state.stacks.items()))
+    track = ";".join(
+        f"{space}:" + ",".join(rules.colours[c] for c in stack)
+        for space, stack in sorted(state.stacks.items())
+    )
     dice = ",".join(die_notation(rules, d) for d in state.pyramid)
-    tiles = ";".join(f"{space}:{side:+d}@{owner}"
-                     for space, (owner, side) in sorted(state.tiles.items()))
+    tiles = ";".join(
+        f"{space}:{side:+d}@{owner}" for space, (owner, side) in sorted(state.tiles.items())
+    )
     return track, dice, tiles
 
 
-def _parse_dice(rules: RuleSet, dice_left: str | Iterable[str] | None,
-                stacks: dict[int, tuple[int, ...]]) -> tuple[int, ...]:
+def _parse_dice(
+    rules: RuleSet, dice_left: str | Iterable[str] | None, stacks: dict[int, tuple[int, ...]]
+) -> tuple[int, ...]:
     if dice_left is None:
         from camelup_env.engine import leg_start_pyramid
 
         return tuple(sorted(leg_start_pyramid(rules, stacks)))
-    names = _split(dice_left, ",") if isinstance(dice_left, str) else [
-        str(n).strip() for n in dice_left
-    ]
+    names = (
+        _split(dice_left, ",")
+        if isinstance(dice_left, str)
+        else [str(n).strip() for n in dice_left]
+    )
     names = [n for n in names if n]
     if not names:
         raise PositionError("no dice left: name at least one die (or omit dice_left)")
@@ -238,13 +244,16 @@ def parse_position(
             f"over (R6.1: {rules.pyramid_tiles} of {rules.n_dice} dice are revealed per leg)"
         )
     if wanderer is not None and not rules.wanderer:
-        raise PositionError(f"wanderer {wanderer}: the {preset} rules have no desert wanderer "
-                            "(R14.1)")
+        raise PositionError(
+            f"wanderer {wanderer}: the {preset} rules have no desert wanderer (R14.1)"
+        )
     if rules.wanderer:
         wanderer = max(2, *stacks) if wanderer is None else wanderer
         if not max(stacks) <= wanderer <= rules.track_length or wanderer < 2:
-            raise PositionError(f"wanderer {wanderer}: it lies on a space 2..{rules.track_length}"
-                                " and no camel is beyond it (R14.1, R14.5)")
+            raise PositionError(
+                f"wanderer {wanderer}: it lies on a space 2..{rules.track_length}"
+                " and no camel is beyond it (R14.1, R14.5)"
+            )
     n = rules.num_players
     return GameState(
         rules=rules,

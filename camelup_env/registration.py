@@ -20,8 +20,13 @@ from __future__ import annotations
 import gymnasium
 
 #: preset -> the CamelCase name used in its ids
-ID_NAMES = {"classic": "Classic", "second_edition": "SecondEdition", "supercup": "Supercup",
-            "persian_tutorial": "PersianTutorial", "cup": "Cup"}
+ID_NAMES = {
+    "classic": "Classic",
+    "second_edition": "SecondEdition",
+    "supercup": "Supercup",
+    "persian_tutorial": "PersianTutorial",
+    "cup": "Cup",
+}
 #: player counts with a registered id (every preset supports these, R1)
 PLAYER_COUNTS = range(2, 7)
 #: presets played by other player counts only: the Camel Up Cup seats four (C1)
@@ -41,7 +46,8 @@ def register_envs() -> tuple[str, ...]:
         for n in ONLY_PLAYER_COUNTS.get(preset, PLAYER_COUNTS):
             name = env_id(preset, n)
             if name not in gymnasium.registry:
-                gymnasium.register(id=name, entry_point=ENTRY_POINT,
-                                   kwargs={"preset": preset, "num_players": n})
+                gymnasium.register(
+                    id=name, entry_point=ENTRY_POINT, kwargs={"preset": preset, "num_players": n}
+                )
             ids.append(name)
     return tuple(ids)

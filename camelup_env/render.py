@@ -21,24 +21,30 @@ if TYPE_CHECKING:
 RENDER_MODES = ("human", "ansi", "rgb_array")
 
 
-def check_render_settings(render_mode: str | None, render_viewer: int | str | None,
-                          num_players: int) -> None:
+def check_render_settings(
+    render_mode: str | None, render_viewer: int | str | None, num_players: int
+) -> None:
     """Refuse, saying why, a render mode or viewer that :func:`render_state` cannot show."""
     if render_mode is not None and render_mode not in RENDER_MODES:
         raise ValueError(f"render_mode must be one of {list(RENDER_MODES)}, got {render_mode!r}")
-    if not (render_viewer in (None, "current") or (
-            isinstance(render_viewer, int) and 0 <= render_viewer < num_players)):
-        raise ValueError(f"render_viewer must be 'current', None or a seat, got "
-                         f"{render_viewer!r}")
+    if not (
+        render_viewer in (None, "current")
+        or (isinstance(render_viewer, int) and 0 <= render_viewer < num_players)
+    ):
+        raise ValueError(f"render_viewer must be 'current', None or a seat, got {render_viewer!r}")
 
 
-def render_state(state: GameState, render_mode: str, render_viewer: int | str | None = "current"
-                 ) -> str | np.ndarray | None:
+def render_state(
+    state: GameState, render_mode: str, render_viewer: int | str | None = "current"
+) -> str | np.ndarray | None:
     """``state`` in ``render_mode`` (:data:`RENDER_MODES`; ``"human"`` prints and returns
     ``None``) as ``render_viewer`` sees it: ``"current"`` the seat on move (everything once the
     race is over), a seat, or ``None`` (omniscient)."""
-    viewer = ((None if state.game_over else state.current) if render_viewer == "current"
-              else render_viewer)
+    viewer = (
+        (None if state.game_over else state.current)
+        if render_viewer == "current"
+        else render_viewer
+    )
     if render_mode == "rgb_array":
         from camelup_env.render_image import render_image
 
@@ -94,19 +100,26 @@ def render_text(state: GameState, viewer: int | None = None) -> str:
         first = rules.first_support_die
         inside = [col[d - first] for d in state.pyramid if d >= first]
         crater = [col[c] for c in range(rules.n_racing) if state.crater >> c & 1]
-        lines.append(f"support dice in the pyramid: {', '.join(inside) or 'none'}"
-                     + (f" · in craters: {', '.join(crater) or 'none'}"
-                        if rules.extra_action else ""))
+        lines.append(
+            f"support dice in the pyramid: {', '.join(inside) or 'none'}"
+            + (f" · in craters: {', '.join(crater) or 'none'}" if rules.extra_action else "")
+        )
     if state.extra_pending:
-        lines.append(f"player {state.current} may return a pyramid tile and add a support die "
-                     "(extra action, R9.1.4)")
+        lines.append(
+            f"player {state.current} may return a pyramid tile and add a support die "
+            "(extra action, R9.1.4)"
+        )
     if rules.photographer:  # module 2 (R9.2)
         photo = state.photographer
-        lines.append("photographer: " + (f"P{photo[0]}, camera on space {photo[1]}"
-                                         if photo else "tile free"))
+        lines.append(
+            "photographer: "
+            + (f"P{photo[0]}, camera on space {photo[1]}" if photo else "tile free")
+        )
     if rules.position_bets and state.position_bets:  # module 3 (R9.3)
-        lines.append("position tiles: " + ", ".join(
-            f"{pos} by P{o} on {col[c]}{v}" for o, pos, c, v in state.position_bets))
+        lines.append(
+            "position tiles: "
+            + ", ".join(f"{pos} by P{o} on {col[c]}{v}" for o, pos, c, v in state.position_bets)
+        )
     for name, pile in (("winner", state.winner_pile), ("loser", state.loser_pile)):
         cards = ", ".join(
             f"P{o}:{col[c]}" if viewer is None or viewer == o else f"P{o}:?" for o, c in pile

@@ -22,9 +22,15 @@ from camelup_env.movement import ranking
 from camelup_env.state import GameState
 
 RGB = {
-    "blue": (52, 101, 164), "green": (78, 154, 6), "orange": (245, 121, 0),
-    "yellow": (237, 212, 0), "white": (250, 250, 250), "red": (204, 0, 0),
-    "purple": (117, 80, 123), "black": (30, 30, 30), "grey": (150, 150, 150),
+    "blue": (52, 101, 164),
+    "green": (78, 154, 6),
+    "orange": (245, 121, 0),
+    "yellow": (237, 212, 0),
+    "white": (250, 250, 250),
+    "red": (204, 0, 0),
+    "purple": (117, 80, 123),
+    "black": (30, 30, 30),
+    "grey": (150, 150, 150),
 }
 BG, SAND, INK, HIDDEN = (246, 236, 214), (222, 196, 140), (40, 32, 24), (190, 180, 165)
 CELL, BLOCK = 52, 20
@@ -77,9 +83,13 @@ def render_image(state: GameState, viewer: int | None = None) -> np.ndarray:
     f, fs, fb = _font(14), _font(11), _font(18)
 
     status = "race over" if state.game_over else f"player {state.current} to play"
-    d.text((16, 10), f"Camel Up ({rules.preset}) · leg {state.leg} · {status} · "
-           f"pyramid tiles left {state.pyramid_tiles_left} · leg starter P{state.leg_starter}",
-           fill=INK, font=fb)
+    d.text(
+        (16, 10),
+        f"Camel Up ({rules.preset}) · leg {state.leg} · {status} · "
+        f"pyramid tiles left {state.pyramid_tiles_left} · leg starter P{state.leg_starter}",
+        fill=INK,
+        font=fb,
+    )
     order = ranking(state.stacks, rules.n_racing)
     d.text((16, 36), "ranking: " + " > ".join(col[c] for c in order), fill=INK, font=f)
 
@@ -162,9 +172,12 @@ def render_image(state: GameState, viewer: int | None = None) -> np.ndarray:
             parts.append(f"camera: space {cam[1]} (P{cam[0]})" if cam else "camera: free")
         if rules.position_bets:
             taken = {pos: (o, c, v) for o, pos, c, v in state.position_bets}
-            tiles = [f"{pos}: P{taken[pos][0]} on {col[taken[pos][1]]} (covers "
-                     f"{taken[pos][2]})" if pos in taken else f"{pos}: free"
-                     for pos in rules.position_tiles]
+            tiles = [
+                f"{pos}: P{taken[pos][0]} on {col[taken[pos][1]]} (covers {taken[pos][2]})"
+                if pos in taken
+                else f"{pos}: free"
+                for pos in rules.position_tiles
+            ]
             parts.append("position tiles " + ", ".join(tiles))
         d.text((16, y), " · ".join(parts), fill=INK, font=f)
         y += 24
@@ -181,8 +194,7 @@ def render_image(state: GameState, viewer: int | None = None) -> np.ndarray:
             shown = viewer is None or viewer == owner
             fill = _rgb(col[camel]) if shown else HIDDEN
             d.rectangle([x, y - 2, x + 34, y + 18], fill=fill, outline=INK)
-            d.text((x + 4, y), f"P{owner}" if shown else f"P{owner}?", fill=_text_on(fill),
-                   font=fs)
+            d.text((x + 4, y), f"P{owner}" if shown else f"P{owner}?", fill=_text_on(fill), font=fs)
             x += 38
         if not pile:
             d.text((x, y), "empty", fill=INK, font=f)
@@ -194,19 +206,32 @@ def render_image(state: GameState, viewer: int | None = None) -> np.ndarray:
         tile = state.tile_of(seat)
         tile_text = f"tile {tile[0]}{tile[1]:+d}" if tile else "tile in hand"
         if viewer is None or viewer == seat:
-            cards = ",".join(col[c][:3] for c in range(rules.n_racing)
-                             if state.hands[seat] >> c & 1) or "-"
+            cards = (
+                ",".join(col[c][:3] for c in range(rules.n_racing) if state.hands[seat] >> c & 1)
+                or "-"
+            )
         else:
             cards = f"{bin(state.hands[seat]).count('1')} hidden"
         partner = state.partners[seat]
         extra = f" · partner P{partner}" if partner >= 0 else ""
-        d.text((16, y), f"P{seat}{you}{turn}: {state.coins[seat]:>3} coins · pyramid "
-               f"{state.pyramid_tiles[seat]} · {tile_text} · cards {cards}{extra} · leg bets:",
-               fill=INK, font=f)
-        x = 16 + int(d.textlength(
+        d.text(
+            (16, y),
             f"P{seat}{you}{turn}: {state.coins[seat]:>3} coins · pyramid "
             f"{state.pyramid_tiles[seat]} · {tile_text} · cards {cards}{extra} · leg bets:",
-            font=f)) + 6
+            fill=INK,
+            font=f,
+        )
+        x = (
+            16
+            + int(
+                d.textlength(
+                    f"P{seat}{you}{turn}: {state.coins[seat]:>3} coins · pyramid "
+                    f"{state.pyramid_tiles[seat]} · {tile_text} · cards {cards}{extra} · leg bets:",
+                    font=f,
+                )
+            )
+            + 6
+        )
         for camel, value in state.leg_bets[seat]:
             fill = _rgb(col[camel])
             d.rectangle([x, y - 1, x + 18, y + 16], fill=fill, outline=INK)

@@ -24,16 +24,31 @@ _RACING = {
     "persian_tutorial": ("red", "yellow", "blue", "green", "orange"),
     "cup": _CLASSIC_COLOURS,
 }
-_CRAZY = {"classic": (), "second_edition": ("black", "white"), "supercup": (),
-          "persian_tutorial": (), "cup": ()}
+_CRAZY = {
+    "classic": (),
+    "second_edition": ("black", "white"),
+    "supercup": (),
+    "persian_tutorial": (),
+    "cup": (),
+}
 #: Leg-bet values; with leg cards (R14.3) the value of the 1st, 2nd, ... winner card played.
-_LEG_BETS = {"classic": (5, 3, 2), "second_edition": (5, 3, 2, 2), "supercup": (5, 3, 2),
-             "persian_tutorial": (5, 3, 2, 1, 1), "cup": (5, 3, 2, 0)}
+_LEG_BETS = {
+    "classic": (5, 3, 2),
+    "second_edition": (5, 3, 2, 2),
+    "supercup": (5, 3, 2),
+    "persian_tutorial": (5, 3, 2, 1, 1),
+    "cup": (5, 3, 2, 0),
+}
 #: Supercup's extra 2-valued leg-bet tile per colour, a component of modules 1 and 3 (R1, R9.1).
 _SUPERCUP_EXTRA_LEG_BET = 2
 #: "none": no desert/spectator tiles, so no R4.2 action (the Persian tutorial, R14).
-_TILE_KIND = {"classic": "desert", "second_edition": "spectator", "supercup": "desert",
-              "persian_tutorial": "none", "cup": "trap"}
+_TILE_KIND = {
+    "classic": "desert",
+    "second_edition": "spectator",
+    "supercup": "desert",
+    "persian_tutorial": "none",
+    "cup": "trap",
+}
 #: The Persian tutorial's game (R14): every die moves its camel one space (R14.2).
 _PERSIAN_DIE_FACES = (1, 1, 1, 1, 1, 1)
 #: R14.4: the value of the 1st, 2nd, ... leg loser card played in a leg.
@@ -153,25 +168,38 @@ class RuleSet:
                 object.__setattr__(self, name, value)
         # Modules 1 and 3 each bring the extra 2-tile per colour (R1): 5, 3, 2, 2 with either on.
         if supercup and not leg_bets_given and (self.support_dice or self.position_bets):
-            object.__setattr__(self, "leg_bet_values",
-                               (*self.leg_bet_values, _SUPERCUP_EXTRA_LEG_BET))
+            object.__setattr__(
+                self, "leg_bet_values", (*self.leg_bet_values, _SUPERCUP_EXTRA_LEG_BET)
+            )
         # Module 1 lengthens the track and adds a sixth pyramid tile (R9.1).
         if self.track_length is None:
             object.__setattr__(self, "track_length", 20 if self.support_dice else 16)
         if self.pyramid_tiles is None:
             object.__setattr__(self, "pyramid_tiles", 6 if self.support_dice else 5)
         if self.last_tile_space is None:
-            object.__setattr__(self, "last_tile_space",
-                               _CUP_LAST_TILE_SPACE if cup else self.track_length)
-        for name in ("racing_colours", "crazy_colours", "leg_bet_values", "racing_die_faces",
-                     "grey_die_values", "race_bet_payouts", "support_die_faces",
-                     "position_tiles", "loser_bet_values"):
+            object.__setattr__(
+                self, "last_tile_space", _CUP_LAST_TILE_SPACE if cup else self.track_length
+            )
+        for name in (
+            "racing_colours",
+            "crazy_colours",
+            "leg_bet_values",
+            "racing_die_faces",
+            "grey_die_values",
+            "race_bet_payouts",
+            "support_die_faces",
+            "position_tiles",
+            "loser_bet_values",
+        ):
             object.__setattr__(self, name, tuple(getattr(self, name)))
         self._validate()
         object.__setattr__(self, "dice", self._build_dice())
         # Rule sets key the action-table and odds caches on every step: hash once.
-        key = tuple(getattr(self, f) for f in self.__dataclass_fields__ if not f.startswith("_")
-                    and f != "dice")
+        key = tuple(
+            getattr(self, f)
+            for f in self.__dataclass_fields__
+            if not f.startswith("_") and f != "dice"
+        )
         object.__setattr__(self, "_hash", hash(key))
         object.__setattr__(self, "_derived", {})
 
@@ -197,46 +225,55 @@ class RuleSet:
                     raise ValueError(f"{module} is a Supercup module (R9); use preset='supercup'")
         elif self.num_players >= 9 and not all(getattr(self, m) for m in SUPERCUP_MODULES):
             off = [m for m in SUPERCUP_MODULES if not getattr(self, m)]
-            raise ValueError(
-                f"9 or 10 players need all four Supercup modules (R1.4); off: {off}"
-            )
+            raise ValueError(f"9 or 10 players need all four Supercup modules (R1.4); off: {off}")
         if self.preset == "cup" and self.num_players != 4:
-            raise ValueError(f"the Camel Up Cup is played by 4 players (C1), got "
-                             f"num_players={self.num_players}")
+            raise ValueError(
+                f"the Camel Up Cup is played by 4 players (C1), got num_players={self.num_players}"
+            )
         if self.preset != "persian_tutorial":
             for rule in ("wanderer", "leg_cards", "loser_bet_values"):
                 if getattr(self, rule):
-                    raise ValueError(f"{rule} is a rule of the Persian tutorial (R14); use "
-                                     "preset='persian_tutorial'")
+                    raise ValueError(
+                        f"{rule} is a rule of the Persian tutorial (R14); use "
+                        "preset='persian_tutorial'"
+                    )
         if self.wanderer and (self.tile_kind != "none" or self.crazy_colours):
-            raise ValueError("the desert wanderer's game has no track tiles and no crazy camels "
-                             "(R14.7)")
-        if self.leg_cards and (len(self.leg_bet_values) != self.n_racing
-                               or len(self.loser_bet_values) != self.n_racing):
+            raise ValueError(
+                "the desert wanderer's game has no track tiles and no crazy camels (R14.7)"
+            )
+        if self.leg_cards and (
+            len(self.leg_bet_values) != self.n_racing or len(self.loser_bet_values) != self.n_racing
+        ):
             raise ValueError(
                 f"leg cards pay by the order played, one value per racing camel (R14.3, R14.4), "
-                f"got {self.leg_bet_values} and {self.loser_bet_values}")
+                f"got {self.leg_bet_values} and {self.loser_bet_values}"
+            )
         if any(v < 1 for v in self.loser_bet_values):
-            raise ValueError(f"loser card values must be positive (R14.4), got "
-                             f"{self.loser_bet_values}")
+            raise ValueError(
+                f"loser card values must be positive (R14.4), got {self.loser_bet_values}"
+            )
         if self.pyramid_tile_value < 0:
             raise ValueError(f"pyramid_tile_value must be >= 0, got {self.pyramid_tile_value}")
         if self.extra_action and not self.support_dice:
             raise ValueError("extra_action is part of module 1 and needs support_dice (R9.1.4)")
-        if self.support_dice and (not self.support_die_faces
-                                  or any(v < 1 for v in self.support_die_faces)):
+        if self.support_dice and (
+            not self.support_die_faces or any(v < 1 for v in self.support_die_faces)
+        ):
             raise ValueError(f"support die faces must be positive, got {self.support_die_faces}")
         if self.position_bets and (
             len(set(self.position_tiles)) != len(self.position_tiles)
             or any(not 1 <= p <= len(self.racing_colours) for p in self.position_tiles)
         ):
-            raise ValueError(f"position tiles must be distinct ranks 1..5, got "
-                             f"{self.position_tiles}")
+            raise ValueError(
+                f"position tiles must be distinct ranks 1..5, got {self.position_tiles}"
+            )
         if not 6 <= self.track_length <= 64:
             raise ValueError(f"track_length must be between 6 and 64, got {self.track_length}")
         if not self.track_length <= self.last_tile_space <= 64:
-            raise ValueError(f"last_tile_space must be between the track length "
-                             f"({self.track_length}) and 64 (R4.2, C6), got {self.last_tile_space}")
+            raise ValueError(
+                f"last_tile_space must be between the track length "
+                f"({self.track_length}) and 64 (R4.2, C6), got {self.last_tile_space}"
+            )
         colours = self.racing_colours + self.crazy_colours
         if len(self.racing_colours) != 5:
             raise ValueError(f"{self.preset} has 5 racing camels (R1), got {self.racing_colours}")
@@ -247,14 +284,17 @@ class RuleSet:
         if self.preset == "second_edition" and len(self.crazy_colours) != 2:
             raise ValueError(f"second_edition has 2 crazy camels (R1), got {self.crazy_colours}")
         if self.tile_kind not in ("desert", "spectator", "trap", "none"):
-            raise ValueError(f"tile_kind must be 'desert', 'spectator', 'trap' or 'none', got "
-                             f"{self.tile_kind!r}")
+            raise ValueError(
+                f"tile_kind must be 'desert', 'spectator', 'trap' or 'none', got {self.tile_kind!r}"
+            )
         if not self.racing_die_faces or any(v < 1 for v in self.racing_die_faces):
             raise ValueError(f"racing die faces must be positive, got {self.racing_die_faces}")
         faces = self.racing_die_faces + self.grey_die_values + self.support_die_faces
         if max(faces) > self.track_length:
-            raise ValueError(f"a die face moves at most the track length ({self.track_length} "
-                             f"spaces), got {max(faces)}")
+            raise ValueError(
+                f"a die face moves at most the track length ({self.track_length} "
+                f"spaces), got {max(faces)}"
+            )
         if self.crazy_colours and (
             not self.grey_die_values or any(v < 1 for v in self.grey_die_values)
         ):
@@ -262,29 +302,38 @@ class RuleSet:
         values = self.leg_bet_values
         # C5: an endless stack may end in a 0-valued tile (a late bet that pays nothing).
         lowest = 0 if self.endless_leg_bets else 1
-        if (not values or values[0] < 1 or any(v < lowest for v in values)
-                or list(values) != sorted(values, reverse=True)):
+        if (
+            not values
+            or values[0] < 1
+            or any(v < lowest for v in values)
+            or list(values) != sorted(values, reverse=True)
+        ):
             raise ValueError(
                 f"leg-bet stack values must be positive, highest on top (R2.3; an endless stack "
                 f"may end in 0, C5), got {values}"
             )
         if self.endless_leg_bets and self.leg_cards:
-            raise ValueError("leg cards are played once per leg (R14.3); they cannot be endless "
-                             "(C5)")
+            raise ValueError(
+                "leg cards are played once per leg (R14.3); they cannot be endless (C5)"
+            )
         if self.starting_coins < 0:
             raise ValueError(f"starting_coins must be >= 0, got {self.starting_coins}")
         # A leg starts with every racing die (+ grey) and, with support dice, exactly one support
         # die (R9.1.1): more pyramid tiles than that would leave a tile with no die to draw.
-        n_dice = len(self.racing_colours) + (1 if self.crazy_colours else 0) + (
-            1 if self.support_dice else 0)
+        n_dice = (
+            len(self.racing_colours)
+            + (1 if self.crazy_colours else 0)
+            + (1 if self.support_dice else 0)
+        )
         if not 1 <= self.pyramid_tiles <= n_dice:
             raise ValueError(
                 f"pyramid_tiles must be between 1 and the {n_dice} dice in the pyramid at a leg "
                 f"start (R6.1, R9.1.1), got {self.pyramid_tiles}"
             )
         if self.partnerships and self.preset == "classic":
-            raise ValueError("classic has no betting partnerships (R9.4: second edition or "
-                             "Supercup module 4)")
+            raise ValueError(
+                "classic has no betting partnerships (R9.4: second edition or Supercup module 4)"
+            )
         if self.partnerships and self.num_players < 6:
             raise ValueError(
                 f"betting partnerships need at least 6 players (R1.4, R9.4), "
@@ -296,10 +345,13 @@ class RuleSet:
     def _build_dice(self) -> tuple[tuple[Face, ...], ...]:
         dice = [tuple((c, v) for v in self.racing_die_faces) for c in range(self.n_racing)]
         if self.crazy_colours:
-            dice.append(tuple(
-                (self.n_racing + k, v)
-                for k in range(len(self.crazy_colours)) for v in self.grey_die_values
-            ))
+            dice.append(
+                tuple(
+                    (self.n_racing + k, v)
+                    for k in range(len(self.crazy_colours))
+                    for v in self.grey_die_values
+                )
+            )
         if self.support_dice:
             dice += [tuple((c, v) for v in self.support_die_faces) for c in range(self.n_racing)]
         return tuple(dice)
@@ -346,7 +398,8 @@ class RuleSet:
     def tile_sides(self) -> tuple[str, str]:
         """Names of the +1 and -1 sides of the track tile (R4.2)."""
         return {"desert": ("oasis", "mirage"), "trap": ("boost", "slow")}.get(
-            self.tile_kind, ("cheering", "booing"))
+            self.tile_kind, ("cheering", "booing")
+        )
 
     def to_dict(self) -> dict:
         """The fields that differ from the preset, plus preset and num_players (JSON-safe).
@@ -389,8 +442,7 @@ class RuleSet:
     @classmethod
     def _from_document(cls, data: dict) -> RuleSet:
         if not isinstance(data, dict) or "preset" not in data:
-            raise ValueError(f"a rule set document needs at least a 'preset', got "
-                             f"{str(data)[:80]}")
+            raise ValueError(f"a rule set document needs at least a 'preset', got {str(data)[:80]}")
         known = set(cls.__dataclass_fields__) - _NOT_ARGUMENTS
         unknown = set(data) - known
         if unknown:
@@ -415,10 +467,12 @@ def _typed(name: str, value: object) -> object:
     if value is None and name in _NULLABLE:
         return None
     if kind.startswith("tuple["):
-        item = kind[len("tuple["):].split(",")[0]
+        item = kind[len("tuple[") :].split(",")[0]
         if type(value) is not list or len(value) > _MOST_ITEMS:
-            raise ValueError(f"rule set field {name} must be a list of at most {_MOST_ITEMS} "
-                             f"{item}s, got {str(value)[:60]}")
+            raise ValueError(
+                f"rule set field {name} must be a list of at most {_MOST_ITEMS} "
+                f"{item}s, got {str(value)[:60]}"
+            )
         return tuple(_typed_scalar(name, v, item) for v in value)
     return _typed_scalar(name, value, kind)
 

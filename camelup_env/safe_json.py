@@ -56,8 +56,10 @@ def loads(text: str | bytes, what: str, *, max_bytes: int, max_depth: int) -> An
 
     def parse_int(digits: str) -> int:
         if len(digits.lstrip("-")) > MAX_INT_DIGITS:
-            raise ValueError(f"{what} holds an integer of {len(digits)} digits (at most "
-                             f"{MAX_INT_DIGITS} are accepted)")
+            raise ValueError(
+                f"{what} holds an integer of {len(digits)} digits (at most "
+                f"{MAX_INT_DIGITS} are accepted)"
+            )
         return int(digits)
 
     def parse_float(digits: str) -> float:
@@ -70,7 +72,8 @@ def loads(text: str | bytes, what: str, *, max_bytes: int, max_depth: int) -> An
         raise ValueError(f"{what} holds {name}, which is not a JSON number")
 
     try:
-        return json.loads(text, parse_int=parse_int, parse_float=parse_float,
-                          parse_constant=parse_constant)
+        return json.loads(
+            text, parse_int=parse_int, parse_float=parse_float, parse_constant=parse_constant
+        )
     except json.JSONDecodeError as exc:
         raise ValueError(f"{what} is not valid JSON: {exc}") from exc

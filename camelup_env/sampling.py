@@ -19,8 +19,13 @@ from camelup_env.state import GameState
 __all__ = ["random_positions"]
 
 
-def random_positions(rules: RuleSet, count: int, seed: int = 0, keep: float = 0.1,
-                     accept: Callable[[GameState], bool] | None = None) -> list[GameState]:
+def random_positions(
+    rules: RuleSet,
+    count: int,
+    seed: int = 0,
+    keep: float = 0.1,
+    accept: Callable[[GameState], bool] | None = None,
+) -> list[GameState]:
     """``count`` positions of seeded games played with uniformly random legal moves.
 
     After each move the position is kept with probability ``keep`` if the game is not over and

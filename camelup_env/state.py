@@ -235,8 +235,9 @@ class GameState:
             raise ValueError(f"game state document is missing field(s) {missing}")
         extra = set(doc) - set(_FIELD_NAMES) - {"schema_version"}
         if extra:
-            raise ValueError(f"game state document has unknown field(s) "
-                             f"{sorted(map(str, extra))[:5]}")
+            raise ValueError(
+                f"game state document has unknown field(s) {sorted(map(str, extra))[:5]}"
+            )
         rules = RuleSet.from_dict(doc["rules"])
         n = rules.num_players
 
@@ -251,8 +252,7 @@ class GameState:
         state = cls(
             rules=rules,
             stacks=_stacks(doc["stacks"]),
-            tiles={space: (owner, side)
-                   for space, owner, side in _rows(doc["tiles"], "tiles", 3)},
+            tiles={space: (owner, side) for space, owner, side in _rows(doc["tiles"], "tiles", 3)},
             pyramid=_ints(doc["pyramid"], "pyramid"),
             revealed=_rows(doc["revealed"], "revealed", 3),
             leg_stacks=_rows(doc["leg_stacks"], "leg_stacks", length=rules.n_racing),
@@ -269,8 +269,7 @@ class GameState:
             leg_starter=_int(doc["leg_starter"], "leg_starter"),
             game_over=_bool(doc["game_over"], "game_over"),
             crater=_int(doc["crater"], "crater"),
-            photographer=(None if photographer is None
-                          else _ints(photographer, "photographer", 2)),
+            photographer=(None if photographer is None else _ints(photographer, "photographer", 2)),
             position_bets=_rows(doc["position_bets"], "position_bets", 4),
             extra_pending=_bool(doc["extra_pending"], "extra_pending"),
             wanderer=_int(doc.get("wanderer", 0), "wanderer"),
@@ -286,8 +285,9 @@ class GameState:
     def from_json(cls, text: str | bytes) -> GameState:
         """A state from :meth:`to_json` text, checked as untrusted input (see :meth:`from_dict`
         and :mod:`camelup_env.safe_json`): any problem is a ``ValueError``."""
-        return cls.from_dict(safe_json.loads(text, "game state", max_bytes=MAX_JSON_BYTES,
-                                             max_depth=MAX_JSON_DEPTH))
+        return cls.from_dict(
+            safe_json.loads(text, "game state", max_bytes=MAX_JSON_BYTES, max_depth=MAX_JSON_DEPTH)
+        )
 
     def validate(self) -> None:
         """Check the invariants every reachable state satisfies; raise ``ValueError`` naming the
@@ -298,21 +298,26 @@ class GameState:
         seats = range(n)
         camels = sorted(c for stack in self.stacks.values() for c in stack)
         if camels != list(range(r.n_camels)):
-            raise ValueError(f"stacks: every camel must be on the track exactly once, got "
-                             f"{camels[:20]}")
+            raise ValueError(
+                f"stacks: every camel must be on the track exactly once, got {camels[:20]}"
+            )
         if any(not stack for stack in self.stacks.values()):
             raise ValueError("stacks must not contain empty spaces")
         # R5.4/R5.6: a unit moves at most one die face (a tile adds one more only on 1..L, or
         # past the line where tiles lie there too, C7).
         reach = max(face for die in r.dice for _, face in die) + (
-            r.last_tile_space > r.track_length)
-        lowest, highest = (1, r.track_length) if not self.game_over else (
-            1 - reach, r.track_length + reach)
+            r.last_tile_space > r.track_length
+        )
+        lowest, highest = (
+            (1, r.track_length) if not self.game_over else (1 - reach, r.track_length + reach)
+        )
         for space in self.stacks:
             if not lowest <= space <= highest:
-                raise ValueError(f"stacks: space {space} is outside {lowest}..{highest} "
-                                 f"({'a finished' if self.game_over else 'a running'} race, "
-                                 f"R5.4, R5.6)")
+                raise ValueError(
+                    f"stacks: space {space} is outside {lowest}..{highest} "
+                    f"({'a finished' if self.game_over else 'a running'} race, "
+                    f"R5.4, R5.6)"
+                )
         for name in ("coins", "leg_bets", "pyramid_tiles", "hands", "partners"):
             if len(getattr(self, name)) != n:
                 raise ValueError(f"{name} must have one entry per player ({n})")
@@ -333,10 +338,13 @@ class GameState:
             raise ValueError(f"current ({self.current}) and leg_starter must be seats 0..{n - 1}")
         self._validate_dice()
         self._validate_bets()
-        if any(p != -1 and (p not in seats or p == s or self.partners[p] != s)
-               for s, p in enumerate(self.partners)):
-            raise ValueError(f"partners must pair seats both ways or be -1 (R9.4), got "
-                             f"{self.partners}")
+        if any(
+            p != -1 and (p not in seats or p == s or self.partners[p] != s)
+            for s, p in enumerate(self.partners)
+        ):
+            raise ValueError(
+                f"partners must pair seats both ways or be -1 (R9.4), got {self.partners}"
+            )
         if not r.partnerships and any(p != -1 for p in self.partners):
             raise ValueError("partners: this rule set has no partnerships (R9.4)")
         if not r.photographer and self.photographer is not None:
@@ -360,21 +368,30 @@ class GameState:
             if self.wanderer:
                 raise ValueError("wanderer: this rule set has no desert wanderer (R14.1)")
         elif not 2 <= self.wanderer <= r.track_length:
-            raise ValueError(f"wanderer must lie on a space 2..{r.track_length} (R14.1), got "
-                             f"{self.wanderer}")
+            raise ValueError(
+                f"wanderer must lie on a space 2..{r.track_length} (R14.1), got {self.wanderer}"
+            )
         elif not self.game_over and max(self.stacks) > self.wanderer:
-            raise ValueError(f"no camel stands beyond the wanderer on space {self.wanderer} "
-                             "while the race runs: passing it ends the leg (R14.5)")
+            raise ValueError(
+                f"no camel stands beyond the wanderer on space {self.wanderer} "
+                "while the race runs: passing it ends the leg (R14.5)"
+            )
         if self.loser_cards and not r.leg_cards:
             raise ValueError("loser_cards: this rule set has no leg cards (R14.4)")
         camels = [camel for _, camel, _ in self.loser_cards]
-        expected = r.loser_bet_values[:len(self.loser_cards)]
-        if (len(set(camels)) != len(camels)
-                or any(s not in range(r.num_players) or c not in range(r.n_racing)
-                       for s, c, _ in self.loser_cards)
-                or tuple(v for _, _, v in self.loser_cards) != expected):
-            raise ValueError(f"loser_cards: one card per camel, valued in the order played "
-                             f"{r.loser_bet_values} (R14.4), got {self.loser_cards[:8]}")
+        expected = r.loser_bet_values[: len(self.loser_cards)]
+        if (
+            len(set(camels)) != len(camels)
+            or any(
+                s not in range(r.num_players) or c not in range(r.n_racing)
+                for s, c, _ in self.loser_cards
+            )
+            or tuple(v for _, _, v in self.loser_cards) != expected
+        ):
+            raise ValueError(
+                f"loser_cards: one card per camel, valued in the order played "
+                f"{r.loser_bet_values} (R14.4), got {self.loser_cards[:8]}"
+            )
 
     def _validate_dice(self) -> None:
         """pyramid, revealed, pyramid tiles (R3, R6.1, R9.1)."""
@@ -384,20 +401,24 @@ class GameState:
         shown = [die for die, _, _ in self.revealed]
         for die, camel, value in self.revealed:
             if die not in range(r.n_dice) or (camel, value) not in r.dice[die]:
-                raise ValueError(f"revealed: die {die} cannot show camel {camel} with {value} "
-                                 f"(R3)")
+                raise ValueError(f"revealed: die {die} cannot show camel {camel} with {value} (R3)")
         if len(set(shown)) != len(shown) or set(shown) & set(self.pyramid):
-            raise ValueError(f"revealed: a die is revealed once per leg and then out of the "
-                             f"pyramid, got {shown} with pyramid {self.pyramid}")
+            raise ValueError(
+                f"revealed: a die is revealed once per leg and then out of the "
+                f"pyramid, got {shown} with pyramid {self.pyramid}"
+            )
         if any(not 0 <= t <= r.pyramid_tiles for t in self.pyramid_tiles):
-            raise ValueError(f"pyramid_tiles must be 0..{r.pyramid_tiles} per seat, got "
-                             f"{self.pyramid_tiles}")
+            raise ValueError(
+                f"pyramid_tiles must be 0..{r.pyramid_tiles} per seat, got {self.pyramid_tiles}"
+            )
         left = self.pyramid_tiles_left
         if not 0 <= left <= r.pyramid_tiles:
             raise ValueError(f"pyramid_tiles_left must be 0..{r.pyramid_tiles}, got {left}")
         if not self.game_over and left > len(self.pyramid):
-            raise ValueError(f"pyramid_tiles_left ({left}) exceeds the {len(self.pyramid)} "
-                             f"dice in the pyramid: each tile reveals one (R4.3, R6.1)")
+            raise ValueError(
+                f"pyramid_tiles_left ({left}) exceeds the {len(self.pyramid)} "
+                f"dice in the pyramid: each tile reveals one (R4.3, R6.1)"
+            )
 
     def _validate_bets(self) -> None:
         """leg bets, race-bet cards and hands, position bets (R2.3, R4.4, R10, R9.3)."""
@@ -406,17 +427,23 @@ class GameState:
         full = Counter(r.leg_bet_values)
         for camel, stack in enumerate(self.leg_stacks):
             if Counter(stack) - full:
-                raise ValueError(f"leg_stacks[{camel}] {stack[:8]} must be tiles of the stack "
-                                 f"{r.leg_bet_values} (R2.3)")
+                raise ValueError(
+                    f"leg_stacks[{camel}] {stack[:8]} must be tiles of the stack "
+                    f"{r.leg_bet_values} (R2.3)"
+                )
         for seat, bets in enumerate(self.leg_bets):
             most = MAX_COUNT if r.endless_leg_bets else r.n_racing * len(r.leg_bet_values)
             if len(bets) > most or any(
-                    c not in range(r.n_racing) or v not in full for c, v in bets):
-                raise ValueError(f"leg_bets[{seat}]: a tile that is no leg-bet tile (R2.3) in "
-                                 f"{bets[:8]}")
+                c not in range(r.n_racing) or v not in full for c, v in bets
+            ):
+                raise ValueError(
+                    f"leg_bets[{seat}]: a tile that is no leg-bet tile (R2.3) in {bets[:8]}"
+                )
         if any(not HIDDEN <= h < 1 << r.n_racing for h in self.hands):
-            raise ValueError(f"hands must be bit masks of the {r.n_racing} racing camels (or "
-                             f"-1, hidden, R10), got {self.hands}")
+            raise ValueError(
+                f"hands must be bit masks of the {r.n_racing} racing camels (or "
+                f"-1, hidden, R10), got {self.hands}"
+            )
         cards = self.winner_pile + self.loser_pile
         for owner, camel in cards:
             if owner not in range(n) or not HIDDEN <= camel < r.n_racing:
@@ -432,8 +459,10 @@ class GameState:
         held = [list(bets) for bets in self.leg_bets]
         for owner, pos, camel, value in self.position_bets:
             if owner not in range(n) or (camel, value) not in held[owner]:
-                raise ValueError(f"position tile {pos} must cover a leg-bet tile of its owner "
-                                 f"(R9.3), got owner {owner}, tile {(camel, value)}")
+                raise ValueError(
+                    f"position tile {pos} must cover a leg-bet tile of its owner "
+                    f"(R9.3), got owner {owner}, tile {(camel, value)}"
+                )
             held[owner].remove((camel, value))
 
 
@@ -445,8 +474,7 @@ _ADDED_FIELDS = frozenset({"wanderer", "loser_cards"})
 
 def _int(value: Any, name: str) -> int:
     if type(value) is not int or abs(value) > MAX_COUNT:
-        raise ValueError(f"{name} must be an integer of at most {MAX_COUNT}, got "
-                         f"{str(value)[:40]}")
+        raise ValueError(f"{name} must be an integer of at most {MAX_COUNT}, got {str(value)[:40]}")
     return value
 
 
@@ -479,8 +507,12 @@ def _ints(value: Any, name: str, length: int | None = None) -> tuple[int, ...]:
     return tuple(_int(v, f"{name}[{j}]") for j, v in enumerate(items))
 
 
-def _rows(value: Any, name: str, width: int | None = None, length: int | None = None,
-          ) -> tuple[tuple[int, ...], ...]:
+def _rows(
+    value: Any,
+    name: str,
+    width: int | None = None,
+    length: int | None = None,
+) -> tuple[tuple[int, ...], ...]:
     """A list (of ``length`` entries) of int lists (each of ``width`` entries) as tuples."""
     rows = _items(value, name, length)
     if all(type(r) is list and (width is None or len(r) == width) and _fits(r) for r in rows):

@@ -104,8 +104,10 @@ def _leg_odds(state: GameState, board: Board, pyramid: tuple[int, ...]) -> np.nd
                     src = bottom >> 4
                     dst = src + value
                     height = sum(1 for k in keys if k >> 4 == dst)
-                    moved = tuple((dst << 4) + height + k - bottom if k >= bottom and k >> 4 == src
-                                  else k for k in keys)
+                    moved = tuple(
+                        (dst << 4) + height + k - bottom if k >= bottom and k >> 4 == src else k
+                        for k in keys
+                    )
                     q = p * w / len(dice)
                     # R14.5 (the wanderer is never beyond L, so this covers R5.4) and R6.1
                     if dst > wanderer or not rest:

@@ -140,14 +140,25 @@ class SingleAgentEnv(gymnasium.Env):
         self.illegal_reward = illegal_reward
         self.set_opponents(opponents)
         self.learner = LearnerGames(
-            self.rules, 1, lambda: self.opponents, learner_seat=learner_seat,
-            reward_mode=reward_mode, coin_shaping=coin_shaping, max_turns=max_turns,
-            illegal_reward=illegal_reward, autoreset=False, engine=True,
-            odds_features=odds_features, race_samples=race_samples, action_values=action_values)
+            self.rules,
+            1,
+            lambda: self.opponents,
+            learner_seat=learner_seat,
+            reward_mode=reward_mode,
+            coin_shaping=coin_shaping,
+            max_turns=max_turns,
+            illegal_reward=illegal_reward,
+            autoreset=False,
+            engine=True,
+            odds_features=odds_features,
+            race_samples=race_samples,
+            action_values=action_values,
+        )
         #: The learner's observation (its ``layout`` names the vector's slices).
         self.observer: Observer = self.learner.observers[0]
-        self.observation_space = gymnasium.spaces.Box(self.observer.low, self.observer.high,
-                                                      dtype=np.float32)
+        self.observation_space = gymnasium.spaces.Box(
+            self.observer.low, self.observer.high, dtype=np.float32
+        )
         self.action_space = gymnasium.spaces.Discrete(self.learner.num_actions)
         self._done = True
         self._events_seen = 0  # of the game's event log, handed to the learner already
@@ -162,8 +173,9 @@ class SingleAgentEnv(gymnasium.Env):
             opponents = [opponents] * n
         opponents = list(opponents)
         if len(opponents) != n or not all(callable(o) for o in opponents):
-            raise ValueError(f"need {n} opponent callables (one per other seat), "
-                             f"got {len(opponents)}")
+            raise ValueError(
+                f"need {n} opponent callables (one per other seat), got {len(opponents)}"
+            )
         self.opponents = opponents
 
     @property
@@ -220,6 +232,6 @@ class SingleAgentEnv(gymnasium.Env):
         """The game's events since the learner last saw them, as the learner may see them."""
         log = self.learner.games.events[0]
         seat = self.seat
-        new = tuple(public_event(event, seat) for event in log[self._events_seen:])
+        new = tuple(public_event(event, seat) for event in log[self._events_seen :])
         self._events_seen = len(log)
         return new

@@ -48,8 +48,14 @@ def figure_state():
 
     rng = np.random.default_rng(FIGURE_SEED)
     state = new_game(RuleSet("classic", num_players=FIGURE_PLAYERS), seed=FIGURE_SEED)
-    for action in (TakeLegBet(0), PlaceTile(6, 1), TakePyramidTile(), RaceBet(0, 1),
-                   TakePyramidTile(), TakeLegBet(3)):
+    for action in (
+        TakeLegBet(0),
+        PlaceTile(6, 1),
+        TakePyramidTile(),
+        RaceBet(0, 1),
+        TakePyramidTile(),
+        TakeLegBet(3),
+    ):
         state, _ = apply_action(state, action, rng)
     return state
 
@@ -85,8 +91,14 @@ def observation_png(state) -> bytes:
         a, b = observer.layout[name]
         part = observer.view(obs, name)
         grid = np.atleast_2d(part) if part.ndim < 2 else part.reshape(part.shape[0], -1)
-        ax.imshow(grid, cmap="YlOrBr", vmin=min(0.0, float(grid.min())),
-                  vmax=max(1.0, float(grid.max())), aspect="auto", interpolation="nearest")
+        ax.imshow(
+            grid,
+            cmap="YlOrBr",
+            vmin=min(0.0, float(grid.min())),
+            vmax=max(1.0, float(grid.max())),
+            aspect="auto",
+            interpolation="nearest",
+        )
         shape = "×".join(map(str, observer.shapes[name]))
         ax.set_title(f"{name}  ({shape})  [{a}:{b}]", fontsize=9)
         ax.set_xticks([])
@@ -97,10 +109,12 @@ def observation_png(state) -> bytes:
         elif part.ndim == 1 and len(part) <= 16:  # one row: label the entries instead
             labels = _row_labels(state.rules, len(part)) or [str(i) for i in range(len(part))]
             ax.set_xticks(range(len(part)), labels, fontsize=7)
-    for ax in list(axes.flat)[len(names):]:
+    for ax in list(axes.flat)[len(names) :]:
         ax.axis("off")
-    fig.suptitle(f"observation of seat 0: {observer.size} numbers "
-                 "(odds_features=False; darker = larger)", fontsize=11)
+    fig.suptitle(
+        f"observation of seat 0: {observer.size} numbers (odds_features=False; darker = larger)",
+        fontsize=11,
+    )
     out = io.BytesIO()
     fig.savefig(out, format="png", dpi=80)
     plt.close(fig)
@@ -170,8 +184,14 @@ def results_page() -> tuple[str, dict[str, bytes]]:
         if not summary.exists():
             continue
         title = _title(tour / "README.md", tour.name)
-        parts += [f"### {title}", "", f"Files: `results/tournaments/{tour.name}/`.", "",
-                  _demoted(summary.read_text(), 3), ""]
+        parts += [
+            f"### {title}",
+            "",
+            f"Files: `results/tournaments/{tour.name}/`.",
+            "",
+            _demoted(summary.read_text(), 3),
+            "",
+        ]
     return "\n".join(parts) + "\n", images
 
 
@@ -181,8 +201,13 @@ def generated() -> dict[str, bytes | str]:
     page, images = results_page()
     from tutorials.notebooks import site_pages
 
-    return {"img/board.png": board_png(state), "img/observation.png": observation_png(state),
-            "results.md": page, **images, **site_pages()}
+    return {
+        "img/board.png": board_png(state),
+        "img/observation.png": observation_png(state),
+        "results.md": page,
+        **images,
+        **site_pages(),
+    }
 
 
 def on_files(files, config):  # the MkDocs hook

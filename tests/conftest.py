@@ -13,7 +13,9 @@ def runs_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
     from tournament.run import run_tournament
 
     root = tmp_path_factory.mktemp("runs")
-    config = tournament_config(None, {"agents": ["random", "heuristic"], "players": 2,
-                                      "games": 2, "workers": 1, "name": "demo"})
+    config = tournament_config(
+        None,
+        {"agents": ["random", "heuristic"], "players": 2, "games": 2, "workers": 1, "name": "demo"},
+    )
     run_tournament(config, root / "demo", progress=False)
     return root

@@ -52,8 +52,9 @@ def position(
     return state
 
 
-def roll(state: GameState, die: int, value: int, shown: int | None = None
-         ) -> tuple[GameState, tuple[Event, ...]]:
+def roll(
+    state: GameState, die: int, value: int, shown: int | None = None
+) -> tuple[GameState, tuple[Event, ...]]:
     """Take a pyramid tile with a chosen outcome: ``die`` shows ``value`` (and ``shown``)."""
     camel = die if shown is None else shown
     return apply_outcome(state, TakePyramidTile(), DieRoll(die, camel, value))
@@ -115,8 +116,9 @@ def brute_force(state: GameState, seat: int | None = None) -> tuple[np.ndarray, 
         for roll, p in chance_outcomes(s, pyramid):
             new, events = apply_outcome(s, pyramid, roll)
             w = weight * p
-            paid[0] += sum(w * e.coins for e in events
-                           if isinstance(e, TilePayout) and e.owner == seat)
+            paid[0] += sum(
+                w * e.coins for e in events if isinstance(e, TilePayout) and e.owner == seat
+            )
             scored = [e for e in events if isinstance(e, LegScored)]
             if scored:  # R6.1 / R9.1.5 leg end, or R7.1 final scoring at a race end
                 for rank, camel in enumerate(scored[0].ranking):
@@ -136,8 +138,11 @@ def random_positions(rules: RuleSet, count: int, seed: int, reveals=(1, 2, 3)):
     while len(found) < count:
         state = new_game(rules, seed=rng)
         while not state.game_over and len(found) < count:
-            if (not state.extra_pending and state.pyramid_tiles_left in reveals
-                    and rng.random() < 0.3):
+            if (
+                not state.extra_pending
+                and state.pyramid_tiles_left in reveals
+                and rng.random() < 0.3
+            ):
                 found.append(state)
             actions = legal_actions(state)
             tiles = [a for a in actions if isinstance(a, PlaceTile)]

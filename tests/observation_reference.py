@@ -96,8 +96,10 @@ class ReferenceObserver:
             if hand >> camel & 1:
                 m[oc + 4 * camel] = 1.0
         kdiv = 1.0 / (K - 1) if K > 1 else 0.0
-        for base, pile, col in ((o["winner_pile"], state.winner_pile, 1),
-                                (o["loser_pile"], state.loser_pile, 2)):
+        for base, pile, col in (
+            (o["winner_pile"], state.winner_pile, 1),
+            (o["loser_pile"], state.loser_pile, 2),
+        ):
             for slot, (owner, camel) in enumerate(pile):
                 k = rel[owner]
                 m[base + slot * n + k] = 1.0
@@ -130,15 +132,14 @@ class ReferenceObserver:
                 m[base + 1 + n + R] = value / self._max_leg_value
 
         out = np.frombuffer(buf, dtype=np.float32)
-        out[:self._track_end] = self._track(state)
-        out[self._dice_start:self._dice_end] = self._dice(state)
+        out[: self._track_end] = self._track(state)
+        out[self._dice_start : self._dice_end] = self._dice(state)
         if "leg_rank_prob" in self.layout:
             a, b = self.layout["leg_rank_prob"][0], self.layout["race_loser_prob"][1]
             out[a:b] = self._odds(state)
         if "action_values" in self.layout:
             a, b = self.layout["action_values"]
-            values = action_values(state, seat, race_samples=self.race_samples,
-                                   tile_odds="approx")
+            values = action_values(state, seat, race_samples=self.race_samples, tile_odds="approx")
             out[a:b] = np.clip(values / 10.0, -1.0, 1.0)
         return out
 
@@ -155,10 +156,15 @@ class ReferenceObserver:
             probs, winner, loser = shared.leg, shared.race.winner, shared.race.loser
         else:
             probs = odds.leg_rank_probabilities(state)
-            position = (tuple(sorted(state.stacks.items())), tuple(sorted(state.tiles.items())),
-                        state.pyramid, state.pyramid_tiles_left)
-            race = odds.race_probabilities(state, self.race_samples,
-                                           seed=zlib.crc32(repr(position).encode()))
+            position = (
+                tuple(sorted(state.stacks.items())),
+                tuple(sorted(state.tiles.items())),
+                state.pyramid,
+                state.pyramid_tiles_left,
+            )
+            race = odds.race_probabilities(
+                state, self.race_samples, seed=zlib.crc32(repr(position).encode())
+            )
             winner, loser = race.winner, race.loser
         ev, avail = np.zeros(R), np.zeros(R)
         if not state.game_over:
@@ -235,5 +241,4 @@ class ReferenceObserver:
         seg = np.zeros(self._dice_end, dtype=np.float32)
         seg[idx] = val
         seg[ones] = 1.0
-        return seg[self._dice_start:]
-
+        return seg[self._dice_start :]

@@ -73,8 +73,9 @@ def expected_payout(state: GameState, seat: int, counted: tuple[type, ...] = ALL
     return expected_after(state, table.pyramid, seat, counted)
 
 
-def expected_after(state: GameState, index: int, seat: int,
-                   counted: tuple[type, ...] = ALL) -> float:
+def expected_after(
+    state: GameState, index: int, seat: int, counted: tuple[type, ...] = ALL
+) -> float:
     """E[what ``index`` and the rest of the leg pay ``seat``], every chance outcome weighted by
     the engine's probability."""
     total = Fraction(0)
@@ -89,6 +90,7 @@ def expected_after(state: GameState, index: int, seat: int,
 
 def positions(rules: RuleSet, n: int, max_left: int = 3, seed: int = 0) -> list[GameState]:
     """States of seeded random games with at most ``max_left`` reveals left in the leg."""
+
     def few_left(s: GameState) -> bool:
         return not s.extra_pending and 0 < min(s.pyramid_tiles_left, len(s.pyramid)) <= max_left
 
@@ -104,8 +106,7 @@ def check_against_brute_force(state: GameState, kinds: tuple[type, ...]) -> int:
     """Compare every legal action of ``kinds`` with the brute force; how many were checked."""
     seat = state.current
     table = action_table(state.rules)
-    values = action_values(public_view(state, seat), seat, tile_odds="exact",
-                           race_samples=64)
+    values = action_values(public_view(state, seat), seat, tile_odds="exact", race_samples=64)
     checked = 0
     for i in legal_action_indices(state):
         a = table.actions[i]
@@ -125,8 +126,10 @@ def check_against_brute_force(state: GameState, kinds: tuple[type, ...]) -> int:
 @pytest.mark.parametrize(("preset", "max_left"), [("classic", 3), ("second_edition", 2)])
 def test_leg_bet_pyramid_and_tile_values_equal_the_brute_force(preset: str, max_left: int) -> None:
     """R6.2, R4.3, R5.3 (tiles exactly, both sides, with the seat's own tile lifted)."""
-    checked = sum(check_against_brute_force(s, (TakeLegBet, TakePyramidTile, PlaceTile))
-                  for s in positions(RuleSet(preset, num_players=3), 4, max_left))
+    checked = sum(
+        check_against_brute_force(s, (TakeLegBet, TakePyramidTile, PlaceTile))
+        for s in positions(RuleSet(preset, num_players=3), 4, max_left)
+    )
     assert checked > 40
 
 
@@ -142,23 +145,29 @@ def test_race_bet_values_equal_the_brute_force_when_the_race_ends_this_leg() -> 
     assert values[table.race_index(0, 3)] == pytest.approx(-1)  # at the bottom: never leads
 
 
-@pytest.mark.parametrize("modules", [dict(position_bets=True, photographer=False),
-                                     dict(position_bets=False, photographer=True)])
+@pytest.mark.parametrize(
+    "modules",
+    [dict(position_bets=True, photographer=False), dict(position_bets=False, photographer=True)],
+)
 def test_position_bet_and_camera_values_equal_the_brute_force(modules: dict) -> None:
     """R9.3 (covering an own tile gives up its leg-bet value) and R9.2 (a re-pointed camera
     gives up the old space's value)."""
     rules = RuleSet("supercup", num_players=3, support_dice=False, **modules)
     # Random play takes every position tile early in a leg: give back all but the first.
-    checked = sum(check_against_brute_force(replace(s, position_bets=s.position_bets[:1]),
-                                            (PositionBet, Photograph))
-                  for s in positions(rules, 6, max_left=2, seed=1))
+    checked = sum(
+        check_against_brute_force(
+            replace(s, position_bets=s.position_bets[:1]), (PositionBet, Photograph)
+        )
+        for s in positions(rules, 6, max_left=2, seed=1)
+    )
     assert checked > 5
 
 
 def test_support_die_values_equal_the_brute_force() -> None:
     """R9.1.4: the die joins the pyramid with one more reveal; the pyramid tile goes back."""
-    rules = RuleSet("supercup", num_players=3, extra_action=True, photographer=False,
-                    position_bets=False)
+    rules = RuleSet(
+        "supercup", num_players=3, extra_action=True, photographer=False, position_bets=False
+    )
     rng = np.random.default_rng(2)
     checked = 0
     state = new_game(rules, seed=2)
@@ -185,9 +194,12 @@ def test_partnership_is_the_best_expected_copy() -> None:
                 continue
             rewards = []
             for camel, value in s.leg_bets[a.seat]:
-                probe = replace(s, leg_bets=tuple(((camel, value),) if q == a.seat else ()
-                                                  for q in range(6)), pyramid_tiles=(0,) * 6,
-                                partners=(-1,) * 6)
+                probe = replace(
+                    s,
+                    leg_bets=tuple(((camel, value),) if q == a.seat else () for q in range(6)),
+                    pyramid_tiles=(0,) * 6,
+                    partners=(-1,) * 6,
+                )
                 rewards.append(expected_payout(probe, a.seat, (LegScored,)))
             if s.pyramid_tiles[a.seat]:
                 rewards.append(1.0)

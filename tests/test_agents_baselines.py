@@ -49,8 +49,10 @@ def test_scripted_baselines_play_legal_moves(preset: str, players: int) -> None:
     # catch=False: an illegal action or an exception fails the test instead of forfeiting
     rules = RuleSet(preset, num_players=players)
     for game in range(6):
-        lineup = [agents.make("heuristic") if s % 2 else agents.make("random", seed=s)
-                  for s in range(players)]
+        lineup = [
+            agents.make("heuristic") if s % 2 else agents.make("random", seed=s)
+            for s in range(players)
+        ]
         result = play_game(rules, lineup, seed=game, catch=False)
         assert result.forfeit is None and not result.truncated
         assert len(result.winners) >= 1

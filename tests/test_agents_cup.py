@@ -63,16 +63,22 @@ def test_C5_greedy_values_a_late_round_bet_at_the_cups_payout() -> None:
     table = action_table(CUP)
     for camel in (B, OR, W):  # a fourth bet: 0 if first or second, -1 otherwise
         assert values[table.index[TakeLegBet(camel)]] == pytest.approx(
-            -(1 - probs[camel, 0] - probs[camel, 1]))
+            -(1 - probs[camel, 0] - probs[camel, 1])
+        )
     assert values[table.index[TakeLegBet(Y)]] == pytest.approx(
-        2 * probs[Y, 0] + probs[Y, 1] - (1 - probs[Y, 0] - probs[Y, 1]))
+        2 * probs[Y, 0] + probs[Y, 1] - (1 - probs[Y, 0] - probs[Y, 1])
+    )
     assert values[table.pyramid] == 1
 
 
 def test_C9_greedy_values_race_bets_on_the_cups_ladder() -> None:
     # three cards below ours: with the Cup's 8, 5, 3, 1 a fourth correct card pays 1, not 2
-    s = position(rules=CUP, stacks={15: (OR, Y, B, G, W)},
-                 winner_pile=((1, -1), (2, -1), (3, -1)), hands=(31, -1, -1, -1))
+    s = position(
+        rules=CUP,
+        stacks={15: (OR, Y, B, G, W)},
+        winner_pile=((1, -1), (2, -1), (3, -1)),
+        hands=(31, -1, -1, -1),
+    )
     race = odds.position_odds(s, 1000).race
     p = float(race.winner[W])
     q = 1 - (1 - p) ** 1
@@ -82,15 +88,19 @@ def test_C9_greedy_values_race_bets_on_the_cups_ladder() -> None:
     for _ in range(3):
         spread = np.concatenate([spread[:1] * (1 - q), spread[1:] * (1 - q) + spread[:-1] * q])
     expected = p * float(spread @ np.array(ladder)) - (1 - p)
-    greedy = agents.make("greedy").action_values(s, [action_table(CUP).index[RaceBet(
-        WINNER_PILE, W)]])
+    greedy = agents.make("greedy").action_values(
+        s, [action_table(CUP).index[RaceBet(WINNER_PILE, W)]]
+    )
     assert next(iter(greedy.values())) == pytest.approx(expected, rel=1e-9)
 
 
 @pytest.mark.parametrize("name", ["random", "heuristic", "greedy", "lookahead", "expert"])
 def test_C1_every_baseline_plays_whole_cup_games(name: str) -> None:
-    result = play_game(CUP, [agents.make(name), agents.make("random"), agents.make(name),
-                             agents.make("random")], seed=4)
+    result = play_game(
+        CUP,
+        [agents.make(name), agents.make("random"), agents.make(name), agents.make("random")],
+        seed=4,
+    )
     assert result.forfeit is None and not result.truncated
 
 
@@ -98,8 +108,11 @@ def test_C1_greedy_and_expert_beat_random_at_the_cup() -> None:
     margins = {"greedy": [], "expert": []}
     wins = 0
     for seed in range(8):
-        seats = ["greedy", "random", "expert", "random"] if seed % 2 else [
-            "random", "expert", "random", "greedy"]
+        seats = (
+            ["greedy", "random", "expert", "random"]
+            if seed % 2
+            else ["random", "expert", "random", "greedy"]
+        )
         result = play_game(CUP, [agents.make(n) for n in seats], seed=seed)
         best_random = max(c for n, c in zip(seats, result.coins, strict=True) if n == "random")
         for name in margins:

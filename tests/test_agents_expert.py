@@ -27,14 +27,18 @@ def test_registry_makes_the_expert() -> None:
     assert "expert" in dict(agents.describe_agents())
 
 
-@pytest.mark.parametrize("rules", [
-    RuleSet("classic", num_players=2),
-    RuleSet("classic", num_players=4),
-    RuleSet("second_edition", num_players=2),
-    RuleSet("second_edition", num_players=6),  # partnerships (R9.4)
-    RuleSet("supercup", num_players=4, extra_action=True),
-    RuleSet("supercup", num_players=6),
-], ids=lambda r: f"{r.preset}-{r.num_players}")
+@pytest.mark.parametrize(
+    "rules",
+    [
+        RuleSet("classic", num_players=2),
+        RuleSet("classic", num_players=4),
+        RuleSet("second_edition", num_players=2),
+        RuleSet("second_edition", num_players=6),  # partnerships (R9.4)
+        RuleSet("supercup", num_players=4, extra_action=True),
+        RuleSet("supercup", num_players=6),
+    ],
+    ids=lambda r: f"{r.preset}-{r.num_players}",
+)
 def test_expert_plays_legal_moves_on_every_preset(rules: RuleSet) -> None:
     # catch=False: an illegal action or an exception fails the test instead of forfeiting
     lineup = [agents.make("expert" if s % 2 == 0 else "greedy") for s in range(rules.num_players)]
@@ -145,8 +149,11 @@ def test_tile_bet_effects_equal_the_held_rewards_with_the_tile_moved(preset: str
             continue
         weights = ExpertAgent().weights(s, me)
         table = action_table(s.rules)
-        places = [(table.actions[i].space, table.actions[i].side) for i in legal_action_indices(s)
-                  if isinstance(table.actions[i], PlaceTile)]
+        places = [
+            (table.actions[i].space, table.actions[i].side)
+            for i in legal_action_indices(s)
+            if isinstance(table.actions[i], PlaceTile)
+        ]
         effects = tile_bet_effects(s, me, places, weights)
 
         def weighted(state, weights=weights):
@@ -156,8 +163,7 @@ def test_tile_bet_effects_equal_the_held_rewards_with_the_tile_moved(preset: str
         for space, side in places:
             probe = s.copy()
             probe.tiles = {**others, space: (me, side)}
-            assert effects[(space, side)] == pytest.approx(weighted(probe) - weighted(s),
-                                                           abs=1e-12)
+            assert effects[(space, side)] == pytest.approx(weighted(probe) - weighted(s), abs=1e-12)
             checked += 1
     assert checked > 20
 

@@ -53,8 +53,8 @@ def test_greedy_values_match_the_odds_module(preset: str) -> None:
             i = table.race_index(0, c)
             if i in legal:
                 assert values[i] == pytest.approx(
-                    race_card_ev(race.winner[c], s.winner_pile, s.current,
-                                s.rules.race_bet_payouts))
+                    race_card_ev(race.winner[c], s.winner_pile, s.current, s.rules.race_bet_payouts)
+                )
 
 
 def test_race_card_ev_by_hand() -> None:

@@ -82,8 +82,9 @@ def _position_values(s: GameState) -> dict[PositionBet, float]:
     table = action_table(s.rules)
     legal = legal_action_indices(s)
     values = GreedyAgent().action_values(s, legal)
-    return {table.actions[i]: v for i, v in values.items()
-            if isinstance(table.actions[i], PositionBet)}
+    return {
+        table.actions[i]: v for i, v in values.items() if isinstance(table.actions[i], PositionBet)
+    }
 
 
 def _random_positions(n: int) -> list[GameState]:
@@ -124,8 +125,10 @@ def test_greedy_takes_a_sure_position_bet_and_declines_losing_ones() -> None:
     chosen = table.actions[greedy.act(obs, s)]
     assert isinstance(chosen, PositionBet) and values[chosen] == pytest.approx(3.0)
     # Covering my own green 5 (which pays +1 for a sure 2nd) with the 2nd tile gains 3 - 1.
-    mine = _state(leg_bets=(((1, 5),), (), (), ()),
-                  leg_stacks=((), (3, 2, 2), (5, 3, 2, 2), (5, 3, 2, 2), (5, 3, 2, 2)))
+    mine = _state(
+        leg_bets=(((1, 5),), (), (), ()),
+        leg_stacks=((), (3, 2, 2), (5, 3, 2, 2), (5, 3, 2, 2), (5, 3, 2, 2)),
+    )
     assert _position_values(mine)[PositionBet(2, 1, False)] == pytest.approx(2.0)
     # Position tiles 2-4 taken by seat 1, white's stack empty: every 5th-place bet loses.
     taken = _state(
@@ -192,9 +195,13 @@ def test_greedy_camera_values_and_repointing() -> None:
 
 def test_support_die_values_and_skipping() -> None:
     """R9.1.4: the change of my leg bets' EV with the die added and one more reveal, minus 1."""
-    s = _state(leg_bets=(((2, 5),), (), (), ()), pyramid_tiles=(1, 0, 0, 0),
-               pyramid_tiles_left=1, extra_pending=True,
-               leg_stacks=((), (5, 3, 2, 2), (3, 2, 2), (5, 3, 2, 2), (5, 3, 2, 2)))
+    s = _state(
+        leg_bets=(((2, 5),), (), (), ()),
+        pyramid_tiles=(1, 0, 0, 0),
+        pyramid_tiles_left=1,
+        extra_pending=True,
+        leg_stacks=((), (5, 3, 2, 2), (3, 2, 2), (5, 3, 2, 2), (5, 3, 2, 2)),
+    )
     table = action_table(s.rules)
     legal = legal_action_indices(s)
     values = GreedyAgent().action_values(s, legal)
@@ -236,10 +243,20 @@ def test_partnership_values_count_position_bets(players: int) -> None:
 
 
 def test_a_tiny_supercup_tournament_runs(tmp_path: Path) -> None:
-    cfg = tournament_config(None, {
-        "agents": ["random", "heuristic", "greedy"], "preset": "supercup", "players": 6,
-        "games": 6, "seating": "rotations", "name": "sc", "rules": {"extra_action": True},
-        "move_timeout": 10.0, "workers": 1})
+    cfg = tournament_config(
+        None,
+        {
+            "agents": ["random", "heuristic", "greedy"],
+            "preset": "supercup",
+            "players": 6,
+            "games": 6,
+            "seating": "rotations",
+            "name": "sc",
+            "rules": {"extra_action": True},
+            "move_timeout": 10.0,
+            "workers": 1,
+        },
+    )
     run_tournament(cfg, tmp_path, progress=False)
     records = read_games(tmp_path / "games.jsonl")
     assert len(records) == 6
@@ -249,8 +266,9 @@ def test_a_tiny_supercup_tournament_runs(tmp_path: Path) -> None:
 def test_the_board_image_draws_the_camera_position_tiles_and_support_dice() -> None:
     from camelup_env.render_image import render_image
 
-    s = _state(leg_bets=(((1, 5),), (), (), ()), position_bets=((0, 2, 1, 5),),
-               revealed=((5 + 2, 2, 1),))
+    s = _state(
+        leg_bets=(((1, 5),), (), (), ()), position_bets=((0, 2, 1, 5),), revealed=((5 + 2, 2, 1),)
+    )
     plain = render_image(s)
     with_camera = s.copy()
     with_camera.photographer = (3, 5)

@@ -18,8 +18,16 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 #: Each package with the floor it stands on.
-FLOORS = {"camelup_env": 0, "camelup_config": 0, "agents": 1, "tournament": 2, "training": 3,
-          "camelup_cli": 4, "webapp": 4, "tutorials": 5}
+FLOORS = {
+    "camelup_env": 0,
+    "camelup_config": 0,
+    "agents": 1,
+    "tournament": 2,
+    "training": 3,
+    "camelup_cli": 4,
+    "webapp": 4,
+    "tutorials": 5,
+}
 
 
 def imported_packages(path: Path) -> set[str]:
@@ -38,10 +46,12 @@ def imported_packages(path: Path) -> set[str]:
 
 @pytest.mark.parametrize("package", sorted(FLOORS))
 def test_imports_only_go_down(package: str) -> None:
-    upward = [f"{path.relative_to(ROOT)} imports {other}"
-              for path in sorted((ROOT / package).rglob("*.py"))
-              for other in imported_packages(path)
-              if other != package and FLOORS[other] >= FLOORS[package]]
+    upward = [
+        f"{path.relative_to(ROOT)} imports {other}"
+        for path in sorted((ROOT / package).rglob("*.py"))
+        for other in imported_packages(path)
+        if other != package and FLOORS[other] >= FLOORS[package]
+    ]
     assert not upward, f"{package} is on floor {FLOORS[package]}: " + "; ".join(upward)
 
 

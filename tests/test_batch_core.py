@@ -27,8 +27,7 @@ def play(games: BatchGames, steps: int, seed: int = 1, **step_args) -> list:
 
 
 def arrays_equal(a: BatchGames, b: BatchGames) -> bool:
-    return (np.array_equal(a.state.rows, b.state.rows)
-            and np.array_equal(a.state.rng, b.state.rng))
+    return np.array_equal(a.state.rows, b.state.rows) and np.array_equal(a.state.rng, b.state.rng)
 
 
 @pytest.mark.parametrize("preset", ["classic", "second_edition"])
@@ -109,10 +108,10 @@ def test_batch_legality_check_agrees_with_the_mask(preset: str, players: int) ->
         mask = games.legal_action_mask()
         codes = np.empty(64, np.int8)
         for a in range(-2, games.num_actions + 1):
-            kernels.check_actions(games.state.rows, games.params, np.full(64, a),
-                                  np.full((64, 3), -1), codes)
-            legal = (mask[:, a] == 1 if 0 <= a < games.num_actions
-                     else np.full(64, a == -1))
+            kernels.check_actions(
+                games.state.rows, games.params, np.full(64, a), np.full((64, 3), -1), codes
+            )
+            legal = mask[:, a] == 1 if 0 <= a < games.num_actions else np.full(64, a == -1)
             assert np.array_equal(codes == kernels.OK, legal), a
         games.step(games.random_actions(streams), autoreset=True)
 
@@ -126,8 +125,7 @@ def test_batch_random_actions_are_legal_and_uniform() -> None:
         assert mask[np.arange(256), actions].all()
         games.step(actions, autoreset=True)
     one = BatchGames.from_states(games.to_states([0]) * 20000)
-    picks = np.bincount(one.random_actions(random_streams(20000, 5)),
-                        minlength=one.num_actions)
+    picks = np.bincount(one.random_actions(random_streams(20000, 5)), minlength=one.num_actions)
     legal = one.legal_action_mask()[0] == 1
     assert not picks[~legal].any()
     expected = 20000 / legal.sum()  # each legal action within 5 standard deviations
@@ -181,9 +179,13 @@ def test_batch_copy_take_and_states_round_trip() -> None:
     play(games, 50, autoreset=True)
     assert back.to_states() == games.to_states()
 
+
 def test_batch_from_states_refuses_views_and_mixed_rules() -> None:
-    state = position(stacks={1: (CLASSIC["orange"],), 2: (0, 1, 3, 4)},
-                     winner_pile=((1, 0),), hands=(31, 30, 31, 31))
+    state = position(
+        stacks={1: (CLASSIC["orange"],), 2: (0, 1, 3, 4)},
+        winner_pile=((1, 0),),
+        hands=(31, 30, 31, 31),
+    )
     with pytest.raises(ValueError, match="hidden race-bet cards"):
         BatchGames.from_states([public_view(state, 0)])
     with pytest.raises(ValueError, match="other rules"):

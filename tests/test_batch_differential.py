@@ -40,12 +40,26 @@ RANDOM_RUNS = [
 SHAPING = 0.25
 #: Rule sets of the batch presets with every number changed (the batch core reads them all).
 CUSTOM = {
-    "classic-custom": RuleSet("classic", num_players=5, track_length=24, starting_coins=1,
-                              racing_die_faces=(1, 2, 3, 4), leg_bet_values=(5, 3, 2, 2, 1),
-                              race_bet_payouts=(8, 5, 3, 2, 1, 1), pyramid_tiles=3),
-    "second-custom": RuleSet("second_edition", num_players=6, track_length=12,
-                             grey_die_values=(1, 1, 2), leg_bet_values=(4, 2),
-                             race_bet_payouts=(6, 3), starting_coins=0, partnerships=False),
+    "classic-custom": RuleSet(
+        "classic",
+        num_players=5,
+        track_length=24,
+        starting_coins=1,
+        racing_die_faces=(1, 2, 3, 4),
+        leg_bet_values=(5, 3, 2, 2, 1),
+        race_bet_payouts=(8, 5, 3, 2, 1, 1),
+        pyramid_tiles=3,
+    ),
+    "second-custom": RuleSet(
+        "second_edition",
+        num_players=6,
+        track_length=12,
+        grey_die_values=(1, 1, 2),
+        leg_bet_values=(4, 2),
+        race_bet_payouts=(6, 3),
+        starting_coins=0,
+        partnerships=False,
+    ),
 }
 
 
@@ -80,8 +94,9 @@ def assert_same(games: BatchGames, states: list[GameState], where: str) -> None:
 
 
 @pytest.mark.parametrize(("preset", "players", "n", "steps", "mode"), RANDOM_RUNS)
-def test_batch_core_equals_engine_over_random_games(preset: str, players: int, n: int,
-                                                    steps: int, mode: str) -> None:
+def test_batch_core_equals_engine_over_random_games(
+    preset: str, players: int, n: int, steps: int, mode: str
+) -> None:
     drive_both(RuleSet(preset, num_players=players), n, steps, mode)
 
 
@@ -104,21 +119,29 @@ def drive_both(rules: RuleSet, n: int, steps: int, mode: str) -> None:
         actions = pick_actions(games.legal_action_mask(), rng)
         engine_draws = step % 2 == 1
         if engine_draws:
-            stepped = [apply_action(s, int(a), dice)
-                       for s, a in zip(states, actions, strict=True)]
-            result = games.step(actions, np.array([die_of(ev) for _, ev in stepped]),
-                                reward_mode=mode, coin_shaping=SHAPING)
+            stepped = [apply_action(s, int(a), dice) for s, a in zip(states, actions, strict=True)]
+            result = games.step(
+                actions,
+                np.array([die_of(ev) for _, ev in stepped]),
+                reward_mode=mode,
+                coin_shaping=SHAPING,
+            )
         else:
             result = games.step(actions, reward_mode=mode, coin_shaping=SHAPING)
-            stepped = [apply_outcome(s, int(a), DieRoll(*map(int, roll)) if roll[0] >= 0
-                                     else None)
-                       for s, a, roll in zip(states, actions, result.rolls, strict=True)]
+            stepped = [
+                apply_outcome(s, int(a), DieRoll(*map(int, roll)) if roll[0] >= 0 else None)
+                for s, a, roll in zip(states, actions, result.rolls, strict=True)
+            ]
         where = f"{preset} {players}p step {step}"
         for i, ((new, events), old) in enumerate(zip(stepped, states, strict=True)):
             assert tuple(result.rolls[i]) == die_of(events), f"{where}, game {i}"
             assert result.terminated[i] == new.game_over, f"{where}, game {i}"
-            np.testing.assert_allclose(result.rewards[i], expected_rewards(old, new, mode),
-                                       atol=1e-6, err_msg=f"{where}, game {i}")
+            np.testing.assert_allclose(
+                result.rewards[i],
+                expected_rewards(old, new, mode),
+                atol=1e-6,
+                err_msg=f"{where}, game {i}",
+            )
             if new.game_over:
                 assert list(result.final_coins[i]) == list(new.coins)
         states = [new for new, _ in stepped]
@@ -136,57 +159,83 @@ def drive_both(rules: RuleSet, n: int, steps: int, mode: str) -> None:
 # Scripted positions at the rule edges ---------------------------------------------------------
 B, G, OR, Y, W = (CLASSIC[c] for c in ("blue", "green", "orange", "yellow", "white"))
 sB, sG, sR, sY, sP, BLACK, WHITE = (
-    SECOND[c] for c in ("blue", "green", "red", "yellow", "purple", "black", "white"))
+    SECOND[c] for c in ("blue", "green", "red", "yellow", "purple", "black", "white")
+)
 
 
 def edge_positions() -> dict[str, GameState]:
     return {
         "E1 carrying": position(stacks={1: (OR,), 2: (Y, B), 3: (G, W)}),
-        "E2 mirage underneath, R5.3": position(stacks={3: (OR,), 2: (Y, B), 7: (G, W)},
-                                                tiles={4: (1, -1)}),
+        "E2 mirage underneath, R5.3": position(
+            stacks={3: (OR,), 2: (Y, B), 7: (G, W)}, tiles={4: (1, -1)}
+        ),
         "R5.3 mirage back under the unit's own stack": position(
-            stacks={3: (OR, Y, B), 9: (G, W)}, tiles={4: (2, -1)}),
+            stacks={3: (OR, Y, B), 9: (G, W)}, tiles={4: (2, -1)}
+        ),
         "R5.3 oasis on the last space carries over the line (R5.4)": position(
-            stacks={15: (Y, B), 14: (OR,), 13: (G, W)}, tiles={16: (0, 1)},
-            winner_pile=((0, B), (1, Y), (2, B)), loser_pile=((3, OR), (0, G)),
+            stacks={15: (Y, B), 14: (OR,), 13: (G, W)},
+            tiles={16: (0, 1)},
+            winner_pile=((0, B), (1, Y), (2, B)),
+            loser_pile=((3, OR), (0, G)),
             hands=(31 - (1 << B) - (1 << G), 31 - (1 << Y), 31 - (1 << B), 31 - (1 << OR)),
-            coins=(0, 1, 0, 2)),
+            coins=(0, 1, 0, 2),
+        ),
         "R6 last pyramid tile, leg bets and floors": position(
             stacks={5: (OR,), 6: (Y, B), 7: (G,), 8: (W,)},
-            pyramid=(2,), pyramid_tiles_left=1, revealed=((0, 0, 1), (1, 1, 2), (3, 3, 3),
-                                                          (4, 4, 1)),
+            pyramid=(2,),
+            pyramid_tiles_left=1,
+            revealed=((0, 0, 1), (1, 1, 2), (3, 3, 3), (4, 4, 1)),
             leg_stacks=((2,), (3, 2), (), (5, 3, 2), (3, 2)),
             leg_bets=(((0, 5), (2, 5)), ((0, 3), (4, 5)), ((2, 3), (1, 5)), ((2, 2),)),
-            pyramid_tiles=(1, 2, 0, 1), coins=(0, 0, 1, 3), tiles={10: (3, -1)}),
+            pyramid_tiles=(1, 2, 0, 1),
+            coins=(0, 0, 1, 3),
+            tiles={10: (3, -1)},
+        ),
         "E5 grey die exception 1": position(
-            "second_edition", stacks={14: (WHITE, sR), 15: (BLACK,), 3: (sB, sG, sY, sP)}),
+            "second_edition", stacks={14: (WHITE, sR), 15: (BLACK,), 3: (sB, sG, sY, sP)}
+        ),
         "E6 grey die exception 2": position(
-            "second_edition", stacks={16: (WHITE, BLACK), 2: (sB, sG), 3: (sR, sY, sP)}),
+            "second_edition", stacks={16: (WHITE, BLACK), 2: (sB, sG), 3: (sR, sY, sP)}
+        ),
         "R5.5.2 both carry, stacked directly": position(
-            "second_edition", stacks={9: (WHITE, BLACK, sR), 3: (sB, sG, sY, sP)}),
+            "second_edition", stacks={9: (WHITE, BLACK, sR), 3: (sB, sG, sY, sP)}
+        ),
         "R5.5.3 both carry, separated": position(
-            "second_edition", stacks={9: (WHITE, sR, BLACK, sG), 3: (sB, sY, sP)}),
+            "second_edition", stacks={9: (WHITE, sR, BLACK, sG), 3: (sB, sY, sP)}
+        ),
         "R5.5 tiles push crazy units the other way": position(
-            "second_edition", stacks={14: (BLACK,), 15: (WHITE,), 4: (sB, sG, sR, sY, sP)},
-            tiles={13: (0, 1), 11: (1, -1)}),
+            "second_edition",
+            stacks={14: (BLACK,), 15: (WHITE,), 4: (sB, sG, sR, sY, sP)},
+            tiles={13: (0, 1), 11: (1, -1)},
+        ),
         "E7 backward crossing": position(
-            "second_edition", stacks={2: (BLACK, sY), 16: (WHITE,), 5: (sB, sG, sR, sP)},
-            winner_pile=((1, sB),), loser_pile=((0, sY), (2, sR))),
+            "second_edition",
+            stacks={2: (BLACK, sY), 16: (WHITE,), 5: (sB, sG, sR, sP)},
+            winner_pile=((1, sB),),
+            loser_pile=((0, sY), (2, sR)),
+        ),
         "R9.4 partners at the leg's end": position(
-            "second_edition", num_players=6, stacks={4: (sB, sG), 5: (sR,), 6: (sY, sP),
-                                                     14: (BLACK,), 15: (WHITE,)},
-            pyramid=(GREY,), pyramid_tiles_left=1,
+            "second_edition",
+            num_players=6,
+            stacks={4: (sB, sG), 5: (sR,), 6: (sY, sP), 14: (BLACK,), 15: (WHITE,)},
+            pyramid=(GREY,),
+            pyramid_tiles_left=1,
             revealed=((0, 0, 1), (1, 1, 1), (2, 2, 2), (3, 3, 3)),
             leg_stacks=((2, 2), (5, 3, 2, 2), (5, 3, 2, 2), (2,), (3, 2, 2)),
             leg_bets=(((0, 5),), ((3, 5),), ((0, 3),), ((3, 3), (4, 5)), ((3, 2),), ()),
-            pyramid_tiles=(1, 1, 0, 1, 1, 0), partners=(1, 0, -1, 5, -1, 3),
-            coins=(0, 2, 3, 1, 0, 4)),
-        "R9.4 partnership cards": position("second_edition", num_players=7,
-                                           partners=(2, -1, 0, -1, -1, -1, -1)),
+            pyramid_tiles=(1, 1, 0, 1, 1, 0),
+            partners=(1, 0, -1, 5, -1, 3),
+            coins=(0, 2, 3, 1, 0, 4),
+        ),
+        "R9.4 partnership cards": position(
+            "second_edition", num_players=7, partners=(2, -1, 0, -1, -1, -1, -1)
+        ),
         "classic mid-leg": position(
-            stacks={3: (B, G), 9: (OR,), 10: (Y, W)}, tiles={5: (0, 1), 12: (2, -1)},
+            stacks={3: (B, G), 9: (OR,), 10: (Y, W)},
+            tiles={5: (0, 1), 12: (2, -1)},
             leg_stacks=((2,), (5, 3, 2), (3, 2), (5, 3, 2), (3, 2)),
-            leg_bets=(((0, 5), (2, 5)), ((0, 3),), ((4, 5),), ())),
+            leg_bets=(((0, 5), (2, 5)), ((0, 3),), ((4, 5),), ()),
+        ),
     }
 
 
@@ -209,10 +258,10 @@ def test_batch_core_equals_engine_from_rule_edge_positions(name: str) -> None:
     assert games.to_states() == [state] * len(actions)
     rolls = np.array([(o.die, o.camel_shown, o.value) if o else (-1, -1, -1) for o in outcomes])
     result = games.step(np.array(actions), rolls, reward_mode="coins", coin_shaping=SHAPING)
-    expected = [apply_outcome(state, a, o)
-                for a, o in zip(actions, outcomes, strict=True)]
+    expected = [apply_outcome(state, a, o) for a, o in zip(actions, outcomes, strict=True)]
     for i, (new, _) in enumerate(expected):
         assert result.terminated[i] == new.game_over, f"{name}: {actions[i]} {outcomes[i]}"
-        np.testing.assert_allclose(result.rewards[i], expected_rewards(state, new, "coins"),
-                                   atol=1e-6)
+        np.testing.assert_allclose(
+            result.rewards[i], expected_rewards(state, new, "coins"), atol=1e-6
+        )
     assert_same(games, [new for new, _ in expected], name)

@@ -37,8 +37,9 @@ def test_learner_games_stop_at_the_learners_turn_and_rotate_seats() -> None:
         seats.update(env.seats.tolist())
         _, _, dones, infos = env.step(random_legal(env.action_masks(), rng))
         episodes += dones.sum()
-        assert all("terminal_observation" in info for info, d in zip(infos, dones, strict=True)
-                   if d)
+        assert all(
+            "terminal_observation" in info for info, d in zip(infos, dones, strict=True) if d
+        )
     assert seats == {0, 1, 2, 3} and episodes > n
 
 
@@ -47,8 +48,16 @@ def test_learner_return_is_its_coin_shaping_plus_its_terminal_reward() -> None:
     (from the 3 it starts with) plus R7's coin margin over the best opponent / 10."""
     n = 16
     opponents = RandomOpponent()
-    env = LearnerGames(CLASSIC4, n, lambda: [opponents] * 3, learner_seat=0, seed=3,
-                       reward_mode="coins", coin_shaping=1.0, **PLAIN)
+    env = LearnerGames(
+        CLASSIC4,
+        n,
+        lambda: [opponents] * 3,
+        learner_seat=0,
+        seed=3,
+        reward_mode="coins",
+        coin_shaping=1.0,
+        **PLAIN,
+    )
     env.reset()
     observer = env.observers[0]
     rng = np.random.default_rng(1)
@@ -76,8 +85,9 @@ def test_learner_games_are_reproduced_by_seed_whatever_the_batch_size() -> None:
     together = run(4, 10, 60)
     alone = run(1, 12, 60)  # game 2 of the batch: seed 10 + 2
     assert np.array_equal(together[0][2], alone[0][0])
-    for (obs, rewards, dones), (obs1, rewards1, dones1) in zip(together[1:], alone[1:],
-                                                               strict=True):
+    for (obs, rewards, dones), (obs1, rewards1, dones1) in zip(
+        together[1:], alone[1:], strict=True
+    ):
         assert np.array_equal(obs[2], obs1[0])
         assert rewards[2] == rewards1[0] and dones[2] == dones1[0]
 
@@ -121,8 +131,9 @@ def test_learner_games_ask_scripted_agents_and_batched_policies() -> None:
 
 def test_learner_illegal_action_and_truncation_end_the_episode() -> None:
     opponents = RandomOpponent()
-    env = LearnerGames(CLASSIC4, 2, lambda: [opponents] * 3, seed=0, illegal_reward=-3.0,
-                       max_turns=9, **PLAIN)
+    env = LearnerGames(
+        CLASSIC4, 2, lambda: [opponents] * 3, seed=0, illegal_reward=-3.0, max_turns=9, **PLAIN
+    )
     env.reset()
     masks = env.action_masks()
     actions = first_legal(masks)

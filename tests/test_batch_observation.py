@@ -38,8 +38,9 @@ FLAGS = [
 EXACT = ("leg_rank_prob", "leg_bet_ev", "leg_bet_available")
 
 
-def random_positions(rules: RuleSet, games: int, steps: int, every: int, seed: int
-                     ) -> list[GameState]:
+def random_positions(
+    rules: RuleSet, games: int, steps: int, every: int, seed: int
+) -> list[GameState]:
     """The states of ``games`` random games of the batch core, every ``every`` steps for
     ``steps`` steps; a game that ends is kept as it ended (observed once more) and replaced."""
     batch = BatchGames(rules, games, seed=seed)
@@ -70,8 +71,13 @@ def assert_observations_equal(rules: RuleSet, flags: dict, states: list[GameStat
         for a, b in exact:
             np.testing.assert_allclose(got[:, a:b], want[:, a:b], rtol=0, atol=1e-9)
         for name, (a, b) in batch.layout.items():
-            np.testing.assert_allclose(got[:, a:b], want[:, a:b], rtol=1e-6, atol=1e-7,
-                                       err_msg=f"{rules.preset} {n}p {flags}: {name}")
+            np.testing.assert_allclose(
+                got[:, a:b],
+                want[:, a:b],
+                rtol=1e-6,
+                atol=1e-7,
+                err_msg=f"{rules.preset} {n}p {flags}: {name}",
+            )
     return n * len(states)
 
 
@@ -86,8 +92,9 @@ def test_batched_observation_equals_observer_training_flags(preset: str, players
 
 @pytest.mark.parametrize("flags", FLAGS[1:], ids=["no_odds", "plain", "v0"])
 @pytest.mark.parametrize(("preset", "players"), [SETUPS[1], SETUPS[3]])
-def test_batched_observation_equals_observer_other_flags(preset: str, players: int,
-                                                         flags: dict) -> None:
+def test_batched_observation_equals_observer_other_flags(
+    preset: str, players: int, flags: dict
+) -> None:
     rules = RuleSet(preset, num_players=players)
     states = random_positions(rules, games=16, steps=300, every=30, seed=10 + players)
     assert_observations_equal(rules, flags, states)
@@ -95,8 +102,7 @@ def test_batched_observation_equals_observer_other_flags(preset: str, players: i
 
 @pytest.mark.parametrize("players", range(2, 9))
 @pytest.mark.parametrize("preset", ["classic", "second_edition"])
-def test_batched_observation_equals_observer_every_player_count(preset: str,
-                                                                players: int) -> None:
+def test_batched_observation_equals_observer_every_player_count(preset: str, players: int) -> None:
     rules = RuleSet(preset, num_players=players)
     states = random_positions(rules, games=4, steps=200, every=25, seed=20 + players)
     assert_observations_equal(rules, TRAINING, states)
@@ -114,39 +120,48 @@ def permute_hidden_cards(state: GameState, seat: int, rng: np.random.Generator) 
     permutation of the colours per seat: still one card per colour each, a state the seat
     cannot tell from ``state`` (R10)."""
     n_racing = state.rules.n_racing
-    perms = [list(range(n_racing)) if q == seat else list(rng.permutation(n_racing))
-             for q in range(state.rules.num_players)]
+    perms = [
+        list(range(n_racing)) if q == seat else list(rng.permutation(n_racing))
+        for q in range(state.rules.num_players)
+    ]
     out = state.copy()
     out.winner_pile = tuple((q, perms[q][c]) for q, c in state.winner_pile)
     out.loser_pile = tuple((q, perms[q][c]) for q, c in state.loser_pile)
-    out.hands = tuple(sum(1 << perms[q][c] for c in range(n_racing) if hand >> c & 1)
-                      for q, hand in enumerate(state.hands))
+    out.hands = tuple(
+        sum(1 << perms[q][c] for c in range(n_racing) if hand >> c & 1)
+        for q, hand in enumerate(state.hands)
+    )
     return out
 
 
 @pytest.mark.parametrize(("preset", "players"), [SETUPS[1], SETUPS[3]])
-def test_R10_batched_observation_ignores_other_seats_card_colours(preset: str,
-                                                                  players: int) -> None:
+def test_R10_batched_observation_ignores_other_seats_card_colours(
+    preset: str, players: int
+) -> None:
     rules = RuleSet(preset, num_players=players)
-    states = [s for s in random_positions(rules, games=16, steps=300, every=10, seed=3)
-              if s.winner_pile or s.loser_pile]
+    states = [
+        s
+        for s in random_positions(rules, games=16, steps=300, every=10, seed=3)
+        if s.winner_pile or s.loser_pile
+    ]
     rng = np.random.default_rng(0)
     batch = BatchObserver(rules, **TRAINING)
     reference = Observer(rules, **TRAINING)
     for seat in range(players):
         changed = [permute_hidden_cards(s, seat, rng) for s in states]
-        moved = sum(a.winner_pile + a.loser_pile != b.winner_pile + b.loser_pile
-                    for a, b in zip(states, changed, strict=True))
+        moved = sum(
+            a.winner_pile + a.loser_pile != b.winner_pile + b.loser_pile
+            for a, b in zip(states, changed, strict=True)
+        )
         assert moved > len(states) // 2  # the colours a seat may not see did change
         games, recoloured = BatchGames.from_states(states), BatchGames.from_states(changed)
-        np.testing.assert_array_equal(batch.observe(games, seat),
-                                      batch.observe(recoloured, seat))
+        np.testing.assert_array_equal(batch.observe(games, seat), batch.observe(recoloured, seat))
         other = (seat + 1) % players  # whose own cards changed: its observation does
-        assert not np.array_equal(batch.observe(games, other),
-                                  batch.observe(recoloured, other))
+        assert not np.array_equal(batch.observe(games, other), batch.observe(recoloured, other))
         for s in states[:20]:  # the reference, too, uses only what the seat may see
-            np.testing.assert_array_equal(reference.observe(s, seat),
-                                          reference.observe(public_view(s, seat), seat))
+            np.testing.assert_array_equal(
+                reference.observe(s, seat), reference.observe(public_view(s, seat), seat)
+            )
 
 
 def test_batched_observation_is_deterministic_and_thread_count_free() -> None:
@@ -171,15 +186,17 @@ def test_batched_observer_memo_is_a_miss_for_another_position_in_the_row() -> No
     states = random_positions(rules, 8, 100, 20, seed=4)
     half = len(states) // 2
     first = BatchGames.from_states(states[:half])
-    second = BatchGames.from_states(states[half:2 * half])
+    second = BatchGames.from_states(states[half : 2 * half])
     for flags in (TRAINING, FLAGS[3]):
         batch = BatchObserver(rules, **flags)
         before = batch.observe(first, 2)
-        np.testing.assert_array_equal(batch.observe(second, 2),
-                                      BatchObserver(rules, **flags).observe(second, 2))
+        np.testing.assert_array_equal(
+            batch.observe(second, 2), BatchObserver(rules, **flags).observe(second, 2)
+        )
         np.testing.assert_array_equal(batch.observe(first, 2), before)
-        np.testing.assert_array_equal(batch.observe(first, 3),
-                                      BatchObserver(rules, **flags).observe(first, 3))
+        np.testing.assert_array_equal(
+            batch.observe(first, 3), BatchObserver(rules, **flags).observe(first, 3)
+        )
 
 
 def test_batched_observer_refuses_what_it_cannot_observe() -> None:

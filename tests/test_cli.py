@@ -47,30 +47,33 @@ def test_tournament_help_documents_every_setting(capsys) -> None:
         assert field.metadata["help"].split()[0] in out
 
 
-@pytest.mark.parametrize("argv", [
-    ["nonsense"],
-    ["tournament", "--agents", "random,nobody", "--players", "2"],
-    ["tournament", "/nonexistent/config.yaml"],
-    ["tournament", "--games", "many"],
-    ["tournament", "--move-timeout", "[1"],
-    ["tournament", "--agents", "random,cmd:/nonexistent/bot", "--players", "2"],
-    ["evaluate", "greedy", "--opponents", "foo", "--games", "4"],
-    ["evaluate", "greedy", "--games", "x"],
-    ["evaluate", "ppo:/nonexistent.zip", "--games", "4"],
-    ["evaluate", "search:/nonexistent.zip", "--games", "4"],
-    ["compare", "/nonexistent/a", "/nonexistent/b"],
-    ["replay", "/nonexistent/folder", "--game", "0"],
-    ["replay", "/nonexistent/folder", "--game", "zero"],
-    ["train", "/nonexistent/train.yaml"],
-    ["play", "--opponents", "nobody", "--seed", "1"],
-    ["play", "--seat", "x"],
-    ["odds", "--preset", "nope"],
-    ["demo", "--games", "x"],
-    ["agents", "--bogus"],
-    ["serve", "--runs", "/nonexistent/runs"],
-    ["serve", "--max-games", "0"],
-    ["serve", "--port", "http"],
-])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["nonsense"],
+        ["tournament", "--agents", "random,nobody", "--players", "2"],
+        ["tournament", "/nonexistent/config.yaml"],
+        ["tournament", "--games", "many"],
+        ["tournament", "--move-timeout", "[1"],
+        ["tournament", "--agents", "random,cmd:/nonexistent/bot", "--players", "2"],
+        ["evaluate", "greedy", "--opponents", "foo", "--games", "4"],
+        ["evaluate", "greedy", "--games", "x"],
+        ["evaluate", "ppo:/nonexistent.zip", "--games", "4"],
+        ["evaluate", "search:/nonexistent.zip", "--games", "4"],
+        ["compare", "/nonexistent/a", "/nonexistent/b"],
+        ["replay", "/nonexistent/folder", "--game", "0"],
+        ["replay", "/nonexistent/folder", "--game", "zero"],
+        ["train", "/nonexistent/train.yaml"],
+        ["play", "--opponents", "nobody", "--seed", "1"],
+        ["play", "--seat", "x"],
+        ["odds", "--preset", "nope"],
+        ["demo", "--games", "x"],
+        ["agents", "--bogus"],
+        ["serve", "--runs", "/nonexistent/runs"],
+        ["serve", "--max-games", "0"],
+        ["serve", "--port", "http"],
+    ],
+)
 def test_user_errors_are_one_line_and_exit_2(argv: list[str], capsys) -> None:
     code, _, err = _run(argv, capsys)
     assert code == 2, err

@@ -14,8 +14,9 @@ from tournament.ratings import mean_ci
 HEADER = ["opponent", "game", "seed", "seat", "win_share", "coins", "opponent_coins", "forfeit"]
 
 
-def write(folder: Path, shares: list[float], seeds: list[int] | None = None,
-          opponent: str = "greedy") -> Path:
+def write(
+    folder: Path, shares: list[float], seeds: list[int] | None = None, opponent: str = "greedy"
+) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     seeds = seeds or [g // 2 for g in range(len(shares))]
     with open(folder / "games.csv", "w", newline="") as f:
@@ -29,8 +30,10 @@ def write(folder: Path, shares: list[float], seeds: list[int] | None = None,
 def test_the_difference_is_paired_game_by_game_and_clustered_by_seed(tmp_path):
     a = [1.0, 0.0, 1.0, 1.0, 0.0, 0.0, 1.0, 0.5]
     b = [1.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.5]  # the same luck, two games better for A
-    (row,) = compare(read_evaluation_games(write(tmp_path / "a", a)),
-                     read_evaluation_games(write(tmp_path / "b", b)))
+    (row,) = compare(
+        read_evaluation_games(write(tmp_path / "a", a)),
+        read_evaluation_games(write(tmp_path / "b", b)),
+    )
     assert (row.opponent, row.games) == ("greedy", 8)
     assert row.share_a == pytest.approx(4.5 / 8) and row.share_b == pytest.approx(2.5 / 8)
     expected = mean_ci([x - y for x, y in zip(a, b, strict=True)], [g // 2 for g in range(8)])
@@ -54,8 +57,10 @@ def test_the_command_prints_the_difference_and_refuses_bad_input_in_one_line(tmp
     assert main(["compare", str(a), str(b / "games.csv")]) == 0
     assert "A - B +0.250" in capsys.readouterr().out
     (tmp_path / "junk.csv").write_text("x,y\n1,2\n")
-    for bad, message in ((tmp_path / "nope", "cannot read"),
-                         (tmp_path / "junk.csv", "not an evaluation's games.csv")):
+    for bad, message in (
+        (tmp_path / "nope", "cannot read"),
+        (tmp_path / "junk.csv", "not an evaluation's games.csv"),
+    ):
         assert main(["compare", str(a), str(bad)]) == 2
         err = capsys.readouterr().err
         assert message in err and len(err.strip().splitlines()) == 1

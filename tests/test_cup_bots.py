@@ -33,9 +33,16 @@ def spec(file: str, cls: str | None = None) -> str:
 
 def match(specs: list[str], seeds=(0, 1), move_timeout: float = 10.0):
     """Play the games ``seeds`` of ``specs`` (one bot process each) through the referee."""
-    limits = tournament_config(None, {"agents": ["random"], "players": 4, "preset": "cup",
-                                      "move_timeout": move_timeout,
-                                      "load_timeout": 60.0}).limits()
+    limits = tournament_config(
+        None,
+        {
+            "agents": ["random"],
+            "players": 4,
+            "preset": "cup",
+            "move_timeout": move_timeout,
+            "load_timeout": 60.0,
+        },
+    ).limits()
     bots = [BotProcess(AgentEntry(s, s), limits) for s in specs]
     try:
         return [play_match(CUP, bots, seed, [seed * 64 + i for i in range(4)]) for seed in seeds]
@@ -52,8 +59,9 @@ def test_C12_cup_bots_play_whole_games_in_their_own_processes() -> None:
 
 
 def test_C12_an_invalid_action_or_an_exception_rolls_and_is_counted() -> None:
-    for m in match([spec("faulty.py", "Invalid"), "greedy", spec("faulty.py", "Crasher"),
-                    "expert"]):
+    for m in match(
+        [spec("faulty.py", "Invalid"), "greedy", spec("faulty.py", "Crasher"), "expert"]
+    ):
         r = m.result
         assert r.forfeit is None and not r.truncated
         own = [m.actions[0::4], m.actions[2::4]]
@@ -62,8 +70,7 @@ def test_C12_an_invalid_action_or_an_exception_rolls_and_is_counted() -> None:
 
 
 def test_C12_a_bot_that_hangs_forfeits() -> None:
-    (m,) = match([spec("sleeper.py"), "random", "random", "random"], seeds=(0,),
-                 move_timeout=1.0)
+    (m,) = match([spec("sleeper.py"), "random", "random", "random"], seeds=(0,), move_timeout=1.0)
     assert m.result.forfeit["seat"] == 0 and "timeout" in m.result.forfeit["reason"]
 
 
@@ -73,8 +80,12 @@ def test_C13_a_cup_bot_never_sees_other_players_game_bets() -> None:
     for m in match([spec("peeker.py"), "expert", spec("peeker.py"), "expert"], seeds=(2,)):
         r = m.result
         table = action_table(CUP).actions
-        bets = [seat for i, a in enumerate(m.actions) if isinstance(table[a], RaceBet)
-                for seat in (i % 4,)]
+        bets = [
+            seat
+            for i, a in enumerate(m.actions)
+            if isinstance(table[a], RaceBet)
+            for seat in (i % 4,)
+        ]
         assert {0, 2} <= set(bets) and {1, 3} & set(bets)
         assert r.forfeit is None and r.fallbacks == [0, 0, 0, 0]
 
@@ -107,8 +118,9 @@ def test_C13_the_view_is_the_cups_player_view_with_round_bets_in_the_order_made(
                 shown = g.player_game_bets[other]
                 if other != seat:
                     assert shown == [None] * len(cards[other])
-            assert [c for h in g.player_game_bets[seat] for c in range(5)
-                    if check_bet(h, str(c))] == [c for _, c in cards[seat]]
+            assert [
+                c for h in g.player_game_bets[seat] for c in range(5) if check_bet(h, str(c))
+            ] == [c for _, c in cards[seat]]
             legal = legal_action_indices(state)
             index = legal[rng.integers(len(legal))]
             action = action_table(CUP).actions[index]
@@ -134,9 +146,18 @@ def test_C12_action_lists_translate_both_ways_as_the_cup_reads_them() -> None:
 
 
 def test_C1_a_cup_bot_plays_the_cup_preset_only(tmp_path: Path) -> None:
-    config = tournament_config(None, {"agents": [spec("leader_bettor.py"), "random"],
-                                      "players": 2, "games": 2, "preset": "classic",
-                                      "load_timeout": 60.0, "workers": 1, "name": "t"})
+    config = tournament_config(
+        None,
+        {
+            "agents": [spec("leader_bettor.py"), "random"],
+            "players": 2,
+            "games": 2,
+            "preset": "classic",
+            "load_timeout": 60.0,
+            "workers": 1,
+            "name": "t",
+        },
+    )
     with pytest.raises(TournamentError, match=r"preset cup.*\(C1\)|\(C1\).*preset cup"):
         run_tournament(config, tmp_path / "out", progress=False)
 
@@ -150,10 +171,19 @@ def test_C12_cup_agents_are_listed_and_name_their_class() -> None:
 
 def test_C12_a_tournament_counts_the_fallbacks_in_its_records_and_summary(tmp_path) -> None:
     invalid = spec("faulty.py", "Invalid")
-    config = tournament_config(None, {"agents": [invalid, "random", spec("leader_bettor.py"),
-                                                 "greedy"], "players": 4, "games": 4,
-                                      "preset": "cup", "seating": "rotations",
-                                      "load_timeout": 60.0, "workers": 1, "name": "t"})
+    config = tournament_config(
+        None,
+        {
+            "agents": [invalid, "random", spec("leader_bettor.py"), "greedy"],
+            "players": 4,
+            "games": 4,
+            "preset": "cup",
+            "seating": "rotations",
+            "load_timeout": 60.0,
+            "workers": 1,
+            "name": "t",
+        },
+    )
     run_tournament(config, tmp_path, progress=False)
     records = read_games(tmp_path / "games.jsonl")
     assert len(records) == 4

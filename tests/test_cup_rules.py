@@ -162,8 +162,7 @@ def test_C7_a_plus_trap_past_the_line_carries_a_camel_further() -> None:
 
 # C8 Round end ---------------------------------------------------------------------------------
 def test_C8_the_round_end_clears_traps_and_bets_and_frees_every_camel() -> None:
-    s = cup(tiles={9: (1, 1)}, leg_bets=(((W, 5),), (), (), ()), pyramid=(B,),
-            pyramid_tiles_left=1)
+    s = cup(tiles={9: (1, 1)}, leg_bets=(((W, 5),), (), (), ()), pyramid=(B,), pyramid_tiles_left=1)
     s, _ = roll(s, B, 1)
     assert s.tiles == {} and s.leg_bets == ((),) * 4 and s.leg_stacks[W] == (5, 3, 2, 0)
     assert s.pyramid == (B, G, OR, Y, W) and s.current == 1
@@ -180,13 +179,18 @@ def test_C9_one_game_bet_per_camel_per_player_over_both_piles() -> None:
 def test_C9_game_bets_pay_8_5_3_1_then_1_and_minus_1_when_wrong() -> None:
     # white wins: winner pile in the order placed
     pile = ((0, W), (1, B), (1, W), (2, W), (3, W), (0, G))
-    s = cup(stacks={16: (B, W), 1: (OR, Y), 2: (G,)}, winner_pile=pile,
-            hands=(0b01110, 0b01110, 0b01111, 0b01111), coins=(0, 0, 0, 0))
+    s = cup(
+        stacks={16: (B, W), 1: (OR, Y), 2: (G,)},
+        winner_pile=pile,
+        hands=(0b01110, 0b01110, 0b01111, 0b01111),
+        coins=(0, 0, 0, 0),
+    )
     s, events = roll(s, W, 1)
     assert s.game_over
     winner_coins = Counter()
-    for owner, _camel, amount in next(e for e in events
-                                      if getattr(e, "pile", None) == WINNER_PILE).cards:
+    for owner, _camel, amount in next(
+        e for e in events if getattr(e, "pile", None) == WINNER_PILE
+    ).cards:
         winner_coins[owner] += amount
     assert dict(winner_coins) == {0: 8 - 1, 1: -1 + 5, 2: 3, 3: 1}
 
@@ -199,8 +203,14 @@ def test_C10_coins_go_below_zero() -> None:
     assert s.coins[0] == -2
     s.validate()
     floor = RuleSet("cup", money_floor=True)
-    t = position(rules=floor, stacks=START, leg_bets=bets, coins=(0, 0, 0, 0), pyramid=(B,),
-                 pyramid_tiles_left=1)
+    t = position(
+        rules=floor,
+        stacks=START,
+        leg_bets=bets,
+        coins=(0, 0, 0, 0),
+        pyramid=(B,),
+        pyramid_tiles_left=1,
+    )
     assert roll(t, B, 3)[0].coins[0] == 0
 
 

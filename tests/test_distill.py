@@ -27,8 +27,22 @@ def test_distill_writes_a_policy_that_follows_its_teacher(tmp_path, capsys) -> N
     config = tmp_path / "config.yaml"
     config.write_text(CONFIG)
     out = tmp_path / "greedy"
-    argv = ["distill", str(config), "--teacher", "greedy", "--games", "40", "--holdout", "6",
-            "--epochs", "20", "--batch-size", "32", "--out", str(out)]
+    argv = [
+        "distill",
+        str(config),
+        "--teacher",
+        "greedy",
+        "--games",
+        "40",
+        "--holdout",
+        "6",
+        "--epochs",
+        "20",
+        "--batch-size",
+        "32",
+        "--out",
+        str(out),
+    ]
     assert main(argv) == 0
     report = json.loads((out / "distillation.json").read_text())
     assert report["teacher"] == "greedy" and report["holdout_decisions"] > 100
@@ -49,6 +63,10 @@ def test_distill_refuses_bad_input_before_playing(tmp_path, capsys) -> None:
     config.write_text(CONFIG)
     assert main(["distill", str(config), "--teacher", "nobody", "--out", str(tmp_path)]) == 2
     assert "unknown agent 'nobody'" in capsys.readouterr().err
-    assert main(["distill", str(config), "--teacher", "greedy", "--games", "0",
-                 "--out", str(tmp_path)]) == 2
+    assert (
+        main(
+            ["distill", str(config), "--teacher", "greedy", "--games", "0", "--out", str(tmp_path)]
+        )
+        == 2
+    )
     assert "--games must be positive" in capsys.readouterr().err

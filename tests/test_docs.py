@@ -24,8 +24,7 @@ def rule_ids_defined() -> set[str]:
 def test_every_rule_id_cited_by_a_test_name_is_on_the_rules_page() -> None:
     cited = set()
     for path in (ROOT / "tests").glob("test_*.py"):
-        for name in re.findall(r"def test_((?:[RC]\d+(?:_\d+)*)|E\d)(?=_|\()",
-                               path.read_text()):
+        for name in re.findall(r"def test_((?:[RC]\d+(?:_\d+)*)|E\d)(?=_|\()", path.read_text()):
             cited.add(name.replace("_", "."))
     defined = rule_ids_defined()
     assert len(cited) > 40  # the scan found the rule tests
@@ -38,16 +37,20 @@ def test_every_rule_id_cited_by_a_test_name_is_on_the_rules_page() -> None:
 
 
 def test_no_tracked_file_points_outside_the_repository() -> None:
-    tracked = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True,
-                             check=True).stdout.split()
+    tracked = subprocess.run(
+        ["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True
+    ).stdout.split()
     offenders = []
     for name in tracked:
         path = ROOT / name
         if path.suffix not in {".md", ".py", ".yml", ".yaml", ".toml", ".txt", ".cfg", ""}:
             continue
         outside = r"\.\./shared/|/work/shared|/work/\.mirror"
-        if path.is_file() and re.search(outside, path.read_text(
-                errors="ignore")) and path != Path(__file__).resolve():
+        if (
+            path.is_file()
+            and re.search(outside, path.read_text(errors="ignore"))
+            and path != Path(__file__).resolve()
+        ):
             offenders.append(name)
     assert offenders == []
 
@@ -59,7 +62,11 @@ def test_the_agents_page_lists_what_camelup_agents_prints() -> None:
 
     printed = subprocess.run(  # a fresh process: what a user sees, not this session's registry
         [sys.executable, "-c", "from camelup_cli.main import main; main(['agents'])"],
-        cwd=ROOT, capture_output=True, text=True, check=True).stdout.splitlines()
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.splitlines()
     page = (ROOT / "docs" / "agents.md").read_text()
     assert len(printed) >= 8
     for line in printed:

@@ -60,10 +60,14 @@ START = {1: (OR,), 2: (Y, B), 3: (G, W)}
         ({"preset": "persian"}, r"unknown preset 'persian'"),
         ({"preset": "classic", "num_players": 9}, r"2 to 8 players \(R1\).*num_players=9"),
         ({"preset": "second_edition", "num_players": 1}, r"2 to 8 players"),
-        ({"preset": "classic", "num_players": 6, "partnerships": True},
-         r"classic has no betting partnerships"),
-        ({"preset": "second_edition", "num_players": 5, "partnerships": True},
-         r"at least 6 players.*num_players=5"),
+        (
+            {"preset": "classic", "num_players": 6, "partnerships": True},
+            r"classic has no betting partnerships",
+        ),
+        (
+            {"preset": "second_edition", "num_players": 5, "partnerships": True},
+            r"at least 6 players.*num_players=5",
+        ),
         ({"leg_bet_values": (2, 3, 5)}, r"leg-bet stack values .*highest on top"),
         ({"leg_bet_values": (5, 0)}, r"leg-bet stack values must be positive"),
         ({"leg_bet_values": ()}, r"leg-bet stack values"),
@@ -202,9 +206,11 @@ def test_describe_every_action_kind() -> None:
     assert describe(TakeLegBet(B), classic) == "take the top blue leg-bet tile"
     assert describe(TakePyramidTile(), classic) == "take a pyramid tile and roll a die"
     assert describe(PlaceTile(5, 1), classic) == (
-        "put your desert tile on space 5, oasis (+1) side up")
+        "put your desert tile on space 5, oasis (+1) side up"
+    )
     assert describe(PlaceTile(7, -1), second) == (
-        "put your spectator tile on space 7, booing (-1) side up")
+        "put your spectator tile on space 7, booing (-1) side up"
+    )
     assert describe(RaceBet(0, 2), classic) == "bet on orange as overall winner"
     assert describe(RaceBet(1, 2), second) == "bet on red as overall loser"
     assert describe(Partner(4), second) == "form a betting partnership with player 4"
@@ -230,43 +236,67 @@ def test_describe_event_every_kind() -> None:
         (DieRevealed(0, 0, 3), "the blue die shows blue 3"),
         (UnitMoved((5, 2), 10, 8, False, "die"), "[black, red] moved 10 -> 8"),
         (UnitMoved((5, 2), 8, 9, True, "tile"), "[black, red] moved 8 -> 9 underneath (tile)"),
-        (UnitMoved((6, 2), 14, 12, False, "carrier"),
-         "[white, red] moved 14 -> 12 (white moves whatever colour the grey die shows: it is "
-         "the only crazy camel carrying racing camels, R5.5)"),
-        (UnitMoved((5,), 16, 15, False, "on top"),
-         "[black] moved 16 -> 15 (black moves whatever colour the grey die shows: it sits "
-         "directly on the other crazy camel, R5.5)"),
-        (UnitMoved((0, 1), 15, 18, False, "die"),
-         "[blue, green] moved 15 -> 18 - over the finish line, 2 past space 16 (R5.4)"),
-        (UnitMoved((5, 3), 2, -1, False, "die"),
-         "[black, yellow] moved 2 -> -1 - backward over the finish line, 2 behind space 1 (R5.6)"),
+        (
+            UnitMoved((6, 2), 14, 12, False, "carrier"),
+            "[white, red] moved 14 -> 12 (white moves whatever colour the grey die shows: it is "
+            "the only crazy camel carrying racing camels, R5.5)",
+        ),
+        (
+            UnitMoved((5,), 16, 15, False, "on top"),
+            "[black] moved 16 -> 15 (black moves whatever colour the grey die shows: it sits "
+            "directly on the other crazy camel, R5.5)",
+        ),
+        (
+            UnitMoved((0, 1), 15, 18, False, "die"),
+            "[blue, green] moved 15 -> 18 - over the finish line, 2 past space 16 (R5.4)",
+        ),
+        (
+            UnitMoved((5, 3), 2, -1, False, "die"),
+            "[black, yellow] moved 2 -> -1 - backward over the finish line, 2 behind space 1"
+            " (R5.6)",
+        ),
         (TilePlaced(0, 7, 1, None), "player 0 put a cheering tile on space 7"),
         (TilePayout(1, 8, 1), "player 1 earned 1 from the tile on space 8"),
-        (RaceEnded((0, 1, 2, 3, 4), True),
-         "the race is over (backward crossing): winner blue, last purple"),
-        (FinalBetsScored(0, 0, ((2, 0, 8), (1, 3, -1))),
-         "overall-winner pile (blue): P2 blue +8, P1 yellow -1"),
+        (
+            RaceEnded((0, 1, 2, 3, 4), True),
+            "the race is over (backward crossing): winner blue, last purple",
+        ),
+        (
+            FinalBetsScored(0, 0, ((2, 0, 8), (1, 3, -1))),
+            "overall-winner pile (blue): P2 blue +8, P1 yellow -1",
+        ),
         (FinalBetsScored(1, 4, ()), "overall-loser pile (purple): no cards"),
-        (FinalBetsScored(0, 0, ((1, 3, 0), (2, 0, 0))),  # R8.1 floor: P1 had 0 coins
-         "overall-winner pile (blue): P1 yellow +0 (wrong, but no coins left to lose: R8.1), "
-         "P2 blue +0"),
-        (GameOver((3, 9, 9, 0, 1, 2), (1, 2)),
-         "game over: coins [3, 9, 9, 0, 1, 2]; winner(s): player 1, player 2"),
+        (
+            FinalBetsScored(0, 0, ((1, 3, 0), (2, 0, 0))),  # R8.1 floor: P1 had 0 coins
+            "overall-winner pile (blue): P1 yellow +0 (wrong, but no coins left to lose: R8.1), "
+            "P2 blue +0",
+        ),
+        (
+            GameOver((3, 9, 9, 0, 1, 2), (1, 2)),
+            "game over: coins [3, 9, 9, 0, 1, 2]; winner(s): player 1, player 2",
+        ),
     ]
     for event, text in cases:
         assert describe_event(event, rules) == text
-    leg = LegScored(2, (0, 1, 2, 3, 4), ((("blue 5 leg bet", 5), ("pyramid tile", 1)),
-                                          (), (), (), (), ()), (6, 0, 0, 0, 0, 0))
+    leg = LegScored(
+        2,
+        (0, 1, 2, 3, 4),
+        ((("blue 5 leg bet", 5), ("pyramid tile", 1)), (), (), (), (), ()),
+        (6, 0, 0, 0, 0, 0),
+    )
     assert describe_event(leg, rules) == (
         "leg 2 scored (ranking: blue, green, red, yellow, purple)\n"
-        "  player 0: blue 5 leg bet +5, pyramid tile +1 => +6")
+        "  player 0: blue 5 leg bet +5, pyramid tile +1 => +6"
+    )
     with pytest.raises(TypeError, match="not a camelup event"):
         describe_event("bang", rules)
     classic = RuleSet("classic")
     assert describe_event(TilePlaced(1, 4, 1, None), classic) == (
-        "player 1 put an oasis tile on space 4")
+        "player 1 put an oasis tile on space 4"
+    )
     assert describe_event(TilePlaced(1, 4, -1, None), classic) == (
-        "player 1 put a mirage tile on space 4")
+        "player 1 put a mirage tile on space 4"
+    )
 
 
 def test_text_view_aligns_spaces_past_the_line_and_names_empty_craters() -> None:
@@ -281,10 +311,16 @@ def test_text_view_aligns_spaces_past_the_line_and_names_empty_craters() -> None
 
 # JSON ----------------------------------------------------------------------------------------
 def test_json_round_trip_of_an_exact_position() -> None:
-    s = position("second_edition", num_players=6,
-                 stacks={-1: (5, 3), 2: (0, 1), 7: (2,), 17: (4,), 15: (6,)},
-                 tiles={4: (1, -1), 9: (2, 1)}, partners=(3, -1, -1, 0, -1, -1),
-                 winner_pile=((0, 1),), loser_pile=((2, 3), (1, 3)), game_over=True)
+    s = position(
+        "second_edition",
+        num_players=6,
+        stacks={-1: (5, 3), 2: (0, 1), 7: (2,), 17: (4,), 15: (6,)},
+        tiles={4: (1, -1), 9: (2, 1)},
+        partners=(3, -1, -1, 0, -1, -1),
+        winner_pile=((0, 1),),
+        loser_pile=((2, 3), (1, 3)),
+        game_over=True,
+    )
     text = s.to_json()
     assert json.loads(text)["schema_version"] == 1
     assert GameState.from_json(text) == s
@@ -310,11 +346,14 @@ def test_bad_json_documents_raise_value_error(mutate, message) -> None:
         GameState.from_json(json.dumps(doc))
 
 
-@pytest.mark.parametrize(("text", "message"), [
-    ("[1, 2]", "must be a JSON object, got list"),
-    ("42", "must be a JSON object, got int"),
-    ("{not json", "not valid JSON"),
-])
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("[1, 2]", "must be a JSON object, got list"),
+        ("42", "must be a JSON object, got int"),
+        ("{not json", "not valid JSON"),
+    ],
+)
 def test_non_object_json_raises_value_error(text: str, message: str) -> None:
     with pytest.raises(ValueError, match=message):
         GameState.from_json(text)
@@ -333,8 +372,9 @@ def _record(preset: str, n: int, seed: int):
     return states, events
 
 
-@pytest.mark.parametrize(("preset", "n"), [("classic", 2), ("classic", 5),
-                                           ("second_edition", 4), ("second_edition", 7)])
+@pytest.mark.parametrize(
+    ("preset", "n"), [("classic", 2), ("classic", 5), ("second_edition", 4), ("second_edition", 7)]
+)
 def test_same_seed_same_actions_same_game_and_json_round_trip_every_step(preset, n) -> None:
     for seed in range(4):
         states, events = _record(preset, n, seed)
@@ -385,8 +425,12 @@ def test_states_are_never_mutated() -> None:
 
 # R10 What each player observes ---------------------------------------------------------------
 def test_R10_text_view_hides_other_players_race_bet_colours() -> None:
-    s = position(stacks=START, winner_pile=((0, B), (1, G)), loser_pile=((2, OR),),
-                 hands=(0b11110, 0b11101, 0b11011, 31))
+    s = position(
+        stacks=START,
+        winner_pile=((0, B), (1, G)),
+        loser_pile=((2, OR),),
+        hands=(0b11110, 0b11101, 0b11011, 31),
+    )
     view = render_text(s, viewer=1)
     winner_line = next(line for line in view.splitlines() if "overall-winner" in line)
     loser_line = next(line for line in view.splitlines() if "overall-loser" in line)
@@ -414,13 +458,14 @@ def test_R10_pyramid_order_is_not_part_of_the_state() -> None:
     # The die is drawn at reveal time: one state, different generators, different dice.
     s = position(stacks=START)
     assert s.pyramid == tuple(sorted(s.pyramid))
-    dice = {apply_action(s, TakePyramidTile(), np.random.default_rng(k))[0].revealed[0][0]
-            for k in range(40)}
+    dice = {
+        apply_action(s, TakePyramidTile(), np.random.default_rng(k))[0].revealed[0][0]
+        for k in range(40)
+    }
     assert dice == set(range(5))
 
 
-@pytest.mark.parametrize("preset,players", [("classic", 4), ("second_edition", 6),
-                                             ("supercup", 5)])
+@pytest.mark.parametrize("preset,players", [("classic", 4), ("second_edition", 6), ("supercup", 5)])
 def test_shared_containers_never_change_an_earlier_state(preset: str, players: int) -> None:
     """A new state shares unchanged ``stacks``/``tiles`` dicts with its parent and memoises its
     legal indices and camel spaces: no later step may change any earlier state, and the memos
@@ -436,8 +481,11 @@ def test_shared_containers_never_change_an_earlier_state(preset: str, players: i
             assert legal == legal_action_indices(fresh)
             assert _camel_spaces(state) == _camel_spaces(fresh)
             successor = state.successor()  # built slot by slot: every field carried over
-            assert all(getattr(successor, f.name) is getattr(state, f.name)
-                       for f in fields(GameState) if f.name != "_legal")
+            assert all(
+                getattr(successor, f.name) is getattr(state, f.name)
+                for f in fields(GameState)
+                if f.name != "_legal"
+            )
             assert successor._legal is None
             history.append((state, state.to_json()))
             state, _ = apply_action(state, legal[rng.integers(len(legal))], rng)

@@ -272,8 +272,7 @@ def test_R5_4_landing_exactly_on_L_does_not_end_race() -> None:
 
 
 def test_E5_grey_die_exception_1_only_carrier_moves() -> None:
-    s = position("second_edition", stacks={1: (sB, sG), 2: (sY, sP), 14: (WHITE, sR),
-                                           15: (BLACK,)})
+    s = position("second_edition", stacks={1: (sB, sG), 2: (sY, sP), 14: (WHITE, sR), 15: (BLACK,)})
     s, events = roll(s, GREY, 2, shown=BLACK)
     assert s.stacks[12] == (WHITE, sR)
     assert s.stacks[15] == (BLACK,) and 14 not in s.stacks
@@ -326,8 +325,9 @@ def test_R5_5_3_both_carry_in_one_stack_separated_die_colour_moves() -> None:
 
 
 def test_R5_5_3_no_exception_die_colour_moves_backward_and_on_top() -> None:
-    s = position("second_edition", stacks={1: (sG, sY, sP), 8: (sR, sB), 10: (BLACK,),
-                                           12: (WHITE,)})
+    s = position(
+        "second_edition", stacks={1: (sG, sY, sP), 8: (sR, sB), 10: (BLACK,), 12: (WHITE,)}
+    )
     s2, _ = roll(s, GREY, 2, shown=BLACK)
     assert s2.stacks[8] == (sR, sB, BLACK) and s2.stacks[12] == (WHITE,)
     s3, _ = roll(s, GREY, 3, shown=WHITE)
@@ -335,8 +335,11 @@ def test_R5_5_3_no_exception_die_colour_moves_backward_and_on_top() -> None:
 
 
 def test_R5_5_cheering_sends_crazy_unit_one_more_back_on_top_owner_paid() -> None:
-    s = position("second_edition", stacks={1: (sG, sY, sP), 7: (sB,), 10: (BLACK, sR),
-                                           14: (WHITE,)}, tiles={8: (2, 1)})
+    s = position(
+        "second_edition",
+        stacks={1: (sG, sY, sP), 7: (sB,), 10: (BLACK, sR), 14: (WHITE,)},
+        tiles={8: (2, 1)},
+    )
     s, events = roll(s, GREY, 2, shown=BLACK)
     assert s.stacks[7] == (sB, BLACK, sR)
     assert s.coins[2] == 4
@@ -346,8 +349,11 @@ def test_R5_5_cheering_sends_crazy_unit_one_more_back_on_top_owner_paid() -> Non
 
 
 def test_R5_5_booing_sends_crazy_unit_one_forward_underneath_owner_paid() -> None:
-    s = position("second_edition", stacks={1: (sG, sY, sP), 9: (sB,), 10: (BLACK, sR),
-                                           14: (WHITE,)}, tiles={8: (1, -1)})
+    s = position(
+        "second_edition",
+        stacks={1: (sG, sY, sP), 9: (sB,), 10: (BLACK, sR), 14: (WHITE,)},
+        tiles={8: (1, -1)},
+    )
     s, events = roll(s, GREY, 2, shown=BLACK)
     assert s.stacks[9] == (BLACK, sR, sB)
     assert s.coins[1] == 4
@@ -357,9 +363,13 @@ def test_R5_5_booing_sends_crazy_unit_one_forward_underneath_owner_paid() -> Non
 
 
 def test_E7_backward_crossing_ends_race_yellow_last() -> None:
-    s = position("second_edition", stacks={2: (BLACK, sY), 5: (sB,), 6: (sG, sR), 7: (sP,),
-                                           10: (WHITE,)},
-                 loser_pile=((0, sY), (1, sB)), winner_pile=((2, sP),), current=3)
+    s = position(
+        "second_edition",
+        stacks={2: (BLACK, sY), 5: (sB,), 6: (sG, sR), 7: (sP,), 10: (WHITE,)},
+        loser_pile=((0, sY), (1, sB)),
+        winner_pile=((2, sP),),
+        current=3,
+    )
     s, events = roll(s, GREY, 3, shown=BLACK)
     assert s.game_over
     assert s.stacks[-1] == (BLACK, sY)
@@ -372,16 +382,18 @@ def test_E7_backward_crossing_ends_race_yellow_last() -> None:
 
 
 def test_R5_6_carried_racing_camels_rank_last_higher_ahead() -> None:
-    s = position("second_edition", stacks={1: (BLACK, sY, sB), 3: (sG,), 4: (sR, sP),
-                                           10: (WHITE,)})
+    s = position("second_edition", stacks={1: (BLACK, sY, sB), 3: (sG,), 4: (sR, sP), 10: (WHITE,)})
     s, events = roll(s, GREY, 1, shown=WHITE)  # only black carries: it moves (R5.5 1)
     assert s.game_over and s.stacks[0] == (BLACK, sY, sB)
     assert of_type(events, RaceEnded)[0].ranking == (sP, sR, sG, sB, sY)
 
 
 def test_R5_6_crazy_camel_landing_on_space_1_does_not_end_race() -> None:
-    s = position("second_edition", stacks={4: (BLACK, sY), 5: (sB, sG, sR, sP), 10: (WHITE,)},
-                 tiles={2: (0, 1)})
+    s = position(
+        "second_edition",
+        stacks={4: (BLACK, sY), 5: (sB, sG, sR, sP), 10: (WHITE,)},
+        tiles={2: (0, 1)},
+    )
     s2, _ = roll(s, GREY, 3, shown=BLACK)
     assert not s2.game_over and s2.stacks[1] == (BLACK, sY)
     s3, _ = roll(s, GREY, 2, shown=BLACK)  # cheering on 2: one more back, to space 1

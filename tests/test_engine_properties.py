@@ -179,10 +179,13 @@ def test_sampler_matches_chance_outcomes_at_leg_start(preset: str) -> None:
 
 def test_sampler_matches_chance_outcomes_with_grey_die_among_three() -> None:
     sB, sG, sR, sY, sP = (SECOND[c] for c in ("blue", "green", "red", "yellow", "purple"))
-    s = position("second_edition", stacks={1: (sB, sG), 2: (sR,), 3: (sY, sP), 15: (5,),
-                                           16: (6,)},
-                 pyramid=(1, 3, 5), revealed=((0, 0, 1), (2, 2, 1), (4, 4, 2)),
-                 pyramid_tiles_left=2)
+    s = position(
+        "second_edition",
+        stacks={1: (sB, sG), 2: (sR,), 3: (sY, sP), 15: (5,), 16: (6,)},
+        pyramid=(1, 3, 5),
+        revealed=((0, 0, 1), (2, 2, 1), (4, 4, 2)),
+        pyramid_tiles_left=2,
+    )
     outcomes = dict(chance_outcomes(s, TakePyramidTile()))
     assert outcomes[DieRoll(1, 1, 2)] == Fraction(1, 9)  # faces 2 and 2 of 1 die in 3
     assert outcomes[DieRoll(5, 5, 3)] == Fraction(1, 18)  # grey: 1 face of 6

@@ -79,8 +79,9 @@ def test_R4_2_space_1_is_forbidden() -> None:
 
 
 def test_R4_2_no_tile_on_a_camel_space_including_crazy_camels() -> None:
-    s = position("second_edition", stacks={1: (sB,), 2: (sG, sR), 3: (sY, sP), 15: (BLACK,),
-                                           16: (WHITE,)})
+    s = position(
+        "second_edition", stacks={1: (sB,), 2: (sG, sR), 3: (sY, sP), 15: (BLACK,), 16: (WHITE,)}
+    )
     spaces = {a.space for a in legal_actions(s) if isinstance(a, PlaceTile)}
     assert spaces == set(range(4, 15))
     for space in (2, 3, 15, 16):
@@ -166,11 +167,15 @@ def test_R4_4_no_cards_left_no_race_bets() -> None:
 # R4.5 / R9.4 Partnerships ----------------------------------------------------------------
 @pytest.mark.parametrize("n", [2, 5, 6, 7, 8])
 def test_R4_5_partnership_action_only_in_second_edition_with_6_plus(n: int) -> None:
-    second = [a for a in action_table(RuleSet("second_edition", num_players=n)).actions
-              if isinstance(a, Partner)]
+    second = [
+        a
+        for a in action_table(RuleSet("second_edition", num_players=n)).actions
+        if isinstance(a, Partner)
+    ]
     assert len(second) == (n if n >= 6 else 0)
-    assert not any(isinstance(a, Partner)
-                   for a in action_table(RuleSet("classic", num_players=n)).actions)
+    assert not any(
+        isinstance(a, Partner) for a in action_table(RuleSet("classic", num_players=n)).actions
+    )
     if n < 6:
         s = position("second_edition", num_players=n)
         with pytest.raises(IllegalActionError, match=r"no betting partnerships"):
@@ -202,17 +207,24 @@ def test_R9_4_partner_copies_best_nonnegative_tile_and_cards_return() -> None:
     # Blue leads, green second. P0 holds green 5 (+1) and yellow 5 (-1); P1 holds blue 5 (+5)
     # and one pyramid tile; P2 and P3 are partners holding only losing bets.
     s = position(
-        "second_edition", num_players=6,
+        "second_edition",
+        num_players=6,
         stacks={10: (sB,), 8: (sG,), 2: (sR, sY), 1: (sP,), 15: (BLACK,), 16: (WHITE,)},
         leg_bets=(((sG, 5), (sY, 5)), ((sB, 5),), ((sY, 3),), ((sR, 3),), (), ()),
-        pyramid_tiles=(0, 1, 0, 0, 0, 0), partners=(1, 0, 3, 2, -1, -1),
-        pyramid_tiles_left=1, pyramid=(sP, 5), current=5,
+        pyramid_tiles=(0, 1, 0, 0, 0, 0),
+        partners=(1, 0, 3, 2, -1, -1),
+        pyramid_tiles_left=1,
+        pyramid=(sP, 5),
+        current=5,
     )
     s, events = roll(s, sP, 1)  # purple 1 -> 2, on top; blue still leads
     (scored,) = of_type(events, LegScored)
     assert scored.ranking[:2] == (sB, sG)
-    assert scored.items[0] == (("green 5 leg bet", 1), ("yellow 5 leg bet", -1),
-                               ("partner 1's blue 5 leg bet", 5))
+    assert scored.items[0] == (
+        ("green 5 leg bet", 1),
+        ("yellow 5 leg bet", -1),
+        ("partner 1's blue 5 leg bet", 5),
+    )
     # P1: own 5 + 1, plus a copy of P0's best (green 5 in second place: +1); P2/P3 copy nothing.
     assert scored.items[1][-1] == ("partner 0's green 5 leg bet", 1)
     assert scored.deltas == (5, 7, -1, -1, 0, 1)
@@ -223,9 +235,13 @@ def test_R9_4_partner_copies_best_nonnegative_tile_and_cards_return() -> None:
 
 def test_R9_4_partner_copies_a_pyramid_tile() -> None:
     s = position(
-        "second_edition", num_players=6,
+        "second_edition",
+        num_players=6,
         stacks={10: (sB,), 8: (sG,), 2: (sR, sY), 1: (sP,), 15: (BLACK,), 16: (WHITE,)},
-        partners=(5, -1, -1, -1, -1, 0), pyramid_tiles_left=1, pyramid=(sP,), current=5,
+        partners=(5, -1, -1, -1, -1, 0),
+        pyramid_tiles_left=1,
+        pyramid=(sP,),
+        current=5,
     )
     s, events = roll(s, sP, 1)
     (scored,) = of_type(events, LegScored)
@@ -248,8 +264,11 @@ def test_R6_1_leg_ends_after_the_fifth_pyramid_tile(preset: str) -> None:
 
 
 def test_R6_1_second_edition_grey_die_among_the_five() -> None:
-    s = position("second_edition", num_players=3,
-                 stacks={1: (sB, sG, sR, sY, sP), 10: (BLACK,), 12: (WHITE,)})
+    s = position(
+        "second_edition",
+        num_players=3,
+        stacks={1: (sB, sG, sR, sY, sP), 10: (BLACK,), 12: (WHITE,)},
+    )
     s, _ = roll(s, 5, 1, shown=BLACK)
     for die in (0, 1, 2):
         s, events = roll(s, die, 1)
@@ -263,7 +282,10 @@ def test_E3_leg_scoring() -> None:
     s = position(
         stacks={12: (B,), 9: (G,), 3: (Y, OR), 2: (W,)},
         leg_bets=(((B, 5), (B, 3), (G, 2), (Y, 5)), (), (), ()),
-        pyramid_tiles=(1, 0, 0, 0), pyramid_tiles_left=1, pyramid=(W,), current=0,
+        pyramid_tiles=(1, 0, 0, 0),
+        pyramid_tiles_left=1,
+        pyramid=(W,),
+        current=0,
     )
     s, events = roll(s, W, 1)  # white 2 -> 3 on top: blue leads, green second
     (scored,) = of_type(events, LegScored)
@@ -276,7 +298,9 @@ def test_R6_2_other_players_score_independently() -> None:
     s = position(
         stacks={12: (B,), 9: (G,), 3: (Y, OR), 2: (W,)},
         leg_bets=((), ((G, 5),), ((OR, 5), (W, 3)), ((B, 2),)),
-        pyramid_tiles_left=1, pyramid=(W,), current=0,
+        pyramid_tiles_left=1,
+        pyramid=(W,),
+        current=0,
     )
     s, events = roll(s, W, 1)
     assert of_type(events, LegScored)[0].deltas == (1, 1, -2, 2)
@@ -293,11 +317,17 @@ def test_R6_3_starting_player_after_last_pyramid_taker() -> None:
 
 def test_R6_4_clean_up_returns_tiles_dice_and_keeps_race_bets() -> None:
     s = position(
-        stacks=START, tiles={9: (2, 1), 12: (1, -1)}, pyramid_tiles_left=1, pyramid=(W,),
+        stacks=START,
+        tiles={9: (2, 1), 12: (1, -1)},
+        pyramid_tiles_left=1,
+        pyramid=(W,),
         leg_stacks=((2,), (), (5, 3, 2), (3, 2), (5, 3, 2)),
         leg_bets=(((B, 5), (B, 3)), ((G, 5), (G, 3), (G, 2)), ((Y, 5),), ()),
-        pyramid_tiles=(1, 2, 1, 0), hands=(0b11110, 31, 31, 0b01111),
-        winner_pile=((0, B),), loser_pile=((3, W),), current=3,
+        pyramid_tiles=(1, 2, 1, 0),
+        hands=(0b11110, 31, 31, 0b01111),
+        winner_pile=((0, B),),
+        loser_pile=((3, W),),
+        current=3,
     )
     s, _ = roll(s, W, 1)
     assert s.leg == 2
@@ -311,8 +341,11 @@ def test_R6_4_clean_up_returns_tiles_dice_and_keeps_race_bets() -> None:
 
 # R7 Race end -------------------------------------------------------------------------------
 def test_R7_1_final_leg_scoring_whatever_dice_revealed() -> None:
-    s = position(stacks={1: (OR,), 2: (Y,), 3: (G, W), 16: (B,)},
-                 leg_bets=(((B, 5),), ((G, 5),), ((W, 3),), ()), current=3)
+    s = position(
+        stacks={1: (OR,), 2: (Y,), 3: (G, W), 16: (B,)},
+        leg_bets=(((B, 5),), ((G, 5),), ((W, 3),), ()),
+        current=3,
+    )
     s, events = roll(s, B, 1)  # first die of the leg
     (scored,) = of_type(events, LegScored)
     assert scored.ranking[:2] == (B, W)
@@ -323,8 +356,11 @@ def test_R7_1_final_leg_scoring_whatever_dice_revealed() -> None:
 
 
 def test_E4_final_bets_in_placing_order() -> None:
-    s = position(stacks={1: (OR,), 2: (Y,), 3: (G, W), 16: (B,)},
-                 winner_pile=((2, B), (0, G), (1, B), (3, B)), current=3)
+    s = position(
+        stacks={1: (OR,), 2: (Y,), 3: (G, W), 16: (B,)},
+        winner_pile=((2, B), (0, G), (1, B), (3, B)),
+        current=3,
+    )
     s, events = roll(s, B, 1)
     winner = pile_scored(events, 0)
     assert winner.target == B
@@ -333,9 +369,13 @@ def test_E4_final_bets_in_placing_order() -> None:
 
 
 def test_R7_2_payouts_8_5_3_2_then_1_and_loser_pile_against_last_camel() -> None:
-    s = position(num_players=8, stacks={1: (OR,), 2: (Y,), 3: (G, W), 16: (B,)},
-                 winner_pile=(*((p, B) for p in range(7)), (7, G)),
-                 loser_pile=((7, Y), (6, OR), (5, OR), (4, W)), current=7)
+    s = position(
+        num_players=8,
+        stacks={1: (OR,), 2: (Y,), 3: (G, W), 16: (B,)},
+        winner_pile=(*((p, B) for p in range(7)), (7, G)),
+        loser_pile=((7, Y), (6, OR), (5, OR), (4, W)),
+        current=7,
+    )
     s, events = roll(s, B, 1)
     assert [d for _, _, d in pile_scored(events, 0).cards] == [8, 5, 3, 2, 1, 1, 1, -1]
     loser = pile_scored(events, 1)
@@ -344,14 +384,22 @@ def test_R7_2_payouts_8_5_3_2_then_1_and_loser_pile_against_last_camel() -> None
 
 
 def test_R7_3_most_coins_win_ties_share() -> None:
-    s = position(stacks={1: (OR,), 2: (Y,), 3: (G, W), 16: (B,)},
-                 coins=(7, 3, 8, 4), winner_pile=((0, B),), current=3)
+    s = position(
+        stacks={1: (OR,), 2: (Y,), 3: (G, W), 16: (B,)},
+        coins=(7, 3, 8, 4),
+        winner_pile=((0, B),),
+        current=3,
+    )
     s, events = roll(s, B, 1)  # P0: 7 + 8 = 15; P3: 4 + 1 pyramid tile = 5
     assert s.coins == (15, 3, 8, 5)
     assert events[-1] == GameOver((15, 3, 8, 5), (0,))
     assert winners(s) == (0,)
-    s = position(stacks={1: (OR,), 2: (Y,), 3: (G, W), 16: (B,)},
-                 coins=(7, 3, 15, 4), winner_pile=((0, B),), current=3)
+    s = position(
+        stacks={1: (OR,), 2: (Y,), 3: (G, W), 16: (B,)},
+        coins=(7, 3, 15, 4),
+        winner_pile=((0, B),),
+        current=3,
+    )
     s, events = roll(s, B, 1)
     assert events[-1].winners == (0, 2) and winners(s) == (0, 2)
 
@@ -359,9 +407,14 @@ def test_R7_3_most_coins_win_ties_share() -> None:
 # R8 Money -----------------------------------------------------------------------------------
 def test_R8_1_leg_scoring_applies_net_sum_once() -> None:
     # P0 has 0 coins: -1 then +5. Item by item with a floor would give 5; the net sum gives 4.
-    s = position(stacks={12: (B,), 9: (G,), 3: (Y, OR), 2: (W,)},
-                 leg_bets=(((Y, 5), (B, 5)), ((Y, 5),), (), ()), coins=(0, 0, 3, 3),
-                 pyramid_tiles_left=1, pyramid=(W,), current=3)
+    s = position(
+        stacks={12: (B,), 9: (G,), 3: (Y, OR), 2: (W,)},
+        leg_bets=(((Y, 5), (B, 5)), ((Y, 5),), (), ()),
+        coins=(0, 0, 3, 3),
+        pyramid_tiles_left=1,
+        pyramid=(W,),
+        current=3,
+    )
     s, events = roll(s, W, 1)
     assert s.coins[:2] == (4, 0)
     assert of_type(events, LegScored)[0].deltas[:2] == (4, 0)
@@ -369,8 +422,13 @@ def test_R8_1_leg_scoring_applies_net_sum_once() -> None:
 
 def test_R8_1_final_bets_card_by_card() -> None:
     # P0 has 0 coins: a wrong winner card (-1, stops at 0), then a right loser card (+8) = 8.
-    s = position(stacks={1: (OR,), 2: (Y,), 3: (G, W), 16: (B,)}, coins=(0, 1, 3, 3),
-                 winner_pile=((0, G), (1, Y)), loser_pile=((0, OR), (1, W)), current=3)
+    s = position(
+        stacks={1: (OR,), 2: (Y,), 3: (G, W), 16: (B,)},
+        coins=(0, 1, 3, 3),
+        winner_pile=((0, G), (1, Y)),
+        loser_pile=((0, OR), (1, W)),
+        current=3,
+    )
     s, events = roll(s, B, 1)
     assert pile_scored(events, 0).cards == ((0, G, 0), (1, Y, -1))
     assert pile_scored(events, 1).cards == ((0, OR, 8), (1, W, 0))

@@ -22,9 +22,13 @@ def test_C1_the_pettingzoo_env_plays_the_cup() -> None:
 
 def test_C10_the_observation_holds_negative_coins_and_traps_past_the_line() -> None:
     observer = Observer(CUP, odds_features=True, action_values=True)
-    s = position(rules=CUP, stacks={14: (OR,), 15: (Y, B), 16: (G, W)}, coins=(-7, 3, 2, 2),
-                 tiles={20: (1, -1), 2: (2, 1)},
-                 leg_bets=(((W, 5), (W, 0), (W, 0), (W, 0)), (), (), ()))
+    s = position(
+        rules=CUP,
+        stacks={14: (OR,), 15: (Y, B), 16: (G, W)},
+        coins=(-7, 3, 2, 2),
+        tiles={20: (1, -1), 2: (2, 1)},
+        leg_bets=(((W, 5), (W, 0), (W, 0), (W, 0)), (), (), ()),
+    )
     obs = observer.observe(s, 0)
     assert np.all(obs >= observer.low) and np.all(obs <= observer.high)
     start, _ = observer.layout["coins"]
@@ -32,8 +36,7 @@ def test_C10_the_observation_holds_negative_coins_and_traps_past_the_line() -> N
     tiles = obs[slice(*observer.layout["tiles"])].reshape(observer.shapes["tiles"])
     assert tiles.shape[0] == 27  # spaces 2..28
     assert tiles[20 - 2, 1] == 1 and tiles[20 - 2, 4 + 1] == 1  # seat 1's slow trap on 20
-    held = obs[slice(*observer.layout["leg_bets_held"])].reshape(
-        observer.shapes["leg_bets_held"])
+    held = obs[slice(*observer.layout["leg_bets_held"])].reshape(observer.shapes["leg_bets_held"])
     assert held[0, W].tolist() == [1, 0, 0, 1]  # the 5 tile, and (clipped) three 0 tiles
 
 

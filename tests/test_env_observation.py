@@ -13,11 +13,15 @@ from hypothesis import strategies as st
 from camelup_env import RuleSet, apply_action, legal_action_indices, new_game, ranking
 from camelup_env.observation import HIDDEN, Observer, public_view
 
-RULESETS = [RuleSet("classic", num_players=2), RuleSet("classic", num_players=4),
-            RuleSet("second_edition", num_players=4), RuleSet("second_edition", num_players=6),
-            RuleSet("second_edition", num_players=8),
-            RuleSet("supercup", num_players=4, extra_action=True),
-            RuleSet("supercup", num_players=10)]
+RULESETS = [
+    RuleSet("classic", num_players=2),
+    RuleSet("classic", num_players=4),
+    RuleSet("second_edition", num_players=4),
+    RuleSet("second_edition", num_players=6),
+    RuleSet("second_edition", num_players=8),
+    RuleSet("supercup", num_players=4, extra_action=True),
+    RuleSet("supercup", num_players=10),
+]
 
 
 def random_state(rules: RuleSet, seed: int, steps: int):
@@ -60,7 +64,8 @@ def test_observation_decodes_to_the_state(rules: RuleSet) -> None:
                     if 1 <= s <= L:
                         assert space[camel, s - 1] == 1 and space[camel].sum() == 1
                     assert ob.view(obs, "camel_height")[camel] == pytest.approx(
-                        h / (rules.n_camels - 1))
+                        h / (rules.n_camels - 1)
+                    )
             rank = ob.view(obs, "racing_rank")
             assert [int(np.argmax(rank[:, r])) for r in range(R)] == ranking(state.stacks, R)
             rel = [(s - seat) % n for s in range(n)]
@@ -76,7 +81,8 @@ def test_observation_decodes_to_the_state(rules: RuleSet) -> None:
                 assert row[rel[owner]] == 1 and row[n + (0 if side > 0 else 1)] == 1
             own = ob.view(obs, "own_cards")
             assert [bool(own[c, 0]) for c in range(R)] == [
-                bool(state.hands[seat] >> c & 1) for c in range(R)]
+                bool(state.hands[seat] >> c & 1) for c in range(R)
+            ]
             values = sorted(set(rules.leg_bet_values), reverse=True)
             mult = np.array([rules.leg_bet_values.count(v) for v in values])
             held = ob.view(obs, "leg_bets_held") * mult  # tiles held per seat, colour, value
@@ -90,24 +96,29 @@ def scramble_hidden(state, viewer_owner: int, data: st.DataObject):
     """Give ``viewer_owner``'s pile cards other colours (each colour at most once per player)
     and derive its hand from them, as the rules allow."""
     R = state.rules.n_racing
-    mine = [i for i, (o, _) in enumerate(state.winner_pile + state.loser_pile)
-            if o == viewer_owner]
-    colours = data.draw(st.permutations(range(R)))[:len(mine)]
+    mine = [i for i, (o, _) in enumerate(state.winner_pile + state.loser_pile) if o == viewer_owner]
+    colours = data.draw(st.permutations(range(R)))[: len(mine)]
     cards = list(state.winner_pile + state.loser_pile)
     for i, c in zip(mine, colours, strict=True):
         cards[i] = (viewer_owner, c)
     nw = len(state.winner_pile)
     hands = list(state.hands)
     hands[viewer_owner] = ((1 << R) - 1) & ~sum(1 << c for c in colours)
-    return replace(state, winner_pile=tuple(cards[:nw]), loser_pile=tuple(cards[nw:]),
-                   hands=tuple(hands))
+    return replace(
+        state, winner_pile=tuple(cards[:nw]), loser_pile=tuple(cards[nw:]), hands=tuple(hands)
+    )
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(rules_i=st.integers(0, len(RULESETS) - 1), seed=st.integers(0, 10_000),
-       steps=st.integers(0, 120), data=st.data())
-def test_no_leak_of_other_players_race_bet_colours(rules_i: int, seed: int, steps: int,
-                                                   data: st.DataObject) -> None:
+@given(
+    rules_i=st.integers(0, len(RULESETS) - 1),
+    seed=st.integers(0, 10_000),
+    steps=st.integers(0, 120),
+    data=st.data(),
+)
+def test_no_leak_of_other_players_race_bet_colours(
+    rules_i: int, seed: int, steps: int, data: st.DataObject
+) -> None:
     rules = RULESETS[rules_i]
     ob = Observer(rules, odds_features=False)
     state = random_state(rules, seed, steps)
@@ -126,8 +137,12 @@ def test_no_leak_of_other_players_race_bet_colours(rules_i: int, seed: int, step
 def test_own_cards_are_visible_to_their_owner() -> None:
     rules = RuleSet("classic", num_players=3)
     ob = Observer(rules, odds_features=False)
-    state = replace(new_game(rules, seed=0), winner_pile=((1, 3),), loser_pile=((0, 2),),
-                    hands=(0b11011, 0b10111, 0b11111))
+    state = replace(
+        new_game(rules, seed=0),
+        winner_pile=((1, 3),),
+        loser_pile=((0, 2),),
+        hands=(0b11011, 0b10111, 0b11111),
+    )
     own0 = ob.view(ob.observe(state, 0), "own_cards")
     own1 = ob.view(ob.observe(state, 1), "own_cards")
     assert own0[2].tolist() == [0, 0, 1, 0] and own1[3].tolist() == [0, 1, 0, 0]
@@ -137,8 +152,12 @@ def test_own_cards_are_visible_to_their_owner() -> None:
 
 def test_public_view_hides_exactly_the_private_fields() -> None:
     rules = RuleSet("classic", num_players=3)
-    state = replace(new_game(rules, seed=0), winner_pile=((1, 3), (0, 1)),
-                    loser_pile=((2, 2),), hands=(0b11101, 0b10111, 0b11011))
+    state = replace(
+        new_game(rules, seed=0),
+        winner_pile=((1, 3), (0, 1)),
+        loser_pile=((2, 2),),
+        hands=(0b11101, 0b10111, 0b11011),
+    )
     view = public_view(state, 0)
     assert view.winner_pile == ((1, HIDDEN), (0, 1)) and view.loser_pile == ((2, HIDDEN),)
     assert view.hands == (0b11101, HIDDEN, HIDDEN)
@@ -147,8 +166,7 @@ def test_public_view_hides_exactly_the_private_fields() -> None:
     assert state.hands == (0b11101, 0b10111, 0b11011)  # the original is untouched
 
 
-@pytest.mark.parametrize("rules", [RULESETS[1], RULESETS[3]],
-                         ids=["classic-4", "second_edition-6"])
+@pytest.mark.parametrize("rules", [RULESETS[1], RULESETS[3]], ids=["classic-4", "second_edition-6"])
 def test_odds_features_match_the_odds_module(rules: RuleSet) -> None:
     from camelup_env import odds
 
@@ -172,11 +190,13 @@ def test_odds_features_match_the_odds_module(rules: RuleSet) -> None:
         assert np.all(obs >= ob.low) and np.all(obs <= ob.high)
 
 
-@pytest.mark.parametrize(("odds", "values"), [(False, False), (True, False), (False, True),
-                                              (True, True)])
+@pytest.mark.parametrize(
+    ("odds", "values"), [(False, False), (True, False), (False, True), (True, True)]
+)
 @pytest.mark.parametrize("rules", RULESETS, ids=lambda r: f"{r.preset}-{r.num_players}")
-def test_incremental_observer_equals_the_reference_encoding(rules: RuleSet, odds: bool,
-                                                            values: bool) -> None:
+def test_incremental_observer_equals_the_reference_encoding(
+    rules: RuleSet, odds: bool, values: bool
+) -> None:
     """The Observer updates a seat-independent vector part by part and permutes it per seat;
     it must equal the from-scratch encoding exactly, whatever order states come in (steps of
     one game, then states of several games shuffled, which defeats every part's memo)."""
@@ -217,8 +237,10 @@ def test_action_values_off_is_the_camelup_v0_observation_bit_for_bit(odds: bool)
     for name, (preset, players, seed, count) in STATE_RECIPES.items():
         rules = RuleSet(preset, num_players=players)
         ob = Observer(rules, odds_features=odds, action_values=False)
-        assert ob.metadata == {"odds_features": odds, "race_samples": 200,
-                               "action_values": False}
-        digests = [hashlib.sha256(ob.observe(state, seat).tobytes()).hexdigest()[:16]
-                   for state in states_of(rules, seed, count) for seat in range(players)]
+        assert ob.metadata == {"odds_features": odds, "race_samples": 200, "action_values": False}
+        digests = [
+            hashlib.sha256(ob.observe(state, seat).tobytes()).hexdigest()[:16]
+            for state in states_of(rules, seed, count)
+            for seat in range(players)
+        ]
         assert digests == recorded[f"{name}/odds={odds}"], name

@@ -175,8 +175,9 @@ def test_render_modes() -> None:
     env.reset(seed=0)
     text = env.render()
     assert "player 0 to play" in text and "(you)" in text
-    env = make_env(render_mode="rgb_array", odds_features=False, preset="second_edition",
-                   num_players=8)
+    env = make_env(
+        render_mode="rgb_array", odds_features=False, preset="second_edition", num_players=8
+    )
     env.reset(seed=0)
     play(env, np.random.default_rng(0), max_steps=80)
     image = env.render()
@@ -199,8 +200,11 @@ def test_camelup_v0_is_v1_with_the_v0_observation() -> None:
     assert camelup_v0.raw_env.metadata["name"] == camelup_v0.ENV_VERSION == "camelup_v0"
     old, new = camelup_v0.env(num_players=2), camelup_v1.env(num_players=2)
     api_test(old, num_cycles=20)
-    assert old.unwrapped.observer.metadata == {"odds_features": True, "race_samples": 200,
-                                               "action_values": False}
+    assert old.unwrapped.observer.metadata == {
+        "odds_features": True,
+        "race_samples": 200,
+        "action_values": False,
+    }
     assert "action_values" in new.unwrapped.observation_layout
     assert "action_values" not in old.unwrapped.observation_layout
     same = camelup_v1.env(num_players=2, action_values=False, race_samples=200)

@@ -20,9 +20,16 @@ def test_every_preset_and_player_count_has_an_id() -> None:
     assert all(i in gymnasium.registry for i in ids)
 
 
-@pytest.mark.parametrize(("preset", "players"), [
-    ("classic", 2), ("second_edition", 6), ("supercup", 4), ("persian_tutorial", 3), ("cup", 4),
-])
+@pytest.mark.parametrize(
+    ("preset", "players"),
+    [
+        ("classic", 2),
+        ("second_edition", 6),
+        ("supercup", 4),
+        ("persian_tutorial", 3),
+        ("cup", 4),
+    ],
+)
 def test_registered_env_passes_gymnasiums_env_checker(preset, players, capsys) -> None:
     env = gymnasium.make(env_id(preset, players))
     inner = env.unwrapped

@@ -115,10 +115,17 @@ def test_full_supercup_games_through_the_wrapped_env() -> None:
 
 
 COMBOS = [
-    RuleSet("supercup", num_players=n, support_dice=sd, photographer=ph, position_bets=pb,
-            extra_action=ex and sd)
-    for n, sd, ph, pb, ex in itertools.product((3, 6), (False, True), (False, True),
-                                               (False, True), (False, True))
+    RuleSet(
+        "supercup",
+        num_players=n,
+        support_dice=sd,
+        photographer=ph,
+        position_bets=pb,
+        extra_action=ex and sd,
+    )
+    for n, sd, ph, pb, ex in itertools.product(
+        (3, 6), (False, True), (False, True), (False, True), (False, True)
+    )
     if sd or not ex
 ]
 
@@ -173,9 +180,10 @@ def test_supercup_slices_decode_to_the_state() -> None:
                 for row, pos in enumerate(rules.position_tiles):
                     if pos in taken:
                         o, c, v = taken[pos]
-                        assert pb[row, 0] == 1 and np.flatnonzero(pb[row, 1:1 + n]).tolist() == [
-                            rel[o]]
-                        assert np.flatnonzero(pb[row, 1 + n:1 + n + R]).tolist() == [c]
+                        assert pb[row, 0] == 1 and np.flatnonzero(pb[row, 1 : 1 + n]).tolist() == [
+                            rel[o]
+                        ]
+                        assert np.flatnonzero(pb[row, 1 + n : 1 + n + R]).tolist() == [c]
                         assert pb[row, -1] == pytest.approx(v / 5)
                     else:
                         assert not pb[row].any()

@@ -13,11 +13,15 @@ from camelup_env.observation import HIDDEN
 from camelup_env.wrappers import RandomOpponent, SingleAgentEnv, random_opponent
 
 
-@pytest.mark.parametrize("kw", [
-    dict(odds_features=False),
-    dict(preset="second_edition", num_players=6, learner_seat=None, odds_features=False),
-    dict(num_players=2, learner_seat=1),
-], ids=["classic-4", "second_edition-6-random-seat", "classic-2-odds"])
+@pytest.mark.parametrize(
+    "kw",
+    [
+        dict(odds_features=False),
+        dict(preset="second_edition", num_players=6, learner_seat=None, odds_features=False),
+        dict(num_players=2, learner_seat=1),
+    ],
+    ids=["classic-4", "second_edition-6-random-seat", "classic-2-odds"],
+)
 def test_gymnasium_and_sb3_checkers(kw: dict) -> None:
     env = SingleAgentEnv(**kw)
     check_env(env, skip_render_check=True)
@@ -109,8 +113,16 @@ def test_maskable_ppo_smoke(tmp_path) -> None:
 
     torch.set_num_threads(1)
     env = SingleAgentEnv(num_players=2, odds_features=False)
-    model = MaskablePPO("MlpPolicy", env, n_steps=256, batch_size=64, n_epochs=2, seed=0,
-                        policy_kwargs=dict(net_arch=[64, 64]), device="cpu")
+    model = MaskablePPO(
+        "MlpPolicy",
+        env,
+        n_steps=256,
+        batch_size=64,
+        n_epochs=2,
+        seed=0,
+        policy_kwargs=dict(net_arch=[64, 64]),
+        device="cpu",
+    )
     model.learn(2_048)
     model.save(tmp_path / "camelup_ppo")
     loaded = MaskablePPO.load(tmp_path / "camelup_ppo", device="cpu")

@@ -32,12 +32,46 @@ def run(tmp_path_factory) -> dict:
     tmp = tmp_path_factory.mktemp("iterate")
     config = tmp / "config.yaml"
     config.write_text(CONFIG)
-    assert main(["distill", str(config), "--teacher", "random", "--games", "4", "--holdout",
-                 "1", "--epochs", "1", "--out", str(tmp / "student")]) == 0
+    assert (
+        main(
+            [
+                "distill",
+                str(config),
+                "--teacher",
+                "random",
+                "--games",
+                "4",
+                "--holdout",
+                "1",
+                "--epochs",
+                "1",
+                "--out",
+                str(tmp / "student"),
+            ]
+        )
+        == 0
+    )
     out = tmp / "run"
-    argv = ["iterate", str(config), "--teacher", "greedy", "--student",
-            str(tmp / "student" / "model.zip"), "--games", "30", "--envs", "8", "--epochs", "20",
-            "--batch-size", "64", "--lr", "1e-3", "--out", str(out)]
+    argv = [
+        "iterate",
+        str(config),
+        "--teacher",
+        "greedy",
+        "--student",
+        str(tmp / "student" / "model.zip"),
+        "--games",
+        "30",
+        "--envs",
+        "8",
+        "--epochs",
+        "20",
+        "--batch-size",
+        "64",
+        "--lr",
+        "1e-3",
+        "--out",
+        str(out),
+    ]
     assert main([*argv, "--rounds", "2"]) == 0
     first = json.loads((out / "progress.json").read_text())
     return {"config": config, "out": out, "argv": argv, "first": first}

@@ -65,8 +65,9 @@ class Recorder:
         return self.log[-1]
 
 
-@pytest.mark.parametrize(("preset", "players"), [("classic", 4), ("second_edition", 6),
-                                                 ("supercup", 3)])
+@pytest.mark.parametrize(
+    ("preset", "players"), [("classic", 4), ("second_edition", 6), ("supercup", 3)]
+)
 def test_a_single_agent_env_game_is_the_camelup_v1_game(preset: str, players: int) -> None:
     """The same actions, and the dice of camelup_v1 reset with the seed the episode drew
     (after the learner's seat), give the same states, observations, rewards and events."""
@@ -74,8 +75,12 @@ def test_a_single_agent_env_game_is_the_camelup_v1_game(preset: str, players: in
     settings = {"reward_mode": "win", "coin_shaping": 0.1, **PLAIN}
     for seed in range(3):
         log: list[int] = []
-        env = SingleAgentEnv([Recorder(log, seed * 10 + k) for k in range(players - 1)],
-                             learner_seat=None, rules=rules, **settings)
+        env = SingleAgentEnv(
+            [Recorder(log, seed * 10 + k) for k in range(players - 1)],
+            learner_seat=None,
+            rules=rules,
+            **settings,
+        )
         obs, info = env.reset(seed=seed)
         seen = [(obs, info["action_mask"], 0.0, info["events"])]
         mine = []  # the learner's actions, by their place in the log
@@ -96,16 +101,16 @@ def test_a_single_agent_env_game_is_the_camelup_v1_game(preset: str, players: in
         for k, action in enumerate(log):
             if k in mine:
                 obs = aec.observe(learner)
-                played.append((obs["observation"], obs["action_mask"].astype(bool), reward,
-                               tuple(events)))
+                played.append(
+                    (obs["observation"], obs["action_mask"].astype(bool), reward, tuple(events))
+                )
                 reward, events = 0.0, []
             assert (aec.agent_selection == learner) == (k in mine)
             aec.step(action)
             reward += aec.rewards[learner]
             events += aec.infos[learner]["events"]
         obs = aec.observe(learner)
-        played.append((obs["observation"], obs["action_mask"].astype(bool), reward,
-                       tuple(events)))
+        played.append((obs["observation"], obs["action_mask"].astype(bool), reward, tuple(events)))
         assert aec.state.to_dict() == env.state.to_dict()
         assert len(played) == len(seen)
         for (o, m, r, e), (o1, m1, r1, e1) in zip(seen, played, strict=True):
@@ -135,7 +140,8 @@ def test_vec_env_plays_learner_games_episodes() -> None:
         np.testing.assert_array_equal(rewards, rewards1)
         np.testing.assert_array_equal(dones, dones1)
         for i in np.flatnonzero(dones):
-            np.testing.assert_array_equal(infos[i]["terminal_observation"],
-                                          infos1[i]["terminal_observation"])
+            np.testing.assert_array_equal(
+                infos[i]["terminal_observation"], infos1[i]["terminal_observation"]
+            )
             ended += 1
     assert ended >= 3

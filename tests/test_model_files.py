@@ -51,8 +51,15 @@ class Payload:
 def tiny_model(net_arch=(16,), seed: int = 0) -> MaskablePPO:
     torch.set_num_threads(1)
     env = SingleAgentEnv(num_players=2, odds_features=False)
-    return MaskablePPO("MlpPolicy", env, n_steps=64, batch_size=32, seed=seed, device="cpu",
-                       policy_kwargs={"net_arch": list(net_arch)})
+    return MaskablePPO(
+        "MlpPolicy",
+        env,
+        n_steps=64,
+        batch_size=32,
+        seed=seed,
+        device="cpu",
+        policy_kwargs={"net_arch": list(net_arch)},
+    )
 
 
 def rewrite(path: Path, target: Path, **members: bytes | str) -> Path:
@@ -73,15 +80,25 @@ def sb3_zip_with_payload(tmp_path: Path, marker: Path) -> Path:
     plain = tmp_path / "sb3.zip"
     model.save(plain)
     data = json.loads(zipfile.ZipFile(plain).read("data"))
-    data["policy_kwargs"] = {":type:": "<class 'dict'>", ":serialized:":
-                             base64.b64encode(pickle.dumps(Payload(marker))).decode()}
+    data["policy_kwargs"] = {
+        ":type:": "<class 'dict'>",
+        ":serialized:": base64.b64encode(pickle.dumps(Payload(marker))).decode(),
+    }
     variables = io.BytesIO()
     torch.save({"payload": Payload(marker)}, variables)
-    meta = {"format": "camelup-maskable-ppo", "version": 1, "rules": RULES.to_dict(),
-            "observer": OBSERVER, "trained_steps": 0}
-    return rewrite(plain, tmp_path / "crafted.zip", data=json.dumps(data),
-                   **{"pytorch_variables.pth": variables.getvalue(),
-                      METADATA_MEMBER: json.dumps(meta)})
+    meta = {
+        "format": "camelup-maskable-ppo",
+        "version": 1,
+        "rules": RULES.to_dict(),
+        "observer": OBSERVER,
+        "trained_steps": 0,
+    }
+    return rewrite(
+        plain,
+        tmp_path / "crafted.zip",
+        data=json.dumps(data),
+        **{"pytorch_variables.pth": variables.getvalue(), METADATA_MEMBER: json.dumps(meta)},
+    )
 
 
 def test_a_crafted_model_file_runs_nothing_when_loaded(tmp_path) -> None:
@@ -109,12 +126,18 @@ def test_a_crafted_model_file_runs_nothing_when_loaded(tmp_path) -> None:
 
 
 def test_weights_that_do_not_fit_their_metadata_get_one_line_errors(tmp_path) -> None:
-    good = save_policy(tiny_model(), tmp_path / "good", RULES, observer=OBSERVER,
-                       env_version="camelup_v0")
+    good = save_policy(
+        tiny_model(), tmp_path / "good", RULES, observer=OBSERVER, env_version="camelup_v0"
+    )
     assert good.name == "good.zip"
     meta = read_metadata(good)
-    other = save_policy(tiny_model(net_arch=(32,)), tmp_path / "other.zip", RULES,
-                        observer=OBSERVER, env_version="camelup_v0")
+    other = save_policy(
+        tiny_model(net_arch=(32,)),
+        tmp_path / "other.zip",
+        RULES,
+        observer=OBSERVER,
+        env_version="camelup_v0",
+    )
     nan = {k: v.clone() for k, v in tiny_model().policy.state_dict().items()}
     nan["action_net.bias"][0] = float("nan")
     nan_bytes = io.BytesIO()
@@ -131,18 +154,30 @@ def test_weights_that_do_not_fit_their_metadata_get_one_line_errors(tmp_path) ->
         return {METADATA_MEMBER: json.dumps(doc)}
 
     cases = [
-        ({"policy.pth": zipfile.ZipFile(other).read("policy.pth")},
-         r"weights do not fit the recorded architecture \(mlp_extractor.policy_net.0.weight"),
-        (with_meta(policy__net_arch={"pi": [8], "vf": [16]}),
-         "weights do not fit the recorded architecture"),
-        (with_meta(policy__net_arch={"pi": [4096, 4096], "vf": [16]}),
-         "architecture needs .* weights but policy.pth holds"),
-        (with_meta(observer={"odds_features": True, "race_samples": 200}),
-         "the policy takes .* features but its recorded observer settings give"),
-        (with_meta(observer={"odds_features": "yes", "race_samples": 200}),
-         "odds_features must be bool"),
-        (with_meta(rules={"preset": "classic", "num_players": 4}),
-         "features but its recorded observer settings"),
+        (
+            {"policy.pth": zipfile.ZipFile(other).read("policy.pth")},
+            r"weights do not fit the recorded architecture \(mlp_extractor.policy_net.0.weight",
+        ),
+        (
+            with_meta(policy__net_arch={"pi": [8], "vf": [16]}),
+            "weights do not fit the recorded architecture",
+        ),
+        (
+            with_meta(policy__net_arch={"pi": [4096, 4096], "vf": [16]}),
+            "architecture needs .* weights but policy.pth holds",
+        ),
+        (
+            with_meta(observer={"odds_features": True, "race_samples": 200}),
+            "the policy takes .* features but its recorded observer settings give",
+        ),
+        (
+            with_meta(observer={"odds_features": "yes", "race_samples": 200}),
+            "odds_features must be bool",
+        ),
+        (
+            with_meta(rules={"preset": "classic", "num_players": 4}),
+            "features but its recorded observer settings",
+        ),
         (with_meta(policy__activation="os.system"), "activation must be one of"),
         (with_meta(version=3), "model file version 3"),
         ({"policy.pth": nan_bytes.getvalue()}, "action_net.bias' is not a finite float tensor"),
@@ -164,8 +199,9 @@ def test_the_rebuilt_policy_acts_as_sb3_predicts(tmp_path) -> None:
     with torch.no_grad():  # move the weights off their initialisation, so ties are unlikely
         for p in model.policy.parameters():
             p.add_(torch.randn_like(p) * 0.5)
-    path = save_policy(model, tmp_path / "m.zip", RULES, observer=OBSERVER,
-                       env_version="camelup_v0")
+    path = save_policy(
+        model, tmp_path / "m.zip", RULES, observer=OBSERVER, env_version="camelup_v0"
+    )
     agent = load_agent(path)
     rng = np.random.default_rng(0)
     obs = rng.random((64, agent.observer.size), dtype=np.float32)
@@ -173,15 +209,23 @@ def test_the_rebuilt_policy_acts_as_sb3_predicts(tmp_path) -> None:
     masks[np.arange(64), rng.integers(46, size=64)] = True
     expected, _ = model.predict(obs, action_masks=masks, deterministic=True)
     assert np.array_equal(agent.act_batch(obs, masks), expected)
-    sampled = agent.act_batch(np.repeat(obs[:1], 4000, 0), np.repeat(masks[:1], 4000, 0),
-                              deterministic=False, rng_seed=1)
+    sampled = agent.act_batch(
+        np.repeat(obs[:1], 4000, 0), np.repeat(masks[:1], 4000, 0), deterministic=False, rng_seed=1
+    )
     assert masks[0, sampled].all()
-    assert np.array_equal(sampled, agent.act_batch(np.repeat(obs[:1], 4000, 0),
-                                                   np.repeat(masks[:1], 4000, 0),
-                                                   deterministic=False, rng_seed=1))
+    assert np.array_equal(
+        sampled,
+        agent.act_batch(
+            np.repeat(obs[:1], 4000, 0),
+            np.repeat(masks[:1], 4000, 0),
+            deterministic=False,
+            rng_seed=1,
+        ),
+    )
     with torch.no_grad():
-        probs = model.policy.get_distribution(torch.as_tensor(obs[:1]),
-                                              action_masks=masks[:1]).distribution.probs[0]
+        probs = model.policy.get_distribution(
+            torch.as_tensor(obs[:1]), action_masks=masks[:1]
+        ).distribution.probs[0]
     freq = np.bincount(sampled, minlength=46) / len(sampled)
     assert np.abs(freq - probs.numpy()).max() < 0.05  # 4000 draws: sd of a share <= 0.008
     with pytest.raises(ValueError, match="at least one legal action"):
@@ -194,8 +238,14 @@ def test_load_into_restores_weights_optimizer_and_counters(tmp_path) -> None:
     loss = sum(p.sum() for p in model.policy.parameters())
     loss.backward()
     model.policy.optimizer.step()  # an Adam state to carry over
-    path = save_policy(model, tmp_path / "ckpt", RULES, observer=OBSERVER,
-                       env_version="camelup_v0", trained_steps=1234)
+    path = save_policy(
+        model,
+        tmp_path / "ckpt",
+        RULES,
+        observer=OBSERVER,
+        env_version="camelup_v0",
+        trained_steps=1234,
+    )
     fresh = tiny_model(seed=9)
     meta = load_into(fresh, path)
     assert meta["trained_steps"] == 1234 and meta["training"]["num_timesteps"] == 1234
@@ -213,14 +263,30 @@ def test_load_into_restores_weights_optimizer_and_counters(tmp_path) -> None:
 def test_save_policy_refuses_what_it_cannot_record(tmp_path) -> None:
     model = tiny_model()
     with pytest.raises(ValueError, match="reserved key"):
-        save_policy(model, tmp_path / "m", RULES, observer=OBSERVER, env_version="v",
-                    policy={"class": "Evil"})
+        save_policy(
+            model,
+            tmp_path / "m",
+            RULES,
+            observer=OBSERVER,
+            env_version="v",
+            policy={"class": "Evil"},
+        )
     with pytest.raises(ValueError, match=r"the policy takes .* features"):
-        save_policy(model, tmp_path / "m", RULES, env_version="camelup_v0",
-                    observer={"odds_features": True, "race_samples": 200})
+        save_policy(
+            model,
+            tmp_path / "m",
+            RULES,
+            env_version="camelup_v0",
+            observer={"odds_features": True, "race_samples": 200},
+        )
     with pytest.raises(ValueError, match="unknown setting"):
-        save_policy(model, tmp_path / "m", RULES, env_version="camelup_v0",
-                    observer={**OBSERVER, "colour_blind": True})
+        save_policy(
+            model,
+            tmp_path / "m",
+            RULES,
+            env_version="camelup_v0",
+            observer={**OBSERVER, "colour_blind": True},
+        )
     assert not list(tmp_path.iterdir())
 
 
@@ -229,8 +295,10 @@ def test_shipped_models_are_tensor_only_files(name: str) -> None:
     path = ROOT / "results" / "models" / name / "model.zip"
     assert sorted(zipfile.ZipFile(path).namelist()) == [METADATA_MEMBER, "policy.pth"]
     meta = read_metadata(path)
-    assert meta["version"] == 2 and meta["policy"]["net_arch"] == {"pi": [256, 256],
-                                                                   "vf": [256, 256]}
+    assert meta["version"] == 2 and meta["policy"]["net_arch"] == {
+        "pi": [256, 256],
+        "vf": [256, 256],
+    }
 
 
 def test_a_model_trained_outside_camelup_train_is_made_playable_in_one_line(tmp_path) -> None:
@@ -240,8 +308,9 @@ def test_a_model_trained_outside_camelup_train_is_made_playable_in_one_line(tmp_
     env = SingleAgentEnv(num_players=2, learner_seat=None, odds_features=False)
     model = MaskablePPO("MlpPolicy", env, n_steps=64, batch_size=32, verbose=0, device="cpu")
     model.learn(total_timesteps=64)
-    save_policy(model, tmp_path / "mine.zip", env.rules, observer=env.observer,
-                env_version="camelup_v0")
+    save_policy(
+        model, tmp_path / "mine.zip", env.rules, observer=env.observer, env_version="camelup_v0"
+    )
     agent = agents.make(f"ppo:{tmp_path / 'mine.zip'}")
     assert agent.observer.size == env.observation_space.shape[0]
     result = play_game(RULES, [agents.make("random"), agent], seed=1, catch=False)
@@ -251,8 +320,9 @@ def test_a_model_trained_outside_camelup_train_is_made_playable_in_one_line(tmp_
 def test_damaged_model_files_raise_only_model_file_errors(tmp_path) -> None:
     """Random byte changes and truncations of a whole file, or of its policy.pth: each either
     loads or is refused with a one-line ModelFileError (zlib, zip and torch errors included)."""
-    good = save_policy(tiny_model(), tmp_path / "good.zip", RULES, observer=OBSERVER,
-                       env_version="camelup_v0")
+    good = save_policy(
+        tiny_model(), tmp_path / "good.zip", RULES, observer=OBSERVER, env_version="camelup_v0"
+    )
     sources = {"file": good.read_bytes(), "policy.pth": zipfile.ZipFile(good).read("policy.pth")}
     rng = np.random.default_rng(0)
     refused = 0

@@ -42,9 +42,7 @@ PYRAMID = TakePyramidTile()
 
 def _has_crazy_interaction(state):
     r = state.rules
-    return any(
-        any(c >= r.n_racing for c in st) and len(st) > 1 for st in state.stacks.values()
-    )
+    return any(any(c >= r.n_racing for c in st) and len(st) > 1 for st in state.stacks.values())
 
 
 # Exactness against the engine ------------------------------------------------------------------
@@ -60,10 +58,13 @@ def test_leg_odds_match_engine_brute_force_on_random_positions(preset):
         np.testing.assert_allclose(leg_rank_probabilities(state), exact, rtol=0, atol=1e-12)
 
 
-@pytest.mark.parametrize("track,tiles", [
-    ("1:orange;2:yellow,blue;3:green,white", "4:-1;6:+1@3"),  # start of the race
-    ("11:orange;13:yellow,blue;14:green,white", "12:+1;16:+1"),  # race ends inside the leg
-])
+@pytest.mark.parametrize(
+    "track,tiles",
+    [
+        ("1:orange;2:yellow,blue;3:green,white", "4:-1;6:+1@3"),  # start of the race
+        ("11:orange;13:yellow,blue;14:green,white", "12:+1;16:+1"),  # race ends inside the leg
+    ],
+)
 def test_leg_odds_match_engine_brute_force_full_classic_leg_with_tiles(track, tiles):
     """R6.1 classic full legs (5 reveals, up to 29,160 sequences), tiles (R5.3), R5.4."""
     state = parse_position("classic", track, tiles=tiles)
@@ -74,8 +75,10 @@ def test_leg_odds_match_engine_brute_force_full_classic_leg_with_tiles(track, ti
 def test_leg_odds_match_engine_late_race_second_edition():
     """R5.4/R5.5/R5.6: 4 of 5 reveals left near both ends of the track, crazy camels stacked."""
     state = parse_position(
-        "second_edition", "2:white,green;3:black,purple;13:blue;14:red;15:yellow",
-        dice_left="grey,blue,green,purple,yellow", tiles="5:+1;16:-1",
+        "second_edition",
+        "2:white,green;3:black,purple;13:blue;14:red;15:yellow",
+        dice_left="grey,blue,green,purple,yellow",
+        tiles="5:+1;16:-1",
     )
     assert state.pyramid_tiles_left == 4
     exact, _ = brute_force(state)
@@ -99,8 +102,9 @@ def test_placement_evs_match_engine_brute_force(preset):
         evs = placement_evs(state, seat)
         probe = state.copy()
         probe.current = seat
-        expected_keys = {(a.space, a.side) for a in legal_actions(probe)
-                         if isinstance(a, PlaceTile)}
+        expected_keys = {
+            (a.space, a.side) for a in legal_actions(probe) if isinstance(a, PlaceTile)
+        }
         assert set(evs) == expected_keys
         for (space, side), ev in evs.items():
             placed, _ = apply_action(probe, PlaceTile(space, side), np.random.default_rng(0))
@@ -122,8 +126,13 @@ def test_placement_odds_leg_odds_are_those_of_the_tile_placed(preset):
         probe.extra_pending = False
         for (space, side), spot in found.items():
             placed, _ = apply_action(probe, PlaceTile(space, side), np.random.default_rng(0))
-            np.testing.assert_allclose(spot.leg, leg_rank_probabilities(placed), rtol=0,
-                                       atol=1e-12, err_msg=str((space, side)))
+            np.testing.assert_allclose(
+                spot.leg,
+                leg_rank_probabilities(placed),
+                rtol=0,
+                atol=1e-12,
+                err_msg=str((space, side)),
+            )
 
 
 def test_placement_odds_skip_spaces_no_unit_can_reach():
@@ -138,8 +147,9 @@ def test_placement_odds_skip_spaces_no_unit_can_reach():
 
 def test_placement_evs_seat_with_a_tile_already_placed():
     """R4.2: the seat's own tile is lifted first (its neighbours become free, its space not)."""
-    state = parse_position("classic", "1:orange;2:yellow,blue;3:green,white", dice_left="green",
-                           tiles="5:+1@1;9:-1@0")
+    state = parse_position(
+        "classic", "1:orange;2:yellow,blue;3:green,white", dice_left="green", tiles="5:+1@1;9:-1@0"
+    )
     evs = placement_evs(state, 1)
     assert (5, 1) not in evs and (6, 1) in evs and (4, -1) in evs  # own old space / neighbours
     assert (8, 1) not in evs  # next to seat 0's tile
@@ -169,8 +179,9 @@ def test_one_die_left_classic_hand_computed():
       2 -> top of space 3: white, orange, green, blue, yellow
       3 -> oasis on 4 sends it to 5, on top of white (R5.3): orange, white, green, blue, yellow
     """
-    state = parse_position("classic", "1:orange;2:yellow,blue;3:green;5:white", "orange",
-                           tiles="4:+1")
+    state = parse_position(
+        "classic", "1:orange;2:yellow,blue;3:green;5:white", "orange", tiles="4:+1"
+    )
     t = Fraction(1, 3)
     expected = {  # camel: [rank 1, ..., rank 5]
         "blue": [0, 0, 0, 1, 0],
@@ -199,8 +210,9 @@ def test_one_reveal_left_second_edition_grey_die_hand_computed():
       black 3 -> onto red at 4: yellow, purple, red, green, blue
     So the base order has probability 1/2 + 3/12 = 3/4.
     """
-    state = parse_position("second_edition",
-                           "2:blue;3:green;4:red;5:white,yellow;7:black,purple", "grey,purple")
+    state = parse_position(
+        "second_edition", "2:blue;3:green;4:red;5:white,yellow;7:black,purple", "grey,purple"
+    )
     assert state.pyramid_tiles_left == 1
     u = Fraction(1, 12)
     expected = {
@@ -236,14 +248,26 @@ def test_conditioning_on_one_reveal(preset):
 # Monte Carlo through the real engine -------------------------------------------------------------
 MC_POSITIONS = {
     # R5.3 tiles both sides, R5.4 finish inside the leg (camels on 14-16), classic
-    "classic_tiles_finish": ("classic", "12:orange;14:yellow,blue;15:green;16:white", None,
-                             "13:+1;9:-1"),
+    "classic_tiles_finish": (
+        "classic",
+        "12:orange;14:yellow,blue;15:green;16:white",
+        None,
+        "13:+1;9:-1",
+    ),
     # R5.5 rule 1: only white carries a racing camel (E5); R5.6: crossing back from 2
-    "second_rule1_backward": ("second_edition", "2:white,red;5:black;6:blue;7:green,yellow;"
-                              "9:purple", None, "4:-1;8:+1"),
+    "second_rule1_backward": (
+        "second_edition",
+        "2:white,red;5:black;6:blue;7:green,yellow;9:purple",
+        None,
+        "4:-1;8:+1",
+    ),
     # R5.5 rule 2: black directly on white, both carry yellow (E6-like); R5.6 crossing from 3
-    "second_rule2_backward": ("second_edition", "3:white,black,yellow;4:green;5:red,blue;"
-                              "7:purple", "grey,blue,green,red,yellow", "2:+1"),
+    "second_rule2_backward": (
+        "second_edition",
+        "3:white,black,yellow;4:green;5:red,blue;7:purple",
+        "grey,blue,green,red,yellow",
+        "2:+1",
+    ),
 }
 
 
@@ -332,6 +356,7 @@ def test_race_probabilities_of_a_finished_race():
         state, _ = apply_action(state, PYRAMID, rng) if state.pyramid_tiles_left else (state, ())
     odds = race_probabilities(state, 100)
     from camelup_env import ranking
+
     order = ranking(state.stacks, 5)
     assert odds.winner[order[0]] == 1 and odds.winner.sum() == 1
     assert odds.loser[order[-1]] == 1 and odds.loser.sum() == 1

@@ -14,8 +14,21 @@ from camelup_env import parse_position
 from camelup_env.odds import leg_rank_probabilities, race_probabilities
 
 TRACK = "1:orange;2:yellow,blue;3:green,white"
-ARGS = ["odds", "--preset", "classic", "--track", TRACK, "--dice-left", "blue,green",
-        "--tiles", "4:-1;7:+1", "--race-samples", "500", "--seed", "3"]
+ARGS = [
+    "odds",
+    "--preset",
+    "classic",
+    "--track",
+    TRACK,
+    "--dice-left",
+    "blue,green",
+    "--tiles",
+    "4:-1;7:+1",
+    "--race-samples",
+    "500",
+    "--seed",
+    "3",
+]
 
 
 def test_json_output_matches_the_api(capsys):
@@ -42,12 +55,15 @@ def test_table_output(capsys):
         assert word in out
 
 
-@pytest.mark.parametrize("extra,token", [
-    (["--track", "1:orange;2:yellow,blue;3:green,red"], "'red'"),
-    (["--track", TRACK, "--dice-left", "blue,blue"], "'blue'"),
-    (["--track", TRACK, "--tiles", "3:+1"], "'3:+1'"),
-    (["--track", TRACK, "--race-samples", "0"], "--race-samples"),
-])
+@pytest.mark.parametrize(
+    "extra,token",
+    [
+        (["--track", "1:orange;2:yellow,blue;3:green,red"], "'red'"),
+        (["--track", TRACK, "--dice-left", "blue,blue"], "'blue'"),
+        (["--track", TRACK, "--tiles", "3:+1"], "'3:+1'"),
+        (["--track", TRACK, "--race-samples", "0"], "--race-samples"),
+    ],
+)
 def test_bad_position_exit_2_with_message(capsys, extra, token):
     assert main(["odds", "--preset", "classic", *extra]) == 2
     captured = capsys.readouterr()
@@ -57,16 +73,40 @@ def test_bad_position_exit_2_with_message(capsys, extra, token):
 
 def test_subprocess_entry_point():
     bad = subprocess.run(
-        [sys.executable, "-m", "camelup_cli", "odds", "--track", "1:orange;2:yellow,blue",
-         "--json"], capture_output=True, text=True, timeout=120,
+        [
+            sys.executable,
+            "-m",
+            "camelup_cli",
+            "odds",
+            "--track",
+            "1:orange;2:yellow,blue",
+            "--json",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert bad.returncode == 2
     assert "missing camel" in bad.stderr and "Traceback" not in bad.stderr
     good = subprocess.run(
-        [sys.executable, "-m", "camelup_cli", "odds", "--preset", "second_edition",
-         "--track", "1:blue;2:green;3:red;4:yellow,purple;14:white;15:black",
-         "--dice-left", "grey,blue,red", "--race-samples", "200", "--json"],
-        capture_output=True, text=True, timeout=120,
+        [
+            sys.executable,
+            "-m",
+            "camelup_cli",
+            "odds",
+            "--preset",
+            "second_edition",
+            "--track",
+            "1:blue;2:green;3:red;4:yellow,purple;14:white;15:black",
+            "--dice-left",
+            "grey,blue,red",
+            "--race-samples",
+            "200",
+            "--json",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert good.returncode == 0, good.stderr
     doc = json.loads(good.stdout)

@@ -41,14 +41,17 @@ BOTS = ["random", "heuristic", "greedy", "lookahead", "expert"]
 
 def test_R14_camelup_v1_passes_pettingzoos_api_and_seed_tests() -> None:
     api_test(make_env(preset=PERSIAN, num_players=3), num_cycles=200)
-    seed_test(lambda: make_env(preset=PERSIAN, num_players=2, odds_features=False),
-              num_cycles=50)
+    seed_test(lambda: make_env(preset=PERSIAN, num_players=2, odds_features=False), num_cycles=50)
 
 
 def test_R14_observation_slices_decode_to_the_state() -> None:
     rules = RuleSet(PERSIAN, num_players=3)
-    s = position(rules=rules, stacks={3: (RED, YELLOW), 2: (BLUE, GREEN, ORANGE)}, wanderer=4,
-                 loser_cards=((2, GREEN, 1), (0, RED, 1)))
+    s = position(
+        rules=rules,
+        stacks={3: (RED, YELLOW), 2: (BLUE, GREEN, ORANGE)},
+        wanderer=4,
+        loser_cards=((2, GREEN, 1), (0, RED, 1)),
+    )
     obs = Observer(rules, odds_features=False, action_values=False)
     vec = obs.observe(s, 1)
     assert obs.view(vec, "wanderer").argmax() == 3  # space 4
@@ -60,9 +63,15 @@ def test_R14_observation_slices_decode_to_the_state() -> None:
 
 def test_R14_4_greedy_values_loser_cards_and_the_wanderer_from_the_exact_leg_odds() -> None:
     # only the red die is left: it ends the leg, [red, blue] 3 -> 4 passing the wanderer
-    s = position(PERSIAN, stacks={3: (RED, BLUE), 2: (GREEN, ORANGE), 1: (YELLOW,)}, wanderer=3,
-                 pyramid=(RED,), pyramid_tiles_left=1, leg_bets=(((RED, 5),), (), (), ()),
-                 leg_stacks=((), (3,), (3,), (3,), (3,)))
+    s = position(
+        PERSIAN,
+        stacks={3: (RED, BLUE), 2: (GREEN, ORANGE), 1: (YELLOW,)},
+        wanderer=3,
+        pyramid=(RED,),
+        pyramid_tiles_left=1,
+        leg_bets=(((RED, 5),), (), (), ()),
+        leg_stacks=((), (3,), (3,), (3,), (3,)),
+    )
     table = action_table(s.rules)
     values = action_values(s, 0)
     assert values[table.loser_index(YELLOW)] == 1.0  # yellow stays last: the card pays 1
@@ -91,8 +100,7 @@ def test_R14_state_documents_from_before_the_preset_still_read() -> None:
 
 
 def test_R14_5_positions_in_the_notation_name_the_wanderer() -> None:
-    s = parse_position(PERSIAN, "1:red,yellow;2:blue;3:green,orange", "red,blue,green",
-                       wanderer=4)
+    s = parse_position(PERSIAN, "1:red,yellow;2:blue;3:green,orange", "red,blue,green", wanderer=4)
     assert s.wanderer == 4 and s.pyramid_tiles_left == 3 and s.leg_stacks == ((5,),) * 5
     assert parse_position(PERSIAN, "1:red,yellow,blue;3:green,orange").wanderer == 3
     with pytest.raises(PositionError, match=r"no camel is beyond it \(R14.1, R14.5\)"):
@@ -120,17 +128,32 @@ def test_R14_7_heuristic_plays_no_tile_move_into_another_block() -> None:
     seen: set[str] = set()
     for seed in range(3):
         seats = [agents.make("heuristic"), agents.make("random")]
-        play_game(rules, seats, seed=seed, catch=False,
-                  on_step=lambda _s, seat, action, _e: seat == 0 and seen.add(kinds[action]))
+        play_game(
+            rules,
+            seats,
+            seed=seed,
+            catch=False,
+            on_step=lambda _s, seat, action, _e: seat == 0 and seen.add(kinds[action]),
+        )
     assert seen <= {"TakeLegBet", "TakePyramidTile", "RaceBet"} and "TakePyramidTile" in seen
 
 
 def test_R14_a_tiny_tournament_and_an_evaluation_run(tmp_path: Path) -> None:
     """``camelup tournament`` (a config with ``preset: persian_tutorial``) and ``camelup
     evaluate``: the same referee and bot processes as for every preset."""
-    cfg = tournament_config(None, {
-        "agents": ["random", "heuristic", "greedy"], "preset": PERSIAN, "players": 3,
-        "games": 6, "seating": "rotations", "name": "pt", "move_timeout": 10.0, "workers": 1})
+    cfg = tournament_config(
+        None,
+        {
+            "agents": ["random", "heuristic", "greedy"],
+            "preset": PERSIAN,
+            "players": 3,
+            "games": 6,
+            "seating": "rotations",
+            "name": "pt",
+            "move_timeout": 10.0,
+            "workers": 1,
+        },
+    )
     run_tournament(cfg, tmp_path, progress=False)
     records = read_games(tmp_path / "games.jsonl")
     assert len(records) == 6

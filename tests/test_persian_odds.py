@@ -30,8 +30,13 @@ POSITIONS = [
 
 def test_R14_5_leg_odds_match_engine_brute_force() -> None:
     for stacks, wanderer, pyramid in POSITIONS:
-        state = position(PERSIAN, stacks=stacks, wanderer=wanderer, pyramid=pyramid,
-                         pyramid_tiles_left=len(pyramid))
+        state = position(
+            PERSIAN,
+            stacks=stacks,
+            wanderer=wanderer,
+            pyramid=pyramid,
+            pyramid_tiles_left=len(pyramid),
+        )
         exact, _ = brute_force(state)
         assert np.abs(leg_rank_probabilities(state) - exact).max() < 1e-12
         odds = position_odds(state, 64)
@@ -39,8 +44,13 @@ def test_R14_5_leg_odds_match_engine_brute_force() -> None:
 
 
 def test_R14_5_race_odds_agree_with_monte_carlo_of_the_engine() -> None:
-    state = position(PERSIAN, stacks={4: (RED,), 3: (YELLOW, BLUE), 2: (GREEN, ORANGE)},
-                     wanderer=5, pyramid=(1, 3), pyramid_tiles_left=2)
+    state = position(
+        PERSIAN,
+        stacks={4: (RED,), 3: (YELLOW, BLUE), 2: (GREEN, ORANGE)},
+        wanderer=5,
+        pyramid=(1, 3),
+        pyramid_tiles_left=2,
+    )
     est = race_probabilities(state, n_samples=4000, seed=1)
     rng = np.random.default_rng(2)
     wins, lasts, games = np.zeros(5), np.zeros(5), 1500
@@ -53,7 +63,7 @@ def test_R14_5_race_odds_agree_with_monte_carlo_of_the_engine() -> None:
         lasts[order[-1]] += 1
     for mc, rate, se in ((wins, est.winner, est.winner_se), (lasts, est.loser, est.loser_se)):
         p = mc / games
-        assert np.all(np.abs(p - rate) < 4 * np.sqrt(se ** 2 + p * (1 - p) / games) + 1e-9)
+        assert np.all(np.abs(p - rate) < 4 * np.sqrt(se**2 + p * (1 - p) / games) + 1e-9)
     assert abs(est.winner.sum() - 1) < 1e-9 and abs(est.loser.sum() - 1) < 1e-9
 
 

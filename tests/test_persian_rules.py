@@ -94,8 +94,13 @@ def test_R14_2_a_die_moves_its_camels_unit_one_space_and_earns_no_coin() -> None
 
 
 def test_R14_2_the_last_die_out_ends_the_leg_even_if_no_camel_passed_the_wanderer() -> None:
-    s = persian({1: (RED, YELLOW, BLUE, GREEN), 3: (ORANGE,)}, wanderer=5, pyramid=(GREEN,),
-                pyramid_tiles_left=1, revealed=((0, 0, 1), (1, 1, 1), (2, 2, 1), (4, 4, 1)))
+    s = persian(
+        {1: (RED, YELLOW, BLUE, GREEN), 3: (ORANGE,)},
+        wanderer=5,
+        pyramid=(GREEN,),
+        pyramid_tiles_left=1,
+        revealed=((0, 0, 1), (1, 1, 1), (2, 2, 1), (4, 4, 1)),
+    )
     new, events = roll(s, GREEN, 1)
     assert of_type(events, LegScored)[0].ranking == (ORANGE, GREEN, BLUE, YELLOW, RED)
     assert of_type(events, WandererMoved) == [WandererMoved(5, 6, "leg")]
@@ -103,8 +108,12 @@ def test_R14_2_the_last_die_out_ends_the_leg_even_if_no_camel_passed_the_wandere
 
 
 def test_R14_5_the_wanderer_on_the_last_space_stays_there_at_a_leg_end() -> None:
-    s = persian({16: (RED,), 15: (YELLOW, BLUE), 14: (GREEN, ORANGE)}, wanderer=16,
-                pyramid=(GREEN,), pyramid_tiles_left=1)
+    s = persian(
+        {16: (RED,), 15: (YELLOW, BLUE), 14: (GREEN, ORANGE)},
+        wanderer=16,
+        pyramid=(GREEN,),
+        pyramid_tiles_left=1,
+    )
     new, events = roll(s, GREEN, 1)
     assert of_type(events, LegScored) and not of_type(events, WandererMoved)
     assert new.wanderer == 16 and not new.game_over
@@ -142,10 +151,14 @@ def test_R14_5_a_unit_landing_on_the_wanderer_does_not_end_the_leg() -> None:
 
 
 def test_R14_5_passing_the_wanderer_scores_the_leg_and_moves_it_on() -> None:
-    s = persian({1: (RED, YELLOW), 2: (BLUE, GREEN, ORANGE)}, wanderer=2,
-                leg_bets=(((GREEN, 5),), ((ORANGE, 3),), (), ()), leg_stacks=((2,), (2,), (2,),
-                                                                              (), ()),
-                loser_cards=((2, RED, 1), (3, YELLOW, 1)), current=1)
+    s = persian(
+        {1: (RED, YELLOW), 2: (BLUE, GREEN, ORANGE)},
+        wanderer=2,
+        leg_bets=(((GREEN, 5),), ((ORANGE, 3),), (), ()),
+        leg_stacks=((2,), (2,), (2,), (), ()),
+        loser_cards=((2, RED, 1), (3, YELLOW, 1)),
+        current=1,
+    )
     new, events = roll(s, GREEN, 1)  # [green, orange] 2 -> 3 passes the wanderer
     scored = of_type(events, LegScored)[0]
     assert scored.ranking == (ORANGE, GREEN, BLUE, YELLOW, RED)
@@ -189,8 +202,12 @@ def test_R14_6_the_wanderer_on_the_last_space_cannot_be_used() -> None:
 def test_R14_6_legal_uses_are_listed_exactly() -> None:
     s = persian({1: (RED, YELLOW), 2: (BLUE,), 3: (GREEN,), 4: (ORANGE,)}, wanderer=5)
     uses = [a for a in legal_actions(s) if isinstance(a, (WandererSwap, WandererSendBack))]
-    assert uses == [WandererSwap(RED, YELLOW), WandererSendBack(BLUE), WandererSendBack(GREEN),
-                    WandererSendBack(ORANGE)]
+    assert uses == [
+        WandererSwap(RED, YELLOW),
+        WandererSendBack(BLUE),
+        WandererSendBack(GREEN),
+        WandererSendBack(ORANGE),
+    ]
 
 
 # R14.7 What the game does not have -----------------------------------------------------------
@@ -199,17 +216,22 @@ def test_R14_7_no_desert_tiles_and_no_coin_for_a_roll() -> None:
     assert not any(isinstance(a, PlaceTile) for a in legal_actions(s))
     with pytest.raises(IllegalActionError, match=r"no desert or spectator tiles \(R14.7\)$"):
         check_legal(s, PlaceTile(5, 1))
-    s = persian({1: (RED, YELLOW, BLUE, GREEN), 2: (ORANGE,)}, wanderer=2, pyramid_tiles=(3, 0, 0,
-                                                                                          0))
+    s = persian(
+        {1: (RED, YELLOW, BLUE, GREEN), 2: (ORANGE,)}, wanderer=2, pyramid_tiles=(3, 0, 0, 0)
+    )
     _, events = roll(s, ORANGE, 1)
     assert of_type(events, LegScored)[0].items[0] == ()
 
 
 # R14.8 The race end --------------------------------------------------------------------------
 def test_R14_8_crossing_the_finish_ends_the_race_with_8_5_3_2_1_race_cards() -> None:
-    s = persian({16: (RED, YELLOW), 15: (BLUE,), 14: (GREEN, ORANGE)}, wanderer=16,
-                winner_pile=((1, YELLOW), (0, YELLOW), (2, RED)),
-                loser_pile=((3, GREEN), (2, ORANGE)), hands=(0b11101, 0b11101, 0b11110, 0b10111))
+    s = persian(
+        {16: (RED, YELLOW), 15: (BLUE,), 14: (GREEN, ORANGE)},
+        wanderer=16,
+        winner_pile=((1, YELLOW), (0, YELLOW), (2, RED)),
+        loser_pile=((3, GREEN), (2, ORANGE)),
+        hands=(0b11101, 0b11101, 0b11110, 0b10111),
+    )
     new, events = roll(s, YELLOW, 1)
     assert new.game_over
     assert pile_scored(events, 0).cards == ((1, YELLOW, 8), (0, YELLOW, 5), (2, RED, -1))
@@ -255,10 +277,14 @@ def test_R14_random_games_finish_under_every_player_count() -> None:
 # R14.9 Interpretations -----------------------------------------------------------------------
 def test_R14_9_unmatched_leg_cards_cost_one_coin_and_near_misses_pay_one() -> None:
     """Interpretation 1: R6.2 for winner cards, mirrored for loser cards."""
-    s = persian({1: (RED, YELLOW), 2: (BLUE, GREEN, ORANGE)}, wanderer=2,
-                leg_bets=(((RED, 5),), ((GREEN, 3),), (), ()),
-                leg_stacks=((), (2,), (2,), (), (2,)),
-                loser_cards=((2, BLUE, 1), (3, YELLOW, 1)), current=1)
+    s = persian(
+        {1: (RED, YELLOW), 2: (BLUE, GREEN, ORANGE)},
+        wanderer=2,
+        leg_bets=(((RED, 5),), ((GREEN, 3),), (), ()),
+        leg_stacks=((), (2,), (2,), (), (2,)),
+        loser_cards=((2, BLUE, 1), (3, YELLOW, 1)),
+        current=1,
+    )
     _, events = roll(s, ORANGE, 1)  # [orange] 2 -> 3: orange, green, blue, yellow, red
     scored = of_type(events, LegScored)[0]
     assert scored.ranking == (ORANGE, GREEN, BLUE, YELLOW, RED)

@@ -13,8 +13,9 @@ ROOT = Path(__file__).resolve().parents[1]
 def play(stdin: str, *args: str) -> subprocess.CompletedProcess:
     cmd = [sys.executable, "-m", "camelup_cli", "play", "--no-color", *args]
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    return subprocess.run(cmd, input=stdin, capture_output=True, text=True, env=env, cwd=ROOT,
-                          timeout=120)
+    return subprocess.run(
+        cmd, input=stdin, capture_output=True, text=True, env=env, cwd=ROOT, timeout=120
+    )
 
 
 def test_a_whole_game_from_a_script() -> None:

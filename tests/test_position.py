@@ -19,8 +19,11 @@ def test_parse_classic_example_r13_e1():
     state = parse_position("classic", TRACK)
     assert isinstance(state, GameState)
     c = {name: i for i, name in enumerate(state.rules.colours)}
-    assert state.stacks == {1: (c["orange"],), 2: (c["yellow"], c["blue"]),
-                            3: (c["green"], c["white"])}
+    assert state.stacks == {
+        1: (c["orange"],),
+        2: (c["yellow"], c["blue"]),
+        3: (c["green"], c["white"]),
+    }
     assert state.pyramid == (0, 1, 2, 3, 4) and state.pyramid_tiles_left == 5
     assert state.tiles == {} and state.coins == (3, 3, 3, 3) and state.current == 0
     assert state.leg_stacks == ((5, 3, 2),) * 5
@@ -48,35 +51,49 @@ def test_second_edition_grey_die_and_reveals_left():
     assert leg_rank_probabilities(state).sum() == pytest.approx(5)
 
 
-@pytest.mark.parametrize("preset,track,dice,tiles,token", [
-    ("classic", "1:orange;2:yellow,blue;3:green,pink", None, None, "'pink'"),  # unknown camel
-    ("classic", "1:orange;2:yellow,blue;3:green,red", None, None, "'red'"),  # wrong preset colour
-    ("second_edition", TRACK.replace("orange", "red").replace("white", "purple"), None, None,
-     "black"),  # missing crazy camels
-    ("classic", "1:orange;2:yellow,blue;3:green,blue", None, None, "'blue'"),  # camel twice
-    ("classic", "1:orange;2:yellow,blue;3:green", None, None, "white"),  # missing camel
-    ("classic", "1:orange;2:yellow,blue;x:green,white", None, None, "'x'"),  # bad number
-    ("classic", "0:orange;2:yellow,blue;3:green,white", None, None, "'0'"),  # off the track
-    ("classic", "17:orange;2:yellow,blue;3:green,white", None, None, "'17'"),
-    ("classic", "1:orange;1:yellow,blue;3:green,white", None, None, "space 1"),  # listed twice
-    ("classic", "1 orange;2:yellow,blue;3:green,white", None, None, "'1 orange'"),
-    ("classic", "", None, None, "empty track"),
-    ("classic", TRACK, "blue,blue", None, "'blue'"),  # duplicate die
-    ("classic", TRACK, "blue,grey", None, "'grey'"),  # unknown die (no grey die in classic)
-    ("classic", TRACK, "purple", None, "'purple'"),
-    ("second_edition", SECOND, "grey", None, "'grey'"),  # the leg would already be over (R6.1)
-    ("classic", TRACK, None, "3:+1", "'3:+1'"),  # tile on an occupied space (R4.2)
-    ("classic", TRACK, None, "5:+1;6:-1", "'6:-1'"),  # adjacent tiles (R4.2)
-    ("classic", TRACK, None, "5:+1;5:-1", "'5:-1'"),  # same space
-    ("classic", "2:orange;3:yellow,blue;4:green,white", None, "1:+1", "'1:+1'"),  # space 1
-    ("classic", TRACK, None, "17:+1", "'17:+1'"),  # off the track
-    ("classic", TRACK, None, "x:+1", "'x'"),  # bad number
-    ("classic", TRACK, None, "5:+2", "'+2'"),  # bad side
-    ("classic", TRACK, None, "5:+1@x", "'x'"),  # bad owner
-    ("classic", TRACK, None, "5:+1@4", "'4'"),  # no seat 4 with 4 players
-    ("classic", TRACK, None, "5:+1@1;8:-1@1", "'8:-1@1'"),  # two tiles with the same owner
-    ("classic", TRACK, None, "5:+1", None),  # (valid: control)
-])
+@pytest.mark.parametrize(
+    "preset,track,dice,tiles,token",
+    [
+        ("classic", "1:orange;2:yellow,blue;3:green,pink", None, None, "'pink'"),  # unknown camel
+        (
+            "classic",
+            "1:orange;2:yellow,blue;3:green,red",
+            None,
+            None,
+            "'red'",
+        ),  # wrong preset colour
+        (
+            "second_edition",
+            TRACK.replace("orange", "red").replace("white", "purple"),
+            None,
+            None,
+            "black",
+        ),  # missing crazy camels
+        ("classic", "1:orange;2:yellow,blue;3:green,blue", None, None, "'blue'"),  # camel twice
+        ("classic", "1:orange;2:yellow,blue;3:green", None, None, "white"),  # missing camel
+        ("classic", "1:orange;2:yellow,blue;x:green,white", None, None, "'x'"),  # bad number
+        ("classic", "0:orange;2:yellow,blue;3:green,white", None, None, "'0'"),  # off the track
+        ("classic", "17:orange;2:yellow,blue;3:green,white", None, None, "'17'"),
+        ("classic", "1:orange;1:yellow,blue;3:green,white", None, None, "space 1"),  # listed twice
+        ("classic", "1 orange;2:yellow,blue;3:green,white", None, None, "'1 orange'"),
+        ("classic", "", None, None, "empty track"),
+        ("classic", TRACK, "blue,blue", None, "'blue'"),  # duplicate die
+        ("classic", TRACK, "blue,grey", None, "'grey'"),  # unknown die (no grey die in classic)
+        ("classic", TRACK, "purple", None, "'purple'"),
+        ("second_edition", SECOND, "grey", None, "'grey'"),  # the leg would already be over (R6.1)
+        ("classic", TRACK, None, "3:+1", "'3:+1'"),  # tile on an occupied space (R4.2)
+        ("classic", TRACK, None, "5:+1;6:-1", "'6:-1'"),  # adjacent tiles (R4.2)
+        ("classic", TRACK, None, "5:+1;5:-1", "'5:-1'"),  # same space
+        ("classic", "2:orange;3:yellow,blue;4:green,white", None, "1:+1", "'1:+1'"),  # space 1
+        ("classic", TRACK, None, "17:+1", "'17:+1'"),  # off the track
+        ("classic", TRACK, None, "x:+1", "'x'"),  # bad number
+        ("classic", TRACK, None, "5:+2", "'+2'"),  # bad side
+        ("classic", TRACK, None, "5:+1@x", "'x'"),  # bad owner
+        ("classic", TRACK, None, "5:+1@4", "'4'"),  # no seat 4 with 4 players
+        ("classic", TRACK, None, "5:+1@1;8:-1@1", "'8:-1@1'"),  # two tiles with the same owner
+        ("classic", TRACK, None, "5:+1", None),  # (valid: control)
+    ],
+)
 def test_parse_errors_name_the_token(preset, track, dice, tiles, token):
     if token is None:
         parse_position(preset, track, dice, tiles)
@@ -111,7 +128,10 @@ def test_position_notation_reads_back_to_the_same_leg_odds(preset):
             track, dice, tiles = position_notation(state)
             back = parse_position(preset, track, dice, tiles, num_players=3)
             assert (back.stacks, back.pyramid, back.tiles) == (
-                state.stacks, state.pyramid, state.tiles)
+                state.stacks,
+                state.pyramid,
+                state.tiles,
+            )
             assert np.allclose(leg_rank_probabilities(back), leg_rank_probabilities(state))
             checked += 1
         state, _ = apply_action(state, int(rng.choice(legal_action_indices(state))), rng)

@@ -32,7 +32,7 @@ def test_R7_2_race_estimate_error_is_within_the_documented_bound(preset: str) ->
         errors += [*(est.winner - ref.winner), *(est.loser - ref.loser)]
         allowance += [*ref.winner_se, *ref.loser_se]
     errors, allowance = np.abs(errors), 4 * np.array(allowance)
-    assert np.sqrt(np.mean(errors ** 2)) <= 0.5 / np.sqrt(n) + allowance.mean()
+    assert np.sqrt(np.mean(errors**2)) <= 0.5 / np.sqrt(n) + allowance.mean()
     assert np.all(errors <= 2 / np.sqrt(n) + allowance)
 
 
@@ -84,8 +84,9 @@ def test_greedy_and_the_observation_share_one_computation_per_position(monkeypat
     for played in positions("classic", 6, seed=2):
         # The seat's own tile lifted: else its tile values need the track without that tile,
         # which is a second position.
-        s = replace(played, tiles={sp: t for sp, t in played.tiles.items()
-                                   if t[0] != played.current})
+        s = replace(
+            played, tiles={sp: t for sp, t in played.tiles.items() if t[0] != played.current}
+        )
         odds.clear_cache()
         calls.update(leg=0, race=0)
         greedy.action_values(public_view(s, s.current), legal_action_indices(s))

@@ -21,24 +21,33 @@ LINE_BOT = f"cmd:{sys.executable} {ROOT / 'examples' / 'line_bot.py'}"
 
 
 def config(**kw):
-    base = {"agents": ["random", "heuristic", LINE_BOT], "players": 3, "games": 12,
-            "move_timeout": 5.0, "load_timeout": 60.0, "name": "t", "workers": 2}
+    base = {
+        "agents": ["random", "heuristic", LINE_BOT],
+        "players": 3,
+        "games": 12,
+        "move_timeout": 5.0,
+        "load_timeout": 60.0,
+        "name": "t",
+        "workers": 2,
+    }
     base.update(kw)
     return tournament_config(None, base)
 
 
 @pytest.fixture(scope="module", autouse=True)
 def local_ray():
-    ray.init(num_cpus=2, object_store_memory=200 * 2**20, include_dashboard=False,
-             log_to_driver=False)
+    ray.init(
+        num_cpus=2, object_store_memory=200 * 2**20, include_dashboard=False, log_to_driver=False
+    )
     yield
     ray.shutdown()
 
 
 def _strip(records: list[dict]) -> list[dict]:
     drop = {"seconds", "move_seconds"}  # timings: the only fields that may differ
-    return sorted(({k: v for k, v in r.items() if k not in drop} for r in records),
-                  key=lambda r: r["game"])
+    return sorted(
+        ({k: v for k, v in r.items() if k not in drop} for r in records), key=lambda r: r["game"]
+    )
 
 
 def test_ray_plays_the_local_games_game_for_game_and_resumes(tmp_path: Path) -> None:
@@ -49,8 +58,9 @@ def test_ray_plays_the_local_games_game_for_game_and_resumes(tmp_path: Path) -> 
     assert len(a) == len(b) == 12
     assert _strip(a) == _strip(b)
     assert local == on_ray
-    assert ((tmp_path / "local" / "summary.csv").read_text()
-            == (tmp_path / "ray" / "summary.csv").read_text())
+    assert (tmp_path / "local" / "summary.csv").read_text() == (
+        tmp_path / "ray" / "summary.csv"
+    ).read_text()
     # cut the Ray run's log to 5 games (as a kill would) and resume it on Ray
     games = tmp_path / "ray" / "games.jsonl"
     games.write_text("".join(games.read_text().splitlines(keepends=True)[:5]))
@@ -69,11 +79,31 @@ def test_bad_backend_settings_are_refused() -> None:
 def test_an_unreachable_cluster_is_one_line_and_exit_2_before_any_game(tmp_path: Path) -> None:
     out = tmp_path / "out"
     done = subprocess.run(
-        [sys.executable, "-m", "camelup_cli", "tournament", "--agents", "random,heuristic",
-         "--players", "2", "--games", "2", "--backend", "ray", "--address", "127.0.0.1:1",
-         "--out", str(out), "--no-progress"],
-        env={**os.environ, "PYTHONPATH": str(ROOT)}, cwd=ROOT, capture_output=True, text=True,
-        timeout=120)
+        [
+            sys.executable,
+            "-m",
+            "camelup_cli",
+            "tournament",
+            "--agents",
+            "random,heuristic",
+            "--players",
+            "2",
+            "--games",
+            "2",
+            "--backend",
+            "ray",
+            "--address",
+            "127.0.0.1:1",
+            "--out",
+            str(out),
+            "--no-progress",
+        ],
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 2, done.stderr
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and "cannot reach the Ray cluster at '127.0.0.1:1'" in lines[0]

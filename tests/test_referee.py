@@ -29,8 +29,15 @@ LINE_BOT = f"cmd:{sys.executable} {ROOT / 'examples' / 'line_bot.py'}"
 
 
 def limits(**kw):
-    base = {"agents": ["random"], "players": 2, "move_timeout": 1.0, "load_timeout": 15.0,
-            "game_timeout": 30.0, "memory_mb": 1024, "output_kb": 64}
+    base = {
+        "agents": ["random"],
+        "players": 2,
+        "move_timeout": 1.0,
+        "load_timeout": 15.0,
+        "game_timeout": 30.0,
+        "memory_mb": 1024,
+        "output_kb": 64,
+    }
     return tournament_config(None, {**base, **kw}).limits()
 
 
@@ -81,16 +88,22 @@ def test_messages_are_json_lines_only() -> None:
 
 def test_the_standalone_example_bot_needs_no_camelup() -> None:
     text = (ROOT / "examples" / "line_bot.py").read_text()
-    assert "camelup" not in "".join(line for line in text.splitlines()
-                                    if line.startswith(("import", "from")))
+    assert "camelup" not in "".join(
+        line for line in text.splitlines() if line.startswith(("import", "from"))
+    )
     rules = RuleSet("second_edition", num_players=2)
     start = protocol.start_message(0, 0, 1, rules)
     state = new_game(rules, seed=np.random.default_rng(1))
     move = protocol.move_message([0, 5], public_view(state, 0).to_dict())
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-    done = subprocess.run([sys.executable, "-I", str(ROOT / "examples" / "line_bot.py")],
-                          input=protocol.encode(start) + protocol.encode(move), env=env,
-                          capture_output=True, timeout=30, cwd="/")
+    done = subprocess.run(
+        [sys.executable, "-I", str(ROOT / "examples" / "line_bot.py")],
+        input=protocol.encode(start) + protocol.encode(move),
+        env=env,
+        capture_output=True,
+        timeout=30,
+        cwd="/",
+    )
     replies = [json.loads(line) for line in done.stdout.splitlines()]
     assert replies[0] == {"type": "ready"} and replies[1]["action"] in (0, 5)
 
@@ -120,12 +133,15 @@ def test_hostile_bots_forfeit_with_the_right_reason(tmp_path: Path) -> None:
     marker.touch()  # InitHangBot hangs from its first build
     kwargs = {"InitHangBot": {"marker": str(marker)}, "ForkBot": {"pidfile": str(pidfile)}}
     names = [*ZOO, "SnoopBot"]
-    entries = (AgentEntry("random", "random"),
-               *(AgentEntry(n, f"py:tests.faulty_bots:{n}", kwargs.get(n, {})) for n in names))
+    entries = (
+        AgentEntry("random", "random"),
+        *(AgentEntry(n, f"py:tests.faulty_bots:{n}", kwargs.get(n, {})) for n in names),
+    )
     rules = RuleSet("classic", num_players=2)
     setup = MatchSetup(entries, rules.to_dict(), limits(move_timeout=6.0), 2000, str(tmp_path))
-    games = [GameSpec(i, 0, 0, i % 2, 7, (0, i + 1) if i % 2 else (i + 1, 0))
-             for i in range(len(names))]
+    games = [
+        GameSpec(i, 0, 0, i % 2, 7, (0, i + 1) if i % 2 else (i + 1, 0)) for i in range(len(names))
+    ]
     games += [GameSpec(len(names), 0, 0, 0, 8, (0, 0))]  # a clean game after the zoo
     records: dict[int, dict] = {}
     run_games(games, setup, 2, lambda r: records.__setitem__(r["game"], r))
@@ -150,10 +166,12 @@ def test_hostile_bots_forfeit_with_the_right_reason(tmp_path: Path) -> None:
 def test_a_bot_that_answers_garbage_or_nothing_forfeits(tmp_path: Path) -> None:
     rules = RuleSet("classic", num_players=2)
     talker = tmp_path / "talker.py"
-    talker.write_text("import json, sys\nfor line in sys.stdin:\n"
-                      "    ready = json.loads(line)['type'] == 'start'\n"
-                      "    reply = json.dumps({'type': 'ready'}) if ready else 'hello'\n"
-                      "    print(reply, flush=True)\n")
+    talker.write_text(
+        "import json, sys\nfor line in sys.stdin:\n"
+        "    ready = json.loads(line)['type'] == 'start'\n"
+        "    reply = json.dumps({'type': 'ready'}) if ready else 'hello'\n"
+        "    print(reply, flush=True)\n"
+    )
     bot = BotProcess(AgentEntry("talker", f"cmd:{sys.executable} {talker}"), limits())
     try:
         bot.begin(0, 0, 0, rules)
@@ -162,11 +180,13 @@ def test_a_bot_that_answers_garbage_or_nothing_forfeits(tmp_path: Path) -> None:
             bot.ask(protocol.move_message([0], public_view(state, 0).to_dict()), 5.0, "late")
     finally:
         bot.kill()
-    silent = BotProcess(AgentEntry("mute", f"cmd:{sys.executable} -c \"import time; "
-                                           f"time.sleep(60)\""), limits())
+    silent = BotProcess(
+        AgentEntry("mute", f'cmd:{sys.executable} -c "import time; time.sleep(60)"'), limits()
+    )
     try:
         with pytest.raises(BotFault, match=r"timeout: not ready within 0\.5 s"):
-            silent.ask(protocol.start_message(0, 0, 0, rules), 0.5,
-                       "timeout: not ready within 0.5 s")
+            silent.ask(
+                protocol.start_message(0, 0, 0, rules), 0.5, "timeout: not ready within 0.5 s"
+            )
     finally:
         silent.kill()

@@ -26,21 +26,52 @@ from tournament.run import run_tournament  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 #: Tiny and fast: 2 players, no odds features, a small network, 2 iterations of 200 steps.
-TINY = ["--num-players", "2", "--odds-features", "false", "--action-values", "false",
-        "--net-arch", "[32, 32]", "--train-batch-size", "200", "--minibatch-size", "100",
-        "--num-epochs", "1", "--opponent-mix", "{self: 0.5, random: 0.5}",
-        "--snapshot-every", "1", "--checkpoint-every", "1", "--env-runners", "1"]
+TINY = [
+    "--num-players",
+    "2",
+    "--odds-features",
+    "false",
+    "--action-values",
+    "false",
+    "--net-arch",
+    "[32, 32]",
+    "--train-batch-size",
+    "200",
+    "--minibatch-size",
+    "100",
+    "--num-epochs",
+    "1",
+    "--opponent-mix",
+    "{self: 0.5, random: 0.5}",
+    "--snapshot-every",
+    "1",
+    "--checkpoint-every",
+    "1",
+    "--env-runners",
+    "1",
+]
 
 
 def train(out: Path, *extra: str) -> int:
-    return main(["train", "--trainer", "rllib", str(ROOT / "configs/train/rllib_selfplay.yaml"),
-                 *TINY, "--out-dir", str(out), *extra])
+    return main(
+        [
+            "train",
+            "--trainer",
+            "rllib",
+            str(ROOT / "configs/train/rllib_selfplay.yaml"),
+            *TINY,
+            "--out-dir",
+            str(out),
+            *extra,
+        ]
+    )
 
 
 @pytest.fixture(scope="module")
 def run(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    ray.init(num_cpus=2, object_store_memory=200 * 2**20, include_dashboard=False,
-             log_to_driver=False)
+    ray.init(
+        num_cpus=2, object_store_memory=200 * 2**20, include_dashboard=False, log_to_driver=False
+    )
     out = tmp_path_factory.mktemp("rllib") / "run"
     assert train(out, "--iterations", "2") == 0
     yield out
@@ -70,19 +101,27 @@ def test_the_exported_network_is_the_trained_module(run: Path) -> None:
 
     file = read_policy_file(run / "model.zip")
     config = json.loads((run / "config.json").read_text())
-    env = SelfPlayEnv({"rules": file.rules.to_dict(), "observer": file.observer_settings,
-                       "opponent_mix": config["opponent_mix"]})
-    module = MaskedActorCritic(observation_space=env.observation_spaces["learner"],
-                               action_space=env.action_spaces["learner"],
-                               model_config={"net_arch": config["net_arch"]})
+    env = SelfPlayEnv(
+        {
+            "rules": file.rules.to_dict(),
+            "observer": file.observer_settings,
+            "opponent_mix": config["opponent_mix"],
+        }
+    )
+    module = MaskedActorCritic(
+        observation_space=env.observation_spaces["learner"],
+        action_space=env.action_spaces["learner"],
+        model_config={"net_arch": config["net_arch"]},
+    )
     module.load_state_dict(file.weights)
     obs, _ = env.reset(seed=3)
     (seen,) = obs.values()
     batch = {k: torch.as_tensor(v[None]) for k, v in seen.items()}
     with torch.no_grad():
         rllib_logits = module.forward_inference({Columns.OBS: batch})[Columns.ACTION_DIST_INPUTS]
-        sb3 = file.policy().get_distribution(batch["observation"],
-                                             action_masks=seen["action_mask"][None])
+        sb3 = file.policy().get_distribution(
+            batch["observation"], action_masks=seen["action_mask"][None]
+        )
     # torch's Categorical keeps normalised logits (log-probabilities): compare those
     torch.testing.assert_close(torch.log_softmax(rllib_logits, -1), sb3.distribution.logits)
     assert seen["action_mask"][int(rllib_logits.argmax())] == 1
@@ -98,9 +137,15 @@ def test_the_env_pays_each_agent_its_seats_rewards_since_its_previous_turn() -> 
 
     rules = RuleSet("classic", num_players=4)
     plain = {"odds_features": False, "race_samples": 8, "action_values": False}
-    env = SelfPlayEnv({"rules": rules.to_dict(), "observer": plain, "coin_shaping": 0.1,
-                       "opponent_mix": {"self": 0.5, "random": 0.25, "greedy": 0.25},
-                       "seed": 1})
+    env = SelfPlayEnv(
+        {
+            "rules": rules.to_dict(),
+            "observer": plain,
+            "coin_shaping": 0.1,
+            "opponent_mix": {"self": 0.5, "random": 0.25, "greedy": 0.25},
+            "seed": 1,
+        }
+    )
     observer = Observer(rules, **plain)
     rng = np.random.default_rng(0)
     drawn = set()
@@ -112,10 +157,11 @@ def test_the_env_pays_each_agent_its_seats_rewards_since_its_previous_turn() -> 
         totals = dict.fromkeys(env.agents, 0.0)
         done = False
         while not done:
-            (agent, seen), = obs.items()
+            ((agent, seen),) = obs.items()
             assert seat_of[agent] == env.state.current and seen["action_mask"].any()
-            np.testing.assert_array_equal(seen["observation"],
-                                          observer.observe(env.state, seat_of[agent]))
+            np.testing.assert_array_equal(
+                seen["observation"], observer.observe(env.state, seat_of[agent])
+            )
             action = int(rng.choice(np.flatnonzero(seen["action_mask"])))
             obs, rewards, ends, cuts, _ = env.step({agent: action})
             for a, r in rewards.items():
@@ -123,8 +169,12 @@ def test_the_env_pays_each_agent_its_seats_rewards_since_its_previous_turn() -> 
             done = ends["__all__"] or cuts["__all__"]
         coins = env.state.coins
         expected = final_rewards(coins, "win")
-        assert totals == pytest.approx({a: expected[seat_of[a]] + 0.1 * (coins[seat_of[a]]
-                                        - start[seat_of[a]]) for a in totals})
+        assert totals == pytest.approx(
+            {
+                a: expected[seat_of[a]] + 0.1 * (coins[seat_of[a]] - start[seat_of[a]])
+                for a in totals
+            }
+        )
         assert {module_for(a) for a in totals} <= {"learner", "frozen"}
         assert module_for("learner") == "learner"
     assert len(drawn) > 1  # some games had frozen seats, some more than others
@@ -132,11 +182,21 @@ def test_the_env_pays_each_agent_its_seats_rewards_since_its_previous_turn() -> 
 
 def test_the_checkpoint_plays_a_tournament_game(run: Path, tmp_path: Path) -> None:
     spec = f"rllib:{run / 'checkpoints' / 'iter_000002'}"
-    cfg = tournament_config(None, {"agents": [spec, "random"], "players": 2, "games": 2,
-                                   "workers": 1, "load_timeout": 120.0, "name": "rllib"})
+    cfg = tournament_config(
+        None,
+        {
+            "agents": [spec, "random"],
+            "players": 2,
+            "games": 2,
+            "workers": 1,
+            "load_timeout": 120.0,
+            "name": "rllib",
+        },
+    )
     summary = run_tournament(cfg, tmp_path / "t", progress=False)
-    records = [json.loads(line) for line in (tmp_path / "t" / "games.jsonl").read_text()
-               .splitlines()]
+    records = [
+        json.loads(line) for line in (tmp_path / "t" / "games.jsonl").read_text().splitlines()
+    ]
     assert len(records) == 2 and all(r.get("forfeit") is None for r in records), records
     assert summary is not None
 
@@ -149,8 +209,9 @@ def test_the_frozen_opponent_is_a_copy_of_the_learner(run: Path) -> None:
     """snapshot_every 1: the checkpoint after iteration 2 holds equal weights in both modules
     (read with pickle here: these are the test's own files)."""
     modules = run / "checkpoints/iter_000002/learner_group/learner/rl_module"
-    learner, frozen = (pickle.loads((modules / m / "module_state.pkl").read_bytes())
-                       for m in ("learner", "frozen"))
+    learner, frozen = (
+        pickle.loads((modules / m / "module_state.pkl").read_bytes()) for m in ("learner", "frozen")
+    )
     assert learner.keys() == frozen.keys()
     for key in learner:
         np.testing.assert_array_equal(np.asarray(learner[key]), np.asarray(frozen[key]))
@@ -160,8 +221,9 @@ def test_resume_continues_the_run(run: Path, tmp_path: Path, capsys) -> None:
     copy = tmp_path / "run"
     shutil.copytree(run, copy)
     assert train(copy, "--iterations", "3", "--resume") == 0
-    trained = [line for line in capsys.readouterr().out.splitlines()
-               if line.startswith("iteration ")]
+    trained = [
+        line for line in capsys.readouterr().out.splitlines() if line.startswith("iteration ")
+    ]
     assert [line.split(":")[0] for line in trained] == ["iteration 3/3"]  # not 1 and 2 again
     progress = json.loads((copy / "progress.json").read_text())
     assert progress["iteration"] == 3
@@ -174,8 +236,10 @@ def test_config_errors_are_one_line_and_exit_2(run: Path, tmp_path: Path, capsys
         (["--minibatch-size", "500"], "minibatch_size (500) must be at most"),
         (["--opponent-mix", "{nobody: 1}"], "unknown agent 'nobody'"),
         (["--iterations", "5", "--resume"], "nothing to resume"),
-        (["--iterations", "5", "--resume", "--out-dir", str(run), "--gamma", "0.5"],
-         "different config"),
+        (
+            ["--iterations", "5", "--resume", "--out-dir", str(run), "--gamma", "0.5"],
+            "different config",
+        ),
         (["--iterations", "5", "--out-dir", str(run)], "already holds a run"),
     ]
     for extra, why in cases:
@@ -229,10 +293,27 @@ def test_unusable_checkpoints_are_one_line_errors(run: Path, tmp_path: Path) -> 
         agents.make(f"rllib:{broken}")
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     done = subprocess.run(
-        [sys.executable, "-m", "camelup_cli", "tournament", "--agents",
-         f"random,rllib:{tmp_path / 'empty'}", "--players", "2", "--games", "2", "--out",
-         str(tmp_path / "t"), "--no-progress"],
-        env=env, cwd=ROOT, capture_output=True, text=True, timeout=300)
+        [
+            sys.executable,
+            "-m",
+            "camelup_cli",
+            "tournament",
+            "--agents",
+            f"random,rllib:{tmp_path / 'empty'}",
+            "--players",
+            "2",
+            "--games",
+            "2",
+            "--out",
+            str(tmp_path / "t"),
+            "--no-progress",
+        ],
+        env=env,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert done.returncode == 2, done.stderr
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and "holds no camelup_policy.zip" in lines[0], lines
@@ -242,9 +323,25 @@ def test_an_unreachable_cluster_is_one_line_and_exit_2(tmp_path: Path) -> None:
     """In a fresh process (the module's local Ray would be reused in this one)."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     done = subprocess.run(
-        [sys.executable, "-m", "camelup_cli", "train", "--trainer", "rllib", *TINY,
-         "--address", "127.0.0.1:9", "--out-dir", str(tmp_path / "run")],
-        env=env, cwd=ROOT, capture_output=True, text=True, timeout=300)
+        [
+            sys.executable,
+            "-m",
+            "camelup_cli",
+            "train",
+            "--trainer",
+            "rllib",
+            *TINY,
+            "--address",
+            "127.0.0.1:9",
+            "--out-dir",
+            str(tmp_path / "run"),
+        ],
+        env=env,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert done.returncode == 2, done.stderr
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and "cannot reach the Ray cluster at '127.0.0.1:9'" in lines[0], lines

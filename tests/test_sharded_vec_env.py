@@ -21,8 +21,15 @@ SIZES = [3, 2]
 
 def _batch(n: int, seed: int) -> CamelUpVecEnv:
     # Opponents of their own per game: a shared bot would be reseeded by every game's episode.
-    return CamelUpVecEnv(n, RULES, [fixed_opponents(LINEUP) for _ in range(n)], seed=seed,
-                         odds_features=True, race_samples=16, coin_shaping=0.05)
+    return CamelUpVecEnv(
+        n,
+        RULES,
+        [fixed_opponents(LINEUP) for _ in range(n)],
+        seed=seed,
+        odds_features=True,
+        race_samples=16,
+        coin_shaping=0.05,
+    )
 
 
 def _shard(sizes: list[int], seed: int, k: int) -> CamelUpVecEnv:
@@ -55,8 +62,9 @@ def test_same_games_as_one_batched_env():
             for a, b, done in zip(i_one, i_split, d_one, strict=True):
                 if done:
                     finished += 1
-                    np.testing.assert_array_equal(a["terminal_observation"],
-                                                  b["terminal_observation"])
+                    np.testing.assert_array_equal(
+                        a["terminal_observation"], b["terminal_observation"]
+                    )
         assert finished >= 3
         timers = split.shard_attr("timers")
         assert len(timers) == 2 and all(t["env"] > 0 for t in timers)
@@ -70,8 +78,14 @@ def test_env_method_runs_once_per_shard(tmp_path):
     from training.selfplay import SelfPlayVecEnv
     from training.train_ppo import TrainConfig, make_env
 
-    cfg = TrainConfig(num_players=2, n_envs=4, env_workers=2, odds_features=False,
-                      opponent_mix={"random": 1.0}, out_dir=str(tmp_path / "run"))
+    cfg = TrainConfig(
+        num_players=2,
+        n_envs=4,
+        env_workers=2,
+        odds_features=False,
+        opponent_mix={"random": 1.0},
+        out_dir=str(tmp_path / "run"),
+    )
     venv = make_env(cfg, ["a.zip"])
     try:
         assert isinstance(venv.venv, ShardedVecEnv)
@@ -80,8 +94,9 @@ def test_env_method_runs_once_per_shard(tmp_path):
         assert [p.snapshots for p in pools] == [["a.zip", "b.zip"]] * 2
     finally:
         venv.close()
-    single = SelfPlayVecEnv(3, RuleSet("classic", num_players=2), {"random": 1.0}, pool_seed=0,
-                            odds_features=False)
+    single = SelfPlayVecEnv(
+        3, RuleSet("classic", num_players=2), {"random": 1.0}, pool_seed=0, odds_features=False
+    )
     single.env_method("add_snapshot", "c.zip")
     assert single.pool.snapshots == ["c.zip"]
 

@@ -80,8 +80,9 @@ def play_game(rules: RuleSet, seed: int, check_every: int = 25) -> int:
     return steps
 
 
-@pytest.mark.parametrize("modules", COMBOS, ids=lambda m: "-".join(
-    k for k, v in m.items() if v) or "none")
+@pytest.mark.parametrize(
+    "modules", COMBOS, ids=lambda m: "-".join(k for k, v in m.items() if v) or "none"
+)
 def test_supercup_fuzz_every_module_combination(modules) -> None:
     played = 0
     for n in range(2, 11):

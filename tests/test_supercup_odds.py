@@ -63,8 +63,13 @@ def test_R9_1_leg_odds_start_of_a_leg_with_the_last_camels_support_die() -> None
     the 20-space track is possible (white on 19) and is ranked when it happens (R5.4)."""
     rules = RuleSet("supercup", num_players=4)
     stacks = {15: (OR,), 17: (Y, B), 19: (G, W)}
-    s = position(rules=rules, stacks=stacks, pyramid=(B, W, SUP + OR, SUP + G),
-                 pyramid_tiles_left=4, tiles={18: (0, -1)})
+    s = position(
+        rules=rules,
+        stacks=stacks,
+        pyramid=(B, W, SUP + OR, SUP + G),
+        pyramid_tiles_left=4,
+        tiles={18: (0, -1)},
+    )
     exact, _ = brute_force(s)
     assert np.abs(leg_rank_probabilities(s) - exact).max() < 1e-12
     assert exact[W, 0] > 0 and exact[OR, 4] < 1
@@ -72,8 +77,12 @@ def test_R9_1_leg_odds_start_of_a_leg_with_the_last_camels_support_die() -> None
 
 def test_R9_1_3_leg_odds_follow_configured_support_die_faces() -> None:
     rules = RuleSet("supercup", num_players=3, support_die_faces=(1, 2, 3, 4, 4, 4))
-    s = position(rules=rules, stacks={1: (OR,), 2: (Y, B), 3: (G, W)},
-                 pyramid=(B, SUP + OR, SUP + Y), pyramid_tiles_left=3)
+    s = position(
+        rules=rules,
+        stacks={1: (OR,), 2: (Y, B), 3: (G, W)},
+        pyramid=(B, SUP + OR, SUP + Y),
+        pyramid_tiles_left=3,
+    )
     exact, _ = brute_force(s)
     assert np.abs(leg_rank_probabilities(s) - exact).max() < 1e-12
 
@@ -83,8 +92,13 @@ def test_R9_2_placement_evs_skip_the_camera_space_and_match_brute_force() -> Non
     """R4.2 / R9.2: no desert tile on the camera space. placement_evs asks the engine for the
     legal placements, so space 6 (the camera) is missing; values equal the brute force."""
     rules = RuleSet("supercup", num_players=4, extra_action=True)
-    s = position(rules=rules, stacks={1: (OR,), 2: (Y, B), 3: (G, W)},
-                 pyramid=(B, G, SUP + OR), pyramid_tiles_left=3, photographer=(1, 6))
+    s = position(
+        rules=rules,
+        stacks={1: (OR,), 2: (Y, B), 3: (G, W)},
+        pyramid=(B, G, SUP + OR),
+        pyramid_tiles_left=3,
+        photographer=(1, 6),
+    )
     evs = placement_evs(s, 2)
     assert (6, 1) not in evs and (6, -1) not in evs and (5, 1) in evs and (7, -1) in evs
     for space, side in ((4, 1), (5, -1), (7, 1)):
@@ -150,10 +164,22 @@ def test_R9_1_1_race_odds_would_differ_with_every_die_in_the_next_legs_pyramid()
 
     board, side, _ = _position(state)
     wins, _, _, _, _ = _race_kernel(
-        np.array([board], np.int64), _pyramid_mask(state), state.pyramid_tiles_left,
-        np.array(side, np.int64), t.raw_camel,
-        t.raw_value, t.raw_n, 5, rules.track_length, rules.pyramid_tiles, 20_000, 5, 10_000,
-        _mask_of(range(rules.n_dice)), -1)
+        np.array([board], np.int64),
+        _pyramid_mask(state),
+        state.pyramid_tiles_left,
+        np.array(side, np.int64),
+        t.raw_camel,
+        t.raw_value,
+        t.raw_n,
+        5,
+        rules.track_length,
+        rules.pyramid_tiles,
+        20_000,
+        5,
+        10_000,
+        _mask_of(range(rules.n_dice)),
+        -1,
+    )
     bad = wins / 20_000
     se = np.sqrt(good.winner * (1 - good.winner) * 2 / 20_000)
     assert np.max(np.abs(bad - good.winner) / np.maximum(se, 1e-3)) > 4
@@ -175,13 +201,17 @@ def test_supercup_position_notation_support_dice() -> None:
     assert s.pyramid_tiles_left == 6
     s = parse_position("supercup", "1:orange;2:yellow,blue;3:green,white", "blue,Yellow+")
     assert s.pyramid == (B, SUP + Y) and s.pyramid_tiles_left == 2 and not s.rules.extra_action
-    s = parse_position("supercup", "1:orange;2:yellow,blue;3:green,white",
-                       ["white support", "orange+", "green"])
+    s = parse_position(
+        "supercup", "1:orange;2:yellow,blue;3:green,white", ["white support", "orange+", "green"]
+    )
     assert s.pyramid == (G, SUP + OR, SUP + W) and s.rules.extra_action  # only R9.1.4 adds
     assert s.pyramid_tiles_left == 3
     s.validate()
-    for bad, msg in (("blue+,blue+", "duplicate die"), ("grey", "unknown die 'grey'"),
-                     ("pink+", r"unknown die 'pink\+'.*blue\+")):
+    for bad, msg in (
+        ("blue+,blue+", "duplicate die"),
+        ("grey", "unknown die 'grey'"),
+        ("pink+", r"unknown die 'pink\+'.*blue\+"),
+    ):
         with pytest.raises(PositionError, match=msg):
             parse_position("supercup", "1:orange;2:yellow,blue;3:green,white", bad)
     with pytest.raises(PositionError, match=r"the track is 1\.\.20"):
@@ -192,8 +222,20 @@ def test_supercup_position_notation_support_dice() -> None:
 
 def test_camelup_odds_cli_supercup_json(capsys) -> None:
     track = "1:orange;2:yellow,blue;18:green,white"
-    args = ["odds", "--preset", "supercup", "--track", track, "--dice-left",
-            "blue,green,orange+", "--race-samples", "300", "--players", "10", "--json"]
+    args = [
+        "odds",
+        "--preset",
+        "supercup",
+        "--track",
+        track,
+        "--dice-left",
+        "blue,green,orange+",
+        "--race-samples",
+        "300",
+        "--players",
+        "10",
+        "--json",
+    ]
     assert main(args) == 0
     doc = json.loads(capsys.readouterr().out)
     state = parse_position("supercup", track, "blue,green,orange+", num_players=10)
@@ -204,8 +246,15 @@ def test_camelup_odds_cli_supercup_json(capsys) -> None:
 
 
 def test_camelup_odds_cli_supercup_table_and_errors(capsys) -> None:
-    args = ["odds", "--preset", "supercup", "--track", "1:orange;2:yellow,blue;3:green,white",
-            "--race-samples", "200"]
+    args = [
+        "odds",
+        "--preset",
+        "supercup",
+        "--track",
+        "1:orange;2:yellow,blue;3:green,white",
+        "--race-samples",
+        "200",
+    ]
     assert main(args) == 0
     out = " ".join(capsys.readouterr().out.split())  # rich may wrap the title
     assert "6 reveals left; dice: blue, green, orange, yellow, white, orange+)" in out
@@ -229,8 +278,11 @@ def _engine_photo_coins(state: GameState, seat: int) -> float:
         nonlocal total
         for roll, p in chance_outcomes(s, PYRAMID):
             new, events = apply_outcome(s, PYRAMID, roll)
-            total += weight * p * sum(e.coins for e in events
-                                      if isinstance(e, PhotoPayout) and e.owner == seat)
+            total += (
+                weight
+                * p
+                * sum(e.coins for e in events if isinstance(e, PhotoPayout) and e.owner == seat)
+            )
             if not any(isinstance(e, LegScored) for e in events):
                 recurse(skip_extra(new), weight * p)
 
@@ -259,10 +311,12 @@ def test_R9_2_expected_photo_coins_match_the_engine_exactly() -> None:
     from camelup_env.odds import expected_photo_coins
 
     checked = 0
-    for state in random_positions(RuleSet("supercup", num_players=4), 4, seed=16,
-                                  reveals=(2, 3)):
-        empty = [s for s in range(1, state.rules.track_length + 1)
-                 if s not in state.stacks and s not in state.tiles]
+    for state in random_positions(RuleSet("supercup", num_players=4), 4, seed=16, reveals=(2, 3)):
+        empty = [
+            s
+            for s in range(1, state.rules.track_length + 1)
+            if s not in state.stacks and s not in state.tiles
+        ]
         coins = expected_photo_coins(state, empty)
         for space in empty[::3]:
             held = state.copy()

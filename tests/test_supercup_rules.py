@@ -104,8 +104,11 @@ def test_R1_4_nine_players_only_with_supercup(preset) -> None:
 @pytest.mark.parametrize("n", [9, 10])
 @pytest.mark.parametrize("module", SUPERCUP_MODULES)
 def test_R1_4_nine_or_ten_players_need_all_four_modules(n, module) -> None:
-    with pytest.raises(ValueError, match=rf"9 or 10 players need all four Supercup modules "
-                                         rf"\(R1\.4\); off: \['{module}'\]"):
+    with pytest.raises(
+        ValueError,
+        match=rf"9 or 10 players need all four Supercup modules "
+        rf"\(R1\.4\); off: \['{module}'\]",
+    ):
         sc(n, **{module: False})
 
 
@@ -116,41 +119,57 @@ def test_R1_4_module_4_needs_six_players(n) -> None:
     assert not sc(6, partnerships=False).partnerships  # switched off explicitly
 
 
-@pytest.mark.parametrize("module", ["support_dice", "photographer", "position_bets",
-                                    "extra_action"])
+@pytest.mark.parametrize(
+    "module", ["support_dice", "photographer", "position_bets", "extra_action"]
+)
 @pytest.mark.parametrize("preset", ["classic", "second_edition"])
 def test_R9_modules_only_exist_in_the_supercup_preset(preset, module) -> None:
-    with pytest.raises(ValueError, match=rf"{module} is a Supercup module \(R9\); use "
-                                         r"preset='supercup'"):
+    with pytest.raises(
+        ValueError,
+        match=rf"{module} is a Supercup module \(R9\); use "
+        r"preset='supercup'",
+    ):
         RuleSet(preset, **{module: True})
 
 
 def test_R9_1_4_extra_action_needs_support_dice() -> None:
-    with pytest.raises(ValueError, match=r"extra_action is part of module 1 and needs "
-                                         r"support_dice \(R9\.1\.4\)"):
+    with pytest.raises(
+        ValueError,
+        match=r"extra_action is part of module 1 and needs "
+        r"support_dice \(R9\.1\.4\)",
+    ):
         sc(4, support_dice=False, extra_action=True)
 
 
-@pytest.mark.parametrize(("kwargs", "message"), [
-    ({"support_die_faces": (0, 1, 1, 2, 2, 2)}, r"support die faces must be positive"),
-    ({"support_die_faces": ()}, r"support die faces must be positive"),
-    ({"position_tiles": (2, 2, 3)}, r"position tiles must be distinct ranks 1\.\.5"),
-    ({"position_tiles": (2, 6)}, r"position tiles must be distinct ranks 1\.\.5"),
-    ({"pyramid_tiles": 7}, r"pyramid_tiles must be between 1 and the 6 dice in the pyramid "
-                           r"at a leg start \(R6\.1, R9\.1\.1\)"),
-])
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"support_die_faces": (0, 1, 1, 2, 2, 2)}, r"support die faces must be positive"),
+        ({"support_die_faces": ()}, r"support die faces must be positive"),
+        ({"position_tiles": (2, 2, 3)}, r"position tiles must be distinct ranks 1\.\.5"),
+        ({"position_tiles": (2, 6)}, r"position tiles must be distinct ranks 1\.\.5"),
+        (
+            {"pyramid_tiles": 7},
+            r"pyramid_tiles must be between 1 and the 6 dice in the pyramid "
+            r"at a leg start \(R6\.1, R9\.1\.1\)",
+        ),
+    ],
+)
 def test_R9_supercup_field_validation(kwargs, message) -> None:
     with pytest.raises(ValueError, match=message):
         sc(4, **kwargs)
 
 
-@pytest.mark.parametrize(("modules", "stack"), [
-    ({}, (5, 3, 2, 2)),
-    ({"position_bets": False}, (5, 3, 2, 2)),  # module 1 brings the extra 2-tiles
-    ({"support_dice": False}, (5, 3, 2, 2)),  # so does module 3
-    ({"support_dice": False, "position_bets": False}, (5, 3, 2)),  # neither: classic stacks
-    ({"support_dice": False, "position_bets": False, "photographer": False}, (5, 3, 2)),
-])
+@pytest.mark.parametrize(
+    ("modules", "stack"),
+    [
+        ({}, (5, 3, 2, 2)),
+        ({"position_bets": False}, (5, 3, 2, 2)),  # module 1 brings the extra 2-tiles
+        ({"support_dice": False}, (5, 3, 2, 2)),  # so does module 3
+        ({"support_dice": False, "position_bets": False}, (5, 3, 2)),  # neither: classic stacks
+        ({"support_dice": False, "position_bets": False, "photographer": False}, (5, 3, 2)),
+    ],
+)
 def test_R1_supercup_leg_bet_stacks_follow_modules_1_and_3(modules, stack) -> None:
     """R1 table, R9.1, R9.3: the extra 2-valued leg-bet tile per colour is a component of
     module 1 and of module 3; with both off the stacks are the classic 5, 3, 2."""
@@ -230,16 +249,18 @@ def test_R9_1_4_extra_action_after_a_normal_action_with_a_pyramid_tile_from_earl
     leg bet). The support die may not be the leader's (white) nor one already in the pyramid
     (orange's, the last camel's): blue, green and yellow remain."""
     rules = sc(4, extra_action=True)
-    s = at(rules, pyramid=(*RACING_DICE, SUP + OR), pyramid_tiles_left=5,
-           pyramid_tiles=(1, 0, 0, 0))
+    s = at(
+        rules, pyramid=(*RACING_DICE, SUP + OR), pyramid_tiles_left=5, pyramid_tiles=(1, 0, 0, 0)
+    )
     s = play(s, TakeLegBet(G))
     assert s.extra_pending and s.current == 0
-    assert legal_actions(s) == [SkipExtra(), AddSupportDie(B), AddSupportDie(G),
-                                AddSupportDie(Y)]
+    assert legal_actions(s) == [SkipExtra(), AddSupportDie(B), AddSupportDie(G), AddSupportDie(Y)]
     assert_mask_matches_check_legal(s)
-    for bad, why in ((TakeLegBet(B), r"first decide the optional extra action"),
-                     (AddSupportDie(W), r"not on the pedestal, or its camel leads \(R9\.1\.4\)"),
-                     (AddSupportDie(OR), r"not on the pedestal")):
+    for bad, why in (
+        (TakeLegBet(B), r"first decide the optional extra action"),
+        (AddSupportDie(W), r"not on the pedestal, or its camel leads \(R9\.1\.4\)"),
+        (AddSupportDie(OR), r"not on the pedestal"),
+    ):
         with pytest.raises(IllegalActionError, match=why):
             check_legal(s, bad)
     s2, events = apply_outcome(s, AddSupportDie(Y), None)
@@ -265,8 +286,13 @@ def test_R9_1_4_not_after_taking_the_last_pyramid_tile_nor_after_the_race_ends()
     s = at(rules, pyramid=(B,), pyramid_tiles_left=1, pyramid_tiles=(2, 0))
     s2, events = roll(s, B, 1)
     assert of_type(events, LegScored) and not s2.extra_pending and s2.leg == 2
-    s = at(rules, stacks={1: (OR,), 2: (Y, B), 20: (G, W)}, pyramid=(G, B),
-           pyramid_tiles_left=2, pyramid_tiles=(2, 0))
+    s = at(
+        rules,
+        stacks={1: (OR,), 2: (Y, B), 20: (G, W)},
+        pyramid=(G, B),
+        pyramid_tiles_left=2,
+        pyramid_tiles=(2, 0),
+    )
     s2, _ = roll(s, G, 1)
     assert s2.game_over and not s2.extra_pending
 
@@ -276,8 +302,12 @@ def test_R9_1_4_revealed_support_dice_go_to_their_crater_until_the_next_leg() ->
     s = at(rules, pyramid=(B, G, SUP + OR), pyramid_tiles_left=3)
     s, _ = roll(s, SUP + OR, 1, OR)  # orange 1 -> 2, on top of yellow-blue
     assert s.crater == 1 << OR and s.extra_pending and s.current == 0
-    assert legal_actions(s) == [SkipExtra(), AddSupportDie(B), AddSupportDie(G),
-                                AddSupportDie(Y)]  # white leads; orange is in its crater
+    assert legal_actions(s) == [
+        SkipExtra(),
+        AddSupportDie(B),
+        AddSupportDie(G),
+        AddSupportDie(Y),
+    ]  # white leads; orange is in its crater
     s = play(s, SkipExtra())
     s, _ = roll(s, B, 1)
     s = play(s, SkipExtra())
@@ -316,8 +346,7 @@ def test_R9_1_worked_example_extra_action_makes_the_leg_one_reveal_longer() -> N
     assert s.pyramid_tiles_left == 6 and s.pyramid_tiles == (0, 0) and s.current == 1
     s, _ = roll(s, SUP + W, 1, W)
     assert s.stacks[4] == (W, OR) and s.crater == (1 << OR) | (1 << W)
-    assert legal_actions(s) == [SkipExtra(), AddSupportDie(B), AddSupportDie(G),
-                                AddSupportDie(Y)]
+    assert legal_actions(s) == [SkipExtra(), AddSupportDie(B), AddSupportDie(G), AddSupportDie(Y)]
     s = play(s, SkipExtra())
     for die, value in ((B, 1), (G, 1), (Y, 3), (OR, 1)):
         s, events = roll(s, die, value)
@@ -423,8 +452,11 @@ def test_R9_3_position_bet_actions_and_legality() -> None:
     assert s.position_bets == ((0, 2, Y, 5),)
     s.current = 0
     assert PositionBet(3, Y, False) not in legal_actions(s)  # its only yellow tile is covered
-    with pytest.raises(IllegalActionError, match=r"position tile is taken, or there is no such "
-                                                 r"leg-bet tile to cover \(R9\.3\)"):
+    with pytest.raises(
+        IllegalActionError,
+        match=r"position tile is taken, or there is no such "
+        r"leg-bet tile to cover \(R9\.3\)",
+    ):
         check_legal(s, PositionBet(2, G, True))
     assert_mask_matches_check_legal(s)
 
@@ -469,9 +501,15 @@ def test_R9_3_worked_example_cover_own_lowest_tile_and_stack_bottom() -> None:
 
 def test_R9_3_position_bets_are_scored_in_the_final_leg_scoring() -> None:
     """R7.1 + R9.3: a race that ends mid-leg still scores the position tiles."""
-    s = at(sc(2), stacks={1: (OR,), 2: (Y, B), 20: (G, W)}, pyramid=(B, G),
-           pyramid_tiles_left=2, leg_bets=(((W, 2),), ()), position_bets=((0, 2, W, 2),),
-           photographer=(1, 10))
+    s = at(
+        sc(2),
+        stacks={1: (OR,), 2: (Y, B), 20: (G, W)},
+        pyramid=(B, G),
+        pyramid_tiles_left=2,
+        leg_bets=(((W, 2),), ()),
+        position_bets=((0, 2, W, 2),),
+        photographer=(1, 10),
+    )
     s, events = roll(s, G, 1)  # green-white cross: white wins, green is second
     scored = of_type(events, LegScored)[0]
     assert scored.items[0] == (("position-2 tile on white", -1), ("pyramid tile", 1))
@@ -500,36 +538,57 @@ def test_R9_4_worked_example_partner_copies_a_position_bet_reward() -> None:
     partner's own tiles): P0 copies P1's position-2 reward +3; P1 copies P0's pyramid tile +1.
     P0: -1 + 1 + 3 = +3 (6); P1: 3 - 1 + 1 = +3 (6). Cards return after scoring.
     """
-    s = at(sc(6), pyramid=(OR,), pyramid_tiles_left=1, partners=(1, 0, -1, -1, -1, -1),
-           leg_bets=(((Y, 5),), ((B, 5), (G, 2)), (), (), (), ()),
-           position_bets=((1, 2, G, 2),),
-           leg_stacks=((3, 2, 2), (5, 3, 2), (5, 3, 2, 2), (3, 2, 2), (5, 3, 2, 2)))
+    s = at(
+        sc(6),
+        pyramid=(OR,),
+        pyramid_tiles_left=1,
+        partners=(1, 0, -1, -1, -1, -1),
+        leg_bets=(((Y, 5),), ((B, 5), (G, 2)), (), (), (), ()),
+        position_bets=((1, 2, G, 2),),
+        leg_stacks=((3, 2, 2), (5, 3, 2), (5, 3, 2, 2), (3, 2, 2), (5, 3, 2, 2)),
+    )
     s, events = roll(s, OR, 1)
     scored = of_type(events, LegScored)[0]
     assert scored.ranking == (W, G, OR, B, Y)
-    assert scored.items[0] == (("yellow 5 leg bet", -1), ("pyramid tile", 1),
-                               ("partner 1's position-2 tile on green", 3))
-    assert scored.items[1] == (("blue 5 leg bet", -1), ("position-2 tile on green", 3),
-                               ("partner 0's pyramid tile", 1))
+    assert scored.items[0] == (
+        ("yellow 5 leg bet", -1),
+        ("pyramid tile", 1),
+        ("partner 1's position-2 tile on green", 3),
+    )
+    assert scored.items[1] == (
+        ("blue 5 leg bet", -1),
+        ("position-2 tile on green", 3),
+        ("partner 0's pyramid tile", 1),
+    )
     assert scored.deltas[:2] == (3, 3) and s.coins[:2] == (6, 6)
     assert s.partners == (-1,) * 6 and s.position_bets == ()
 
 
 # State: JSON, validation, events -------------------------------------------------------------
 def test_R9_supercup_state_json_round_trip() -> None:
-    s = at(sc(6, extra_action=True), photographer=(2, 9), crater=1 << B,
-           leg_bets=(((Y, 5),), (), (), (), (), ()), position_bets=((0, 3, Y, 5),),
-           pyramid_tiles=(1, 0, 0, 0, 0, 0), pyramid_tiles_left=5, extra_pending=True)
+    s = at(
+        sc(6, extra_action=True),
+        photographer=(2, 9),
+        crater=1 << B,
+        leg_bets=(((Y, 5),), (), (), (), (), ()),
+        position_bets=((0, 3, Y, 5),),
+        pyramid_tiles=(1, 0, 0, 0, 0, 0),
+        pyramid_tiles_left=5,
+        extra_pending=True,
+    )
     assert GameState.from_json(s.to_json()) == s
 
 
-@pytest.mark.parametrize(("fields", "message"), [
-    ({"position_bets": ((0, 3, Y, 5),)}, r"must cover a leg-bet tile of its owner \(R9\.3\)"),
-    ({"photographer": (0, 21)}, r"bad photographer"),
-    ({"photographer": (0, 8), "tiles": {8: (1, 1)}}, r"no desert tile on the camera space"),
-    ({"crater": 1}, r"craters and the extra action need extra_action"),
-    ({"extra_pending": True}, r"craters and the extra action need extra_action"),
-])
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    [
+        ({"position_bets": ((0, 3, Y, 5),)}, r"must cover a leg-bet tile of its owner \(R9\.3\)"),
+        ({"photographer": (0, 21)}, r"bad photographer"),
+        ({"photographer": (0, 8), "tiles": {8: (1, 1)}}, r"no desert tile on the camera space"),
+        ({"crater": 1}, r"craters and the extra action need extra_action"),
+        ({"extra_pending": True}, r"craters and the extra action need extra_action"),
+    ],
+)
 def test_R9_validate_rejects_impossible_supercup_states(fields, message) -> None:
     with pytest.raises(ValueError, match=message):
         at(sc(4), **fields)
@@ -540,7 +599,7 @@ def test_R9_new_actions_have_descriptions_and_stable_indices() -> None:
 
     full = action_table(sc(6, extra_action=True))
     base = action_table(sc(6, photographer=False, position_bets=False))
-    assert full.actions[:len(base)] == base.actions  # modules only append blocks
+    assert full.actions[: len(base)] == base.actions  # modules only append blocks
     assert len(full) == len(base) + 20 + 4 * 5 * 2 + 1 + 5
     rules = sc(6, extra_action=True)
     for a in (Photograph(3), PositionBet(2, Y, True), SkipExtra(), AddSupportDie(G)):

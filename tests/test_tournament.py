@@ -27,8 +27,15 @@ LINE_BOT = f"cmd:{sys.executable} {ROOT / 'examples' / 'line_bot.py'}"
 
 
 def config(**kw):
-    base = {"agents": ["random", "heuristic"], "players": 2, "games": 8, "move_timeout": 5.0,
-            "load_timeout": 60.0, "name": "t", "workers": 2}
+    base = {
+        "agents": ["random", "heuristic"],
+        "players": 2,
+        "games": 8,
+        "move_timeout": 5.0,
+        "load_timeout": 60.0,
+        "name": "t",
+        "workers": 2,
+    }
     base.update(kw)
     return tournament_config(None, base)
 
@@ -60,8 +67,12 @@ def test_every_agent_sits_in_every_seat_equally_often(k: int, p: int, seating: s
 
 
 def test_rotations_alone_fix_who_moves_after_whom() -> None:
-    cfg = config(agents=["random", "heuristic", "greedy", "lookahead"], players=4, games=4,
-                 seating="rotations")
+    cfg = config(
+        agents=["random", "heuristic", "greedy", "lookahead"],
+        players=4,
+        games=4,
+        seating="rotations",
+    )
     after = Counter((g.seats[i], g.seats[(i + 1) % 4]) for g in schedule(cfg) for i in range(4))
     assert set(after) == {(0, 1), (1, 2), (2, 3), (3, 0)}
 
@@ -99,11 +110,14 @@ def test_bad_configs_are_refused(tmp_path: Path) -> None:
         tournament_config(str(path), {})
 
 
-@pytest.mark.parametrize(("text", "message"), [
-    (None, "config file not found"),
-    ("agents: [random, greedy\n", "is not valid YAML"),
-    ("- random\n- greedy\n", "expected a mapping"),
-])
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (None, "config file not found"),
+        ("agents: [random, greedy\n", "is not valid YAML"),
+        ("- random\n- greedy\n", "expected a mapping"),
+    ],
+)
 def test_unreadable_config_files_are_refused_naming_the_file(tmp_path: Path, text, message):
     """The tournament reads its YAML like the training configs do: a clear error, no trace."""
     path = tmp_path / "t.yaml"
@@ -116,10 +130,24 @@ def test_unreadable_config_files_are_refused_naming_the_file(tmp_path: Path, tex
 
 def test_summary_statistics_by_hand() -> None:
     records = [
-        {"game": 0, "round": 0, "agents": ["a", "b", "c"], "scores": [5, 5, 1], "ranks": [1, 1, 3],
-         "winner_seats": [0, 1], "forfeit": None},
-        {"game": 1, "round": 0, "agents": ["b", "c", "a"], "scores": [0, 9, 4], "ranks": [3, 1, 2],
-         "winner_seats": [1], "forfeit": {"seat": 0, "agent": "b", "reason": "x"}},
+        {
+            "game": 0,
+            "round": 0,
+            "agents": ["a", "b", "c"],
+            "scores": [5, 5, 1],
+            "ranks": [1, 1, 3],
+            "winner_seats": [0, 1],
+            "forfeit": None,
+        },
+        {
+            "game": 1,
+            "round": 0,
+            "agents": ["b", "c", "a"],
+            "scores": [0, 9, 4],
+            "ranks": [3, 1, 2],
+            "winner_seats": [1],
+            "forfeit": {"seat": 0, "agent": "b", "reason": "x"},
+        },
     ]
     s = summarise(records, ["a", "b", "c"])
     rows = {r["agent"]: r for r in s["rows"]}
@@ -158,8 +186,22 @@ def test_a_tournament_with_a_cmd_bot_and_a_crasher_replays_every_game(tmp_path: 
     from camelup_cli.main import main
 
     gif, page = tmp_path / "g.gif", tmp_path / "g.html"
-    assert main(["replay", str(tmp_path), "--game", "1", "--gif", str(gif), "--html",
-                 str(page), "--quiet"]) == 0
+    assert (
+        main(
+            [
+                "replay",
+                str(tmp_path),
+                "--game",
+                "1",
+                "--gif",
+                str(gif),
+                "--html",
+                str(page),
+                "--quiet",
+            ]
+        )
+        == 0
+    )
     assert gif.read_bytes()[:6] == b"GIF89a"
     text = page.read_text()
     game1 = next(r for r in records if r["game"] == 1)
@@ -193,13 +235,33 @@ def test_one_writer_per_folder_and_readers_drop_duplicates(tmp_path: Path) -> No
 
 def test_an_agent_that_cannot_be_built_stops_the_run_before_any_game(tmp_path: Path) -> None:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    for spec, why in [("ppo:/nonexistent.zip", "nonexistent.zip"),
-                      ("py:no_such_module:Bot", "ModuleNotFoundError")]:
+    for spec, why in [
+        ("ppo:/nonexistent.zip", "nonexistent.zip"),
+        ("py:no_such_module:Bot", "ModuleNotFoundError"),
+    ]:
         out = tmp_path / spec.split(":")[0]
         done = subprocess.run(
-            [sys.executable, "-m", "camelup_cli", "tournament", "--agents", f"random,{spec}",
-             "--players", "2", "--games", "2", "--out", str(out), "--no-progress"],
-            env=env, cwd=ROOT, capture_output=True, text=True, timeout=300)
+            [
+                sys.executable,
+                "-m",
+                "camelup_cli",
+                "tournament",
+                "--agents",
+                f"random,{spec}",
+                "--players",
+                "2",
+                "--games",
+                "2",
+                "--out",
+                str(out),
+                "--no-progress",
+            ],
+            env=env,
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
         assert done.returncode == 2, done.stderr
         lines = done.stderr.strip().splitlines()
         assert len(lines) == 1 and f"agent '{spec}' cannot be built" in lines[0]
@@ -209,23 +271,38 @@ def test_an_agent_that_cannot_be_built_stops_the_run_before_any_game(tmp_path: P
 
 def _strip(records: list[dict]) -> list[dict]:
     drop = {"seconds", "move_seconds"}
-    return sorted(({k: v for k, v in r.items() if k not in drop} for r in records),
-                  key=lambda r: r["game"])
+    return sorted(
+        ({k: v for k, v in r.items() if k not in drop} for r in records), key=lambda r: r["game"]
+    )
 
 
 def _command(out: Path) -> list[str]:
-    return [sys.executable, "-m", "camelup_cli", "tournament", "--agents",
-            "random,heuristic,py:agents.random_agent:RandomAgent", "--players", "2", "--games",
-            "120", "--workers", "2",
-            "--out", str(out), "--no-progress"]
+    return [
+        sys.executable,
+        "-m",
+        "camelup_cli",
+        "tournament",
+        "--agents",
+        "random,heuristic,py:agents.random_agent:RandomAgent",
+        "--players",
+        "2",
+        "--games",
+        "120",
+        "--workers",
+        "2",
+        "--out",
+        str(out),
+        "--no-progress",
+    ]
 
 
 def test_kill_and_resume_gives_the_uninterrupted_results(tmp_path: Path) -> None:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     full, cut = tmp_path / "full", tmp_path / "cut"
     subprocess.run(_command(full), check=True, env=env, cwd=ROOT, capture_output=True)
-    proc = subprocess.Popen(_command(cut), env=env, cwd=ROOT, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        _command(cut), env=env, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
     games = cut / "games.jsonl"
     deadline = time.time() + 60
     while time.time() < deadline:

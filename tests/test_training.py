@@ -24,10 +24,22 @@ from training.train_ppo import TrainConfig, train
 
 def tiny(out: Path, **kw) -> TrainConfig:
     base = TrainConfig(
-        name="test", preset="classic", num_players=2, odds_features=False,
-        total_timesteps=256, n_envs=1, n_steps=64, batch_size=64, n_epochs=1,
-        net_arch=[32], opponent_mix={"self": 0.5, "random": 0.5}, snapshot_every=128,
-        eval_every=256, eval_games=4, eval_opponents=["random"], checkpoint_every=128,
+        name="test",
+        preset="classic",
+        num_players=2,
+        odds_features=False,
+        total_timesteps=256,
+        n_envs=1,
+        n_steps=64,
+        batch_size=64,
+        n_epochs=1,
+        net_arch=[32],
+        opponent_mix={"self": 0.5, "random": 0.5},
+        snapshot_every=128,
+        eval_every=256,
+        eval_games=4,
+        eval_opponents=["random"],
+        checkpoint_every=128,
         out_dir=str(out),
     )
     return replace(base, **kw)
@@ -57,8 +69,7 @@ def test_short_run_writes_model_snapshots_eval_and_checkpoint(trained) -> None:
 def test_a_model_file_plays_in_the_opponent_mix(trained, tmp_path) -> None:
     """A distilled bot (any ppo: model file of the run's game and observation) as an opponent."""
     _, model_path = trained
-    cfg = tiny(tmp_path / "vs_file", opponent_mix={f"ppo:{model_path}": 1.0},
-               total_timesteps=128)
+    cfg = tiny(tmp_path / "vs_file", opponent_mix={f"ppo:{model_path}": 1.0}, total_timesteps=128)
     assert (Path(cfg.out_dir) / "model.zip") == train(cfg)
 
 
@@ -88,8 +99,15 @@ def test_resume_continues_from_the_checkpoint(trained, tmp_path) -> None:
 
 def test_games_split_over_worker_processes_train_and_take_snapshots(tmp_path) -> None:
     """env_workers=2: the games run in two shard processes; a snapshot reaches both pools."""
-    cfg = tiny(tmp_path / "run", n_envs=2, env_workers=2, n_steps=32, total_timesteps=192,
-               snapshot_every=64, eval_every=10**6)
+    cfg = tiny(
+        tmp_path / "run",
+        n_envs=2,
+        env_workers=2,
+        n_steps=32,
+        total_timesteps=192,
+        snapshot_every=64,
+        eval_every=10**6,
+    )
     path = train(cfg)
     progress = json.loads((tmp_path / "run" / "progress.json").read_text())
     assert progress["timesteps"] >= 192 and len(progress["snapshots"]) >= 2
@@ -115,14 +133,22 @@ def test_init_from_fine_tunes_the_files_weights(trained, tmp_path) -> None:
 
     cfg, model_path = trained
     out = tmp_path / "fine"
-    fine = replace(cfg, out_dir=str(out), init_from=str(model_path), total_timesteps=128,
-                   learning_rate=1e-12, eval_every=10**6)
+    fine = replace(
+        cfg,
+        out_dir=str(out),
+        init_from=str(model_path),
+        total_timesteps=128,
+        learning_rate=1e-12,
+        eval_every=10**6,
+    )
     path = train(fine)
     start, end = read_policy_file(model_path), read_policy_file(path)
     progress = json.loads((out / "progress.json").read_text())
     assert progress["snapshots"][0] == str(model_path)
-    assert progress["init_from"] == {"path": str(model_path),
-                                     "trained_steps": start.meta["trained_steps"]}
+    assert progress["init_from"] == {
+        "path": str(model_path),
+        "trained_steps": start.meta["trained_steps"],
+    }
     assert end.meta["trained_steps"] < 256
     assert all(torch.allclose(start.weights[k], end.weights[k], atol=1e-6) for k in start.weights)
 
@@ -188,8 +214,23 @@ def test_evaluate_command_writes_a_seat_rotated_report(trained, tmp_path, capsys
     from camelup_cli.main import main
 
     _, model_path = trained
-    assert main(["evaluate", f"ppo:{model_path}", "--opponents", "random", "--games", "6",
-                 "--workers", "1", "--out", str(tmp_path)]) == 0
+    assert (
+        main(
+            [
+                "evaluate",
+                f"ppo:{model_path}",
+                "--opponents",
+                "random",
+                "--games",
+                "6",
+                "--workers",
+                "1",
+                "--out",
+                str(tmp_path),
+            ]
+        )
+        == 0
+    )
     assert "vs random" in capsys.readouterr().out
     report = (tmp_path / "evaluation.md").read_text()
     assert "| random | 6 |" in report and "Command: `camelup evaluate" in report
@@ -216,14 +257,20 @@ def test_imitation_warm_start_fits_the_teacher(tmp_path) -> None:
 
     rules = RuleSet("classic", num_players=2)
     observer = Observer(rules, odds_features=False)
-    data = collect_demonstrations(rules, observer, "heuristic", games=3, seed=0,
-                                  reward_mode="win", coin_shaping=0.0)
+    data = collect_demonstrations(
+        rules, observer, "heuristic", games=3, seed=0, reward_mode="win", coin_shaping=0.0
+    )
     n = len(data["actions"])
     assert n > 30 and data["obs"].shape == (n, observer.size)
     assert data["masks"][np.arange(n), data["actions"]].all()  # the teacher moved legally
     assert set(np.round(data["returns"], 6)) <= {-1.0, 0.0, 1.0}  # win mode, 2 players
-    model = MaskablePPO("MlpPolicy", SingleAgentEnv(num_players=2, odds_features=False),
-                        policy_kwargs={"net_arch": [64]}, device="cpu", seed=0)
+    model = MaskablePPO(
+        "MlpPolicy",
+        SingleAgentEnv(num_players=2, odds_features=False),
+        policy_kwargs={"net_arch": [64]},
+        device="cpu",
+        seed=0,
+    )
     before = pretrain(model, data, epochs=0, batch_size=64, seed=0)
     after = pretrain(model, data, epochs=120, batch_size=64, seed=0)
     majority = np.bincount(data["actions"]).max() / n  # what predicting the prior scores
@@ -232,18 +279,21 @@ def test_imitation_warm_start_fits_the_teacher(tmp_path) -> None:
     assert after["value_mse"] < before["value_mse"]
 
 
-@pytest.mark.parametrize(("override", "message"), [
-    ({"opponent_mix": {"self": 0.5, "bogus": 0.5}}, "opponent_mix: .*bogus"),
-    ({"eval_opponents": ["bogus"]}, "eval_opponents: .*bogus"),
-    ({"eval_opponents": []}, "eval_opponents must name"),
-    ({"imitation_games": 5, "imitation_teacher": "nobody"}, "imitation_teacher"),
-    ({"reward_mode": "money"}, "reward_mode must be one of"),
-    ({"device": "tpu"}, "device must be"),
-    ({"net_arch": [64, 0]}, "net_arch"),
-    ({"eval_games": 3, "num_players": 4}, "eval_games must be at least"),
-    ({"n_envs": 0}, "n_envs must be positive"),
-    ({"env_workers": 2}, r"env_workers must be in 0\.\.n_envs \(1\)"),
-])
+@pytest.mark.parametrize(
+    ("override", "message"),
+    [
+        ({"opponent_mix": {"self": 0.5, "bogus": 0.5}}, "opponent_mix: .*bogus"),
+        ({"eval_opponents": ["bogus"]}, "eval_opponents: .*bogus"),
+        ({"eval_opponents": []}, "eval_opponents must name"),
+        ({"imitation_games": 5, "imitation_teacher": "nobody"}, "imitation_teacher"),
+        ({"reward_mode": "money"}, "reward_mode must be one of"),
+        ({"device": "tpu"}, "device must be"),
+        ({"net_arch": [64, 0]}, "net_arch"),
+        ({"eval_games": 3, "num_players": 4}, "eval_games must be at least"),
+        ({"n_envs": 0}, "n_envs must be positive"),
+        ({"env_workers": 2}, r"env_workers must be in 0\.\.n_envs \(1\)"),
+    ],
+)
 def test_every_config_value_is_checked_before_training(tmp_path, override, message) -> None:
     with pytest.raises(ConfigError, match=message):
         tiny(tmp_path / "run", **override)
@@ -309,14 +359,19 @@ def test_a_background_run_stopped_by_kill_saves_a_checkpoint(tmp_path) -> None:
 
     out = tmp_path / "run"
     config = tmp_path / "tiny.yaml"
-    config.write_text(f"name: test\nnum_players: 2\nodds_features: false\nn_envs: 1\n"
-                      f"n_steps: 64\nbatch_size: 64\nn_epochs: 1\nnet_arch: [32]\n"
-                      f"opponent_mix: {{random: 1.0}}\nsnapshot_every: 64\neval_every: 1000000\n"
-                      f"eval_games: 4\neval_opponents: [random]\ncheckpoint_every: 64\n"
-                      f"total_timesteps: 100000000\nout_dir: {out}\n")
+    config.write_text(
+        f"name: test\nnum_players: 2\nodds_features: false\nn_envs: 1\n"
+        f"n_steps: 64\nbatch_size: 64\nn_epochs: 1\nnet_arch: [32]\n"
+        f"opponent_mix: {{random: 1.0}}\nsnapshot_every: 64\neval_every: 1000000\n"
+        f"eval_games: 4\neval_opponents: [random]\ncheckpoint_every: 64\n"
+        f"total_timesteps: 100000000\nout_dir: {out}\n"
+    )
     job = subprocess.Popen(
-        [sys.executable, "-m", "camelup_cli", "train", str(config)], stderr=subprocess.PIPE,
-        text=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
+        [sys.executable, "-m", "camelup_cli", "train", str(config)],
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN),
+    )
     try:
         deadline = time.time() + 120
         while not (out / "checkpoints" / "latest.zip").exists() and time.time() < deadline:

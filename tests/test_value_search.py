@@ -57,8 +57,13 @@ def test_search_plays_legal_moves_and_is_reproducible() -> None:
 
 def test_a_model_file_without_its_reward_settings_is_refused(tmp_path: Path) -> None:
     file = read_policy_file(MODEL)
-    bare = save_policy(file.policy(), tmp_path / "bare.zip", file.rules,
-                       observer=file.observer(), env_version=file.env_version)
+    bare = save_policy(
+        file.policy(),
+        tmp_path / "bare.zip",
+        file.rules,
+        observer=file.observer(),
+        env_version=file.env_version,
+    )
     with pytest.raises(ModelFileError, match="reward_mode"):
         agents.make(f"search:{bare}")
 

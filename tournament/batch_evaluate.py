@@ -33,8 +33,7 @@ def batch_capable(spec: str) -> bool:
 
 
 def plays_on_batch(candidate: str, opponent: str, rules: RuleSet) -> bool:
-    return (rules.preset in BATCH_PRESETS and batch_capable(candidate)
-            and batch_capable(opponent))
+    return rules.preset in BATCH_PRESETS and batch_capable(candidate) and batch_capable(opponent)
 
 
 class _Player:
@@ -58,8 +57,9 @@ class _Player:
         return np.asarray(self.agent.act_batch(obs, masks), np.int64)
 
 
-def evaluate_on_batch(candidate: str, opponent: str, rules: RuleSet, games: int, seed: int,
-                      max_turns: int) -> EvalResult:
+def evaluate_on_batch(
+    candidate: str, opponent: str, rules: RuleSet, games: int, seed: int, max_turns: int
+) -> EvalResult:
     """``games`` seat-rotated, paired games of ``candidate`` against ``opponent`` in every
     other seat, all on the batch core (see the module docstring)."""
     n = rules.num_players
@@ -85,15 +85,29 @@ def evaluate_on_batch(candidate: str, opponent: str, rules: RuleSet, games: int,
         coins, me = final[g], int(seat[g])
         winners = np.flatnonzero(coins == coins.max())
         others = np.delete(coins, me)
-        rows.append(GameResult(game=g, seed=int(seeds[g]), seat=me,
-                               win_share=1.0 / len(winners) if me in winners else 0.0,
-                               coins=float(coins[me]), opponent_coins=float(others.mean()),
-                               forfeit=False))
+        rows.append(
+            GameResult(
+                game=g,
+                seed=int(seeds[g]),
+                seat=me,
+                win_share=1.0 / len(winners) if me in winners else 0.0,
+                coins=float(coins[me]),
+                opponent_coins=float(others.mean()),
+                forfeit=False,
+            )
+        )
     mean, half = mean_ci([r.win_share for r in rows], [r.seed for r in rows])
     return EvalResult(
-        candidate=candidate, opponent=opponent, preset=rules.preset, num_players=n,
-        games=games, win_rate=mean, ci_low=mean - half, ci_high=mean + half,
+        candidate=candidate,
+        opponent=opponent,
+        preset=rules.preset,
+        num_players=n,
+        games=games,
+        win_rate=mean,
+        ci_low=mean - half,
+        ci_high=mean + half,
         mean_coins=float(final[np.arange(games), seat].mean()),
-        mean_opponent_coins=sum(r.opponent_coins for r in rows) / games, forfeits=0,
+        mean_opponent_coins=sum(r.opponent_coins for r in rows) / games,
+        forfeits=0,
         per_game=tuple(rows),
     )

@@ -57,17 +57,32 @@ class BotProcess:
             doc = json.dumps({"spec": entry.spec, "kwargs": entry.kwargs})
             argv = [sys.executable, "-m", "tournament.host", doc]
         log_size = log.stat().st_size if log is not None and log.exists() else 0
-        sandbox = {"memory_mb": limits.memory_mb, "cpu_seconds": limits.cpu_seconds,
-                   "file_bytes": log_size + self.cap, "max_processes": limits.max_processes}
-        env = {**os.environ, "PYTHONPATH": os.pathsep.join(
-                   p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p),
-               "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1", "PYTHONUNBUFFERED": "1"}
+        sandbox = {
+            "memory_mb": limits.memory_mb,
+            "cpu_seconds": limits.cpu_seconds,
+            "file_bytes": log_size + self.cap,
+            "max_processes": limits.max_processes,
+        }
+        env = {
+            **os.environ,
+            "PYTHONPATH": os.pathsep.join(
+                p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p
+            ),
+            "OMP_NUM_THREADS": "1",
+            "MKL_NUM_THREADS": "1",
+            "PYTHONUNBUFFERED": "1",
+        }
         stderr = open(log, "ab") if log is not None else subprocess.DEVNULL  # noqa: SIM115
         try:
             self.process = subprocess.Popen(
                 [sys.executable, "-m", "tournament.sandbox", json.dumps(sandbox), "--", *argv],
-                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr, env=env,
-                start_new_session=True, close_fds=True)
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=stderr,
+                env=env,
+                start_new_session=True,
+                close_fds=True,
+            )
         finally:
             if log is not None:
                 stderr.close()
@@ -80,14 +95,19 @@ class BotProcess:
     def begin(self, game: int, seat: int, seed: int, rules: RuleSet) -> None:
         """Start a game; the first start of the process is loading and warm-up."""
         first = not self.started
-        limit = self.limits.load_timeout if first else (self.limits.move_timeout or
-                                                        self.limits.load_timeout)
-        why = (f"timeout: not ready within {limit:g} s (loading and warm-up)" if first
-               else f"timeout: not ready for the game within {limit:g} s")
+        limit = (
+            self.limits.load_timeout
+            if first
+            else (self.limits.move_timeout or self.limits.load_timeout)
+        )
+        why = (
+            f"timeout: not ready within {limit:g} s (loading and warm-up)"
+            if first
+            else f"timeout: not ready for the game within {limit:g} s"
+        )
         reply = self.ask(protocol.start_message(game, seat, seed, rules), limit, why)
         if reply.get("type") != "ready":
-            raise BotFault(f"protocol: expected {{\"type\": \"ready\"}}, got "
-                           f"{_short(reply)}")
+            raise BotFault(f'protocol: expected {{"type": "ready"}}, got {_short(reply)}')
         self.wants_observation = reply.get("observation") is True
         self.started = True
 
@@ -123,7 +143,7 @@ class BotProcess:
         while True:
             end = self.buffer.find(b"\n")
             if end >= 0:
-                line, self.buffer = self.buffer[:end], self.buffer[end + 1:]
+                line, self.buffer = self.buffer[:end], self.buffer[end + 1 :]
                 if len(line) > self.cap:
                     raise BotFault(f"output limit: a message over {self.limits.output_kb} KiB")
                 if not line.strip():
@@ -172,8 +192,7 @@ class BotProcess:
     def fresh_enough(self) -> bool:
         """Alive, and with a game's worth of CPU time left before its limit."""
         need = self.limits.game_timeout or self.limits.cpu_seconds / 4
-        return (self.process.poll() is None
-                and self.cpu_seconds() + need < self.limits.cpu_seconds)
+        return self.process.poll() is None and self.cpu_seconds() + need < self.limits.cpu_seconds
 
     def kill(self) -> None:
         """End the process and every process it started in its session."""

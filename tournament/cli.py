@@ -30,8 +30,10 @@ def run(args: argparse.Namespace) -> int:
         print(f"camelup tournament: error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print("\ninterrupted: every finished game is saved; run the same command again to "
-              "resume", file=sys.stderr)
+        print(
+            "\ninterrupted: every finished game is saved; run the same command again to resume",
+            file=sys.stderr,
+        )
         return 130
     print((out / "summary.md").read_text())
     print(f"results in {out}/ ({summary['games']} games)")

@@ -44,11 +44,17 @@ def read_evaluation_games(path: Path) -> dict[tuple[str, int], tuple[int, int, f
             reader = csv.DictReader(f)
             missing = [c for c in COLUMNS if c not in (reader.fieldnames or [])]
             if missing:
-                raise CompareError(f"{file}: not an evaluation's games.csv (no column "
-                                   f"{', '.join(missing)})")
-            return {(row["opponent"], int(row["game"])):
-                    (int(row["seed"]), int(row["seat"]), float(row["win_share"]))
-                    for row in reader}
+                raise CompareError(
+                    f"{file}: not an evaluation's games.csv (no column {', '.join(missing)})"
+                )
+            return {
+                (row["opponent"], int(row["game"])): (
+                    int(row["seed"]),
+                    int(row["seat"]),
+                    float(row["win_share"]),
+                )
+                for row in reader
+            }
     except OSError as exc:
         raise CompareError(f"cannot read {file}: {exc.strerror}") from None
     except ValueError as exc:
@@ -58,23 +64,32 @@ def read_evaluation_games(path: Path) -> dict[tuple[str, int], tuple[int, int, f
 def compare(a: dict, b: dict) -> list[Comparison]:
     """Per opponent (in ``a``'s order), the paired difference of ``a`` over ``b``."""
     if a.keys() != b.keys():
-        raise CompareError(f"the two evaluations played different games ({len(a)} and "
-                           f"{len(b)} rows; run both with the same --opponents, --games)")
+        raise CompareError(
+            f"the two evaluations played different games ({len(a)} and "
+            f"{len(b)} rows; run both with the same --opponents, --games)"
+        )
     results = []
     for opponent in dict.fromkeys(key[0] for key in a):
         keys = sorted(key for key in a if key[0] == opponent)
         for key in keys:
             if a[key][:2] != b[key][:2]:
-                raise CompareError(f"game {key[1]} against {opponent} has seed/seat {a[key][:2]} "
-                                   f"in one evaluation and {b[key][:2]} in the other (run "
-                                   "both with the same --seed and rule set)")
+                raise CompareError(
+                    f"game {key[1]} against {opponent} has seed/seat {a[key][:2]} "
+                    f"in one evaluation and {b[key][:2]} in the other (run "
+                    "both with the same --seed and rule set)"
+                )
         seeds = [a[key][0] for key in keys]
         difference, half = mean_ci([a[key][2] - b[key][2] for key in keys], seeds)
-        results.append(Comparison(
-            opponent=opponent, games=len(keys),
-            share_a=sum(a[key][2] for key in keys) / len(keys),
-            share_b=sum(b[key][2] for key in keys) / len(keys),
-            difference=difference, half_width=half))
+        results.append(
+            Comparison(
+                opponent=opponent,
+                games=len(keys),
+                share_a=sum(a[key][2] for key in keys) / len(keys),
+                share_b=sum(b[key][2] for key in keys) / len(keys),
+                difference=difference,
+                half_width=half,
+            )
+        )
     return results
 
 
@@ -90,7 +105,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"camelup compare: error: {exc}", file=sys.stderr)
         return 2
     for r in rows:
-        print(f"vs {r.opponent:<10} A {r.share_a:.3f}  B {r.share_b:.3f}  A - B "
-              f"{r.difference:+.3f} [{r.difference - r.half_width:+.3f}, "
-              f"{r.difference + r.half_width:+.3f}]  ({r.games} paired games)")
+        print(
+            f"vs {r.opponent:<10} A {r.share_a:.3f}  B {r.share_b:.3f}  A - B "
+            f"{r.difference:+.3f} [{r.difference - r.half_width:+.3f}, "
+            f"{r.difference + r.half_width:+.3f}]  ({r.games} paired games)"
+        )
     return 0

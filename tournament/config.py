@@ -25,8 +25,17 @@ class TournamentError(ConfigError):
 
 
 #: fields that must match to resume a results folder (workers, out and the limits may change)
-IDENTITY_KEYS = ("agents", "preset", "players", "games", "seed", "move_timeout", "max_turns",
-                 "rules", "seating")
+IDENTITY_KEYS = (
+    "agents",
+    "preset",
+    "players",
+    "games",
+    "seed",
+    "move_timeout",
+    "max_turns",
+    "rules",
+    "seating",
+)
 
 
 @dataclass(frozen=True)
@@ -44,44 +53,68 @@ class Limits:
 
 @dataclass(frozen=True)
 class TournamentConfig:
-    name: str = setting("default", help="tournament name; results go to "
-                        "results/tournaments/NAME/ unless --out is given")
+    name: str = setting(
+        "default",
+        help="tournament name; results go to results/tournaments/NAME/ unless --out is given",
+    )
     agents: list[str | dict[str, Any]] = setting(
         default_factory=lambda: ["random", "heuristic", "greedy", "lookahead"],
         help="agent specs (a name from `camelup agents`, py:module:Class, ppo:model.zip or "
-             "cmd:PROGRAM ARGS), comma-separated on the command line; in YAML an entry may be "
-             "{spec, label, kwargs}")
-    preset: str = setting("classic", help="rule preset: classic, second_edition, supercup or "
-                                          "persian_tutorial")
+        "cmd:PROGRAM ARGS), comma-separated on the command line; in YAML an entry may be "
+        "{spec, label, kwargs}",
+    )
+    preset: str = setting(
+        "classic", help="rule preset: classic, second_edition, supercup or persian_tutorial"
+    )
     players: int = setting(4, help="players per game")
     games: int = setting(100, help="games in all, rounded up to whole rounds")
     seed: int = setting(0, help="base seed of the paired game seeds")
-    seating: str = setting("orders", help="orders: every cyclic order of a line-up in every "
-                           "rotation; rotations: one order, every rotation")
-    rules: dict[str, Any] = setting(default_factory=dict,
-                                    help="extra RuleSet fields, e.g. {track_length: 20}")
-    max_turns: int = setting(2000, help="a game still running after this many turns is stopped "
-                             "(no forfeit)")
-    move_timeout: float | None = setting(10.0, help="seconds a bot may think about one move "
-                                         "(0 = no limit)")
-    game_timeout: float | None = setting(600.0, help="seconds a bot may think in one game, all "
-                                         "moves together (0 = no limit)")
-    load_timeout: float = setting(300.0, help="seconds a bot process may take to load and warm up "
-                                  "before its first game")
+    seating: str = setting(
+        "orders",
+        help="orders: every cyclic order of a line-up in every "
+        "rotation; rotations: one order, every rotation",
+    )
+    rules: dict[str, Any] = setting(
+        default_factory=dict, help="extra RuleSet fields, e.g. {track_length: 20}"
+    )
+    max_turns: int = setting(
+        2000, help="a game still running after this many turns is stopped (no forfeit)"
+    )
+    move_timeout: float | None = setting(
+        10.0, help="seconds a bot may think about one move (0 = no limit)"
+    )
+    game_timeout: float | None = setting(
+        600.0, help="seconds a bot may think in one game, all moves together (0 = no limit)"
+    )
+    load_timeout: float = setting(
+        300.0, help="seconds a bot process may take to load and warm up before its first game"
+    )
     memory_mb: int = setting(4096, help="address-space limit of each bot process, MiB")
-    cpu_seconds: float = setting(3600.0, help="CPU-time limit of each bot process, seconds (the "
-                                 "process is replaced before it runs short)")
-    output_kb: int = setting(1024, help="largest message a bot may send, and the size its stderr "
-                             "log may reach, KiB")
-    max_processes: int = setting(32, help="processes and threads a bot may add (enforced for "
-                                 "non-root users)")
-    workers: int | None = setting(None, help="game workers, each with its own bot processes "
-                                  "(default: CPU count)")
+    cpu_seconds: float = setting(
+        3600.0,
+        help="CPU-time limit of each bot process, seconds (the "
+        "process is replaced before it runs short)",
+    )
+    output_kb: int = setting(
+        1024, help="largest message a bot may send, and the size its stderr log may reach, KiB"
+    )
+    max_processes: int = setting(
+        32, help="processes and threads a bot may add (enforced for non-root users)"
+    )
+    workers: int | None = setting(
+        None, help="game workers, each with its own bot processes (default: CPU count)"
+    )
     out: str | None = setting(None, help="results folder (default results/tournaments/NAME)")
-    backend: str = setting("local", help="where games run: local (worker processes on this "
-                           "machine) or ray (Ray actors; docs/distributed.md)")
-    address: str | None = setting(None, help="Ray cluster to join (backend ray; default: start "
-                                  "a local Ray instance on this machine's cores)")
+    backend: str = setting(
+        "local",
+        help="where games run: local (worker processes on this "
+        "machine) or ray (Ray actors; docs/distributed.md)",
+    )
+    address: str | None = setting(
+        None,
+        help="Ray cluster to join (backend ray; default: start "
+        "a local Ray instance on this machine's cores)",
+    )
 
     def __post_init__(self) -> None:
         entries = agent_entries(self.agents)
@@ -89,8 +122,10 @@ class TournamentConfig:
         if p < 2:
             raise ValueError(f"players must be >= 2, got {p}")
         if p > k and p % k:
-            raise ValueError(f"{p} players with {k} agents: the line-up repeats the agents, so "
-                             "players must be a multiple of the number of agents")
+            raise ValueError(
+                f"{p} players with {k} agents: the line-up repeats the agents, so "
+                "players must be a multiple of the number of agents"
+            )
         if self.games < 1:
             raise ValueError(f"games must be >= 1, got {self.games}")
         if self.seating not in ("orders", "rotations"):
@@ -116,17 +151,21 @@ class TournamentConfig:
             check_spec(entry.spec)
 
     def ruleset(self) -> RuleSet:
-        return RuleSet.from_dict({"preset": self.preset, "num_players": self.players,
-                                  **self.rules})
+        return RuleSet.from_dict({"preset": self.preset, "num_players": self.players, **self.rules})
 
     def entries(self) -> list[AgentEntry]:
         return agent_entries(self.agents)
 
     def limits(self) -> Limits:
-        return Limits(load_timeout=self.load_timeout, move_timeout=self.move_timeout or None,
-                      game_timeout=self.game_timeout or None, memory_mb=self.memory_mb,
-                      cpu_seconds=self.cpu_seconds, output_kb=self.output_kb,
-                      max_processes=self.max_processes)
+        return Limits(
+            load_timeout=self.load_timeout,
+            move_timeout=self.move_timeout or None,
+            game_timeout=self.game_timeout or None,
+            memory_mb=self.memory_mb,
+            cpu_seconds=self.cpu_seconds,
+            output_kb=self.output_kb,
+            max_processes=self.max_processes,
+        )
 
     def identity(self) -> dict[str, Any]:
         """The settings a resumed run must share with the saved one (JSON-safe)."""

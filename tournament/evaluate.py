@@ -69,15 +69,29 @@ class EvalResult:
 
 def evaluation_games(games: int, players: int, seed: int) -> list[GameSpec]:
     """Game ``g``: the candidate (agent 0) in seat ``g mod n``, seed ``seed + g // n``."""
-    return [GameSpec(game=g, round=g // players, lineup=0, rotation=g % players,
-                     seed=seed + g // players,
-                     seats=tuple(0 if s == g % players else 1 for s in range(players)))
-            for g in range(games)]
+    return [
+        GameSpec(
+            game=g,
+            round=g // players,
+            lineup=0,
+            rotation=g % players,
+            seed=seed + g // players,
+            seats=tuple(0 if s == g % players else 1 for s in range(players)),
+        )
+        for g in range(games)
+    ]
 
 
-def evaluate(candidate: str, opponent: str, rules: RuleSet, games: int, seed: int = 0,
-             workers: int | None = None, config: TournamentConfig | None = None,
-             referee: bool = False) -> EvalResult:
+def evaluate(
+    candidate: str,
+    opponent: str,
+    rules: RuleSet,
+    games: int,
+    seed: int = 0,
+    workers: int | None = None,
+    config: TournamentConfig | None = None,
+    referee: bool = False,
+) -> EvalResult:
     """Play ``games`` seat-rotated games of ``candidate`` against ``opponent`` (agent specs);
     the limits are those of ``config`` (default: the tournament defaults). Two agents that
     decide whole batches (policy model files, ``random``) play on the batch core
@@ -102,40 +116,64 @@ def evaluate(candidate: str, opponent: str, rules: RuleSet, games: int, seed: in
     def on_record(record: dict) -> None:
         seat = record["rotation"]  # the candidate's seat (evaluation_games)
         others = [c for s, c in enumerate(record["scores"]) if s != seat]
-        rows.append(GameResult(
-            game=record["game"], seed=record["seed"], seat=seat,
-            win_share=win_share(record, seat), coins=float(record["scores"][seat]),
-            opponent_coins=sum(others) / len(others),
-            forfeit=record["forfeit"] is not None and record["forfeit"]["seat"] == seat))
+        rows.append(
+            GameResult(
+                game=record["game"],
+                seed=record["seed"],
+                seat=seat,
+                win_share=win_share(record, seat),
+                coins=float(record["scores"][seat]),
+                opponent_coins=sum(others) / len(others),
+                forfeit=record["forfeit"] is not None and record["forfeit"]["seat"] == seat,
+            )
+        )
 
-    run_games(evaluation_games(games, rules.num_players, seed), setup,
-              workers or os.cpu_count() or 1, on_record)
+    run_games(
+        evaluation_games(games, rules.num_players, seed),
+        setup,
+        workers or os.cpu_count() or 1,
+        on_record,
+    )
     rows.sort(key=lambda r: r.game)
     mean, half = mean_ci([r.win_share for r in rows], [r.seed for r in rows])
     return EvalResult(
-        candidate=candidate, opponent=opponent, preset=rules.preset,
-        num_players=rules.num_players, games=games, win_rate=mean, ci_low=mean - half,
-        ci_high=mean + half, mean_coins=sum(r.coins for r in rows) / len(rows),
+        candidate=candidate,
+        opponent=opponent,
+        preset=rules.preset,
+        num_players=rules.num_players,
+        games=games,
+        win_rate=mean,
+        ci_low=mean - half,
+        ci_high=mean + half,
+        mean_coins=sum(r.coins for r in rows) / len(rows),
         mean_opponent_coins=sum(r.opponent_coins for r in rows) / len(rows),
-        forfeits=sum(r.forfeit for r in rows), per_game=tuple(rows),
+        forfeits=sum(r.forfeit for r in rows),
+        per_game=tuple(rows),
     )
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("candidate", help="agent spec, e.g. ppo:results/models/classic2/model.zip")
-    parser.add_argument("--opponents", default="random,heuristic,greedy",
-                        help="comma-separated agent specs (each fills every other seat)")
+    parser.add_argument(
+        "--opponents",
+        default="random,heuristic,greedy",
+        help="comma-separated agent specs (each fills every other seat)",
+    )
     parser.add_argument("--preset", default=None, help="default: the model's own preset")
-    parser.add_argument("--players", type=int, default=None,
-                        help="default: the model's own player count")
+    parser.add_argument(
+        "--players", type=int, default=None, help="default: the model's own player count"
+    )
     parser.add_argument("--games", type=int, default=2000, help="games per opponent")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--workers", type=int, default=None, help="default: one per core")
     parser.add_argument("--out", default=None, help="folder for evaluation.csv / .md")
-    parser.add_argument("--referee", action="store_true",
-                        help="play through the referee's bot processes even when both agents "
-                             "decide whole batches (policy files, random), which otherwise "
-                             "play on the batch core")
+    parser.add_argument(
+        "--referee",
+        action="store_true",
+        help="play through the referee's bot processes even when both agents "
+        "decide whole batches (policy files, random), which otherwise "
+        "play on the batch core",
+    )
 
 
 def _rules(args: argparse.Namespace) -> RuleSet:
@@ -148,8 +186,9 @@ def _rules(args: argparse.Namespace) -> RuleSet:
             path = agents.model_file(args.candidate)
             recorded = None if path is None else RuleSet.from_dict(read_metadata(path)["rules"])
         except Exception as exc:  # a missing or foreign file: the user's to fix
-            raise TournamentError(f"cannot read the rules of {args.candidate!r}: "
-                                  f"{type(exc).__name__}: {exc}") from None
+            raise TournamentError(
+                f"cannot read the rules of {args.candidate!r}: {type(exc).__name__}: {exc}"
+            ) from None
         if recorded is not None:
             preset = preset or recorded.preset
             players = players or recorded.num_players
@@ -170,19 +209,31 @@ def run(args: argparse.Namespace) -> int:
             raise TournamentError("--opponents names no agent")
         for opponent in opponents:
             start = time.time()
-            result = evaluate(args.candidate, opponent, rules, args.games, args.seed,
-                              args.workers, referee=args.referee)
+            result = evaluate(
+                args.candidate,
+                opponent,
+                rules,
+                args.games,
+                args.seed,
+                args.workers,
+                referee=args.referee,
+            )
             rows.append(result)
-            print(f"vs {opponent:<10} win share {result.win_rate:.3f} "
-                  f"[{result.ci_low:.3f}, {result.ci_high:.3f}]  coins {result.mean_coins:.1f} "
-                  f"vs {result.mean_opponent_coins:.1f}  ({result.games} games, "
-                  f"{result.forfeits} forfeits, {time.time() - start:.0f} s)", flush=True)
+            print(
+                f"vs {opponent:<10} win share {result.win_rate:.3f} "
+                f"[{result.ci_low:.3f}, {result.ci_high:.3f}]  coins {result.mean_coins:.1f} "
+                f"vs {result.mean_opponent_coins:.1f}  ({result.games} games, "
+                f"{result.forfeits} forfeits, {time.time() - start:.0f} s)",
+                flush=True,
+            )
     except TournamentError as exc:
         print(f"camelup evaluate: error: {exc}", file=sys.stderr)
         return 2
     if args.out:
         write_report(Path(args.out), rows, args.command_line)
     return 0
+
+
 def write_report(out: Path, rows: list[EvalResult], command: str) -> None:
     """``evaluation.csv`` and ``evaluation.md`` (with the command that made them), and
     ``games.csv``: every game's result, to re-analyse or to pair with another candidate's."""

@@ -44,8 +44,10 @@ def action_reply(action: object) -> dict[str, Any]:
             return {"action": int(action)}
         digits = len(str(abs(int(action)))) if abs(int(action)) < 10**4000 else "over 4000"
         return {"error": f"illegal action: returned an int of {digits} digits, not an index"}
-    return {"error": f"illegal action: returned {type(action).__name__} "
-                     f"{repr(action)[:60]}, not an int index"}
+    return {
+        "error": f"illegal action: returned {type(action).__name__} "
+        f"{repr(action)[:60]}, not an int index"
+    }
 
 
 class Host:

@@ -73,8 +73,7 @@ def check_agents(setup: MatchSetup) -> None:
     for index, entry in enumerate(setup.entries):
         distinct.setdefault(json.dumps([entry.spec, entry.kwargs], sort_keys=True), index)
     with ThreadPoolExecutor(len(distinct)) as threads:
-        problems = dict(zip(distinct.values(), threads.map(start, distinct.values()),
-                            strict=True))
+        problems = dict(zip(distinct.values(), threads.map(start, distinct.values()), strict=True))
     for index, problem in sorted(problems.items()):
         entry = setup.entries[index]
         if problem is not None:
@@ -99,23 +98,40 @@ def play_spec(spec: GameSpec, setup: MatchSetup, bots: dict, worker: int = 0) ->
         if bot is None or not bot.fresh_enough():
             if bot is not None:
                 bot.kill()
-            bot = bots[key] = BotProcess(setup.entries[agent], setup.limits,
-                                         _log_path(setup, agent, worker))
+            bot = bots[key] = BotProcess(
+                setup.entries[agent], setup.limits, _log_path(setup, agent, worker)
+            )
         lineup.append(bot)
     start = time.perf_counter()
-    match = play_match(rules, lineup, spec.seed, [spec.seed * 64 + a for a in spec.seats],
-                       game=spec.game, max_turns=setup.max_turns)
+    match = play_match(
+        rules,
+        lineup,
+        spec.seed,
+        [spec.seed * 64 + a for a in spec.seats],
+        game=spec.game,
+        max_turns=setup.max_turns,
+    )
     result = match.result
     labels = [setup.entries[a].label for a in spec.seats]
     forfeit = None
     if result.forfeit:
         forfeit = {**result.forfeit, "agent": labels[result.forfeit["seat"]]}
     return {
-        "game": spec.game, "round": spec.round, "lineup": spec.lineup, "order": spec.order,
-        "rotation": spec.rotation, "seed": spec.seed, "agents": labels,
-        "coins": result.coins, "scores": result.scores, "ranks": result.ranks,
-        "winners": [labels[s] for s in result.winners], "winner_seats": result.winners,
-        "forfeit": forfeit, "truncated": result.truncated, "turns": result.turns,
+        "game": spec.game,
+        "round": spec.round,
+        "lineup": spec.lineup,
+        "order": spec.order,
+        "rotation": spec.rotation,
+        "seed": spec.seed,
+        "agents": labels,
+        "coins": result.coins,
+        "scores": result.scores,
+        "ranks": result.ranks,
+        "winners": [labels[s] for s in result.winners],
+        "winner_seats": result.winners,
+        "forfeit": forfeit,
+        "truncated": result.truncated,
+        "turns": result.turns,
         "seconds": round(time.perf_counter() - start, 4),
         "move_seconds": [round(x, 4) for x in result.move_seconds],
         "fallbacks": result.fallbacks,
@@ -170,8 +186,9 @@ def _worker_main(conn, setup: MatchSetup, worker: int, cpu: int | None = None) -
 class _Worker:
     def __init__(self, ctx, setup: MatchSetup, index: int, cpu: int | None) -> None:
         self.conn, child = ctx.Pipe()
-        self.process = ctx.Process(target=_worker_main, args=(child, setup, index, cpu),
-                                   daemon=True)
+        self.process = ctx.Process(
+            target=_worker_main, args=(child, setup, index, cpu), daemon=True
+        )
         self.process.start()
         child.close()
         self.task: GameSpec | None = None
@@ -189,8 +206,9 @@ class _Worker:
             self.process.join(5)
 
 
-def run_games(todo: Sequence[GameSpec], setup: MatchSetup, workers: int,
-              on_record: Callable[[dict], None]) -> None:
+def run_games(
+    todo: Sequence[GameSpec], setup: MatchSetup, workers: int, on_record: Callable[[dict], None]
+) -> None:
     """Play ``todo`` on ``workers`` game workers, calling ``on_record(record)`` as each ends
     (in the order games finish)."""
     if not todo:
@@ -221,7 +239,8 @@ def run_games(todo: Sequence[GameSpec], setup: MatchSetup, workers: int,
                         raise TournamentError(
                             f"game {spec.game}: the game worker died twice (exit code "
                             f"{w.process.exitcode}); this is a fault of the runner, not of a "
-                            "bot - please report it")
+                            "bot - please report it"
+                        )
                     retried.add(spec.game)
                     pending.append(spec)
                     i = pool.index(w)

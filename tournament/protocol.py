@@ -56,9 +56,16 @@ def decode(line: bytes) -> dict[str, Any]:
 
 
 def start_message(game: int, seat: int, seed: int, rules: RuleSet) -> dict[str, Any]:
-    return {"type": "start", "protocol": PROTOCOL_VERSION, "game": game, "seat": seat,
-            "seed": seed, "rules": rules.to_dict(), "colours": list(rules.colours),
-            "actions": action_names(rules)}
+    return {
+        "type": "start",
+        "protocol": PROTOCOL_VERSION,
+        "game": game,
+        "seat": seat,
+        "seed": seed,
+        "rules": rules.to_dict(),
+        "colours": list(rules.colours),
+        "actions": action_names(rules),
+    }
 
 
 def action_names(rules: RuleSet) -> list[str]:
@@ -70,8 +77,9 @@ def action_names(rules: RuleSet) -> list[str]:
     return names  # type: ignore[return-value]
 
 
-def move_message(legal: list[int], state: dict[str, Any],
-                 observation: list[float] | None = None) -> dict[str, Any]:
+def move_message(
+    legal: list[int], state: dict[str, Any], observation: list[float] | None = None
+) -> dict[str, Any]:
     message = {"type": "move", "legal": legal, "state": state}
     if observation is not None:
         message["observation"] = observation

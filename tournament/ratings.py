@@ -15,8 +15,9 @@ from collections.abc import Hashable, Sequence
 from typing import Any
 
 
-def mean_ci(values: Sequence[float],
-            groups: Sequence[Hashable] | None = None) -> tuple[float, float]:
+def mean_ci(
+    values: Sequence[float], groups: Sequence[Hashable] | None = None
+) -> tuple[float, float]:
     """Mean and the half-width of its 95% normal-approximation interval (nan if undefined).
 
     ``groups`` labels the values that are not independent of each other: games played on one
@@ -101,20 +102,34 @@ def summarise(records: list[dict], labels: list[str]) -> dict[str, Any]:
         coins, coins_ci = mean_ci(scores[label], rounds[label])
         rank, _ = mean_ci(ranks[label])
         r = ratings[label]
-        rows.append({
-            "agent": label, "games": len(shares[label]), "win_rate": win, "win_ci": win_ci,
-            "mean_coins": coins, "coins_ci": coins_ci, "mean_rank": rank,
-            "ordinal": r.ordinal(), "mu": r.mu, "sigma": r.sigma,
-            "forfeits": forfeits[label],
-        })
+        rows.append(
+            {
+                "agent": label,
+                "games": len(shares[label]),
+                "win_rate": win,
+                "win_ci": win_ci,
+                "mean_coins": coins,
+                "coins_ci": coins_ci,
+                "mean_rank": rank,
+                "ordinal": r.ordinal(),
+                "mu": r.mu,
+                "sigma": r.sigma,
+                "forfeits": forfeits[label],
+            }
+        )
     rows.sort(key=lambda row: -row["ordinal"])
-    h2h = {a: {b: (ahead[a, b] / met[a, b] if met[a, b] else None) for b in labels}
-           for a in labels}
+    h2h = {a: {b: (ahead[a, b] / met[a, b] if met[a, b] else None) for b in labels} for a in labels}
     seats = {seat: mean_ci(v, seat_rounds[seat]) for seat, v in sorted(seat_shares.items())}
-    forfeit_list = [(r["game"], r["forfeit"]["agent"], r["forfeit"]["reason"])
-                    for r in records if r["forfeit"]]
-    return {"rows": rows, "h2h": h2h, "h2h_games": {f"{a} vs {b}": n for (a, b), n in
-                                                   met.items()},
-            "seats": seats, "games": len(records), "forfeits": forfeit_list,
-            "fallbacks": {label: n for label, n in fallbacks.items() if n},
-            "truncated": sum(1 for r in records if r.get("truncated"))}
+    forfeit_list = [
+        (r["game"], r["forfeit"]["agent"], r["forfeit"]["reason"]) for r in records if r["forfeit"]
+    ]
+    return {
+        "rows": rows,
+        "h2h": h2h,
+        "h2h_games": {f"{a} vs {b}": n for (a, b), n in met.items()},
+        "seats": seats,
+        "games": len(records),
+        "forfeits": forfeit_list,
+        "fallbacks": {label: n for label, n in fallbacks.items() if n},
+        "truncated": sum(1 for r in records if r.get("truncated")),
+    }

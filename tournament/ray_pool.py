@@ -40,8 +40,12 @@ def connect(address: str | None, cpus: int | None = None) -> None:
         if address:
             ray.init(address=address, include_dashboard=False, log_to_driver=False)
         else:
-            ray.init(num_cpus=cpus, include_dashboard=False, log_to_driver=False,
-                     object_store_memory=200 * 2**20)
+            ray.init(
+                num_cpus=cpus,
+                include_dashboard=False,
+                log_to_driver=False,
+                object_store_memory=200 * 2**20,
+            )
     except (ConnectionError, RuntimeError, ValueError) as exc:
         raise TournamentError(f"cannot reach the Ray cluster at {address!r}: {exc}") from exc
 
@@ -55,8 +59,10 @@ def _probe(address: str) -> None:
     try:
         socket.create_connection((host, int(port)), timeout=5).close()
     except OSError as exc:
-        raise TournamentError(f"cannot reach the Ray cluster at {address!r}: {exc} (start it "
-                              "with `ray start --head`; docs/distributed.md)") from exc
+        raise TournamentError(
+            f"cannot reach the Ray cluster at {address!r}: {exc} (start it "
+            "with `ray start --head`; docs/distributed.md)"
+        ) from exc
 
 
 class _GameWorker:
@@ -74,8 +80,13 @@ class _GameWorker:
         self.bots.clear()
 
 
-def run_games_ray(todo: Sequence[GameSpec], setup: MatchSetup, workers: int | None,
-                  on_record: Callable[[dict], None], address: str | None = None) -> None:
+def run_games_ray(
+    todo: Sequence[GameSpec],
+    setup: MatchSetup,
+    workers: int | None,
+    on_record: Callable[[dict], None],
+    address: str | None = None,
+) -> None:
     """Play ``todo`` on Ray game workers (``workers`` of them, default one per CPU of the
     cluster), calling ``on_record(record)`` as each game ends, like
     :func:`tournament.pool.run_games`."""
@@ -108,7 +119,8 @@ def run_games_ray(todo: Sequence[GameSpec], setup: MatchSetup, workers: int | No
                 if spec.game in retried:
                     raise TournamentError(
                         f"game {spec.game}: the Ray game worker died twice ({exc}); this is a "
-                        "fault of the runner, not of a bot - please report it") from exc
+                        "fault of the runner, not of a bot - please report it"
+                    ) from exc
                 retried.add(spec.game)
                 pending.append(spec)
                 pool[i] = actor.remote(setup, i)

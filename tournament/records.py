@@ -34,8 +34,10 @@ class OutputLock:
             holder = self.fh.read().strip() or "another process"
             self.fh.close()
             self.fh = None
-            raise TournamentError(f"{out} is in use by another run (pid {holder}); wait for it "
-                                  "to finish, or choose another --out") from None
+            raise TournamentError(
+                f"{out} is in use by another run (pid {holder}); wait for it "
+                "to finish, or choose another --out"
+            ) from None
         self.fh.seek(0)
         self.fh.truncate()
         self.fh.write(str(os.getpid()))
@@ -73,8 +75,9 @@ def read_games(path: Path, repair: bool = False) -> list[dict]:
                 record = json.loads(line)
             except json.JSONDecodeError as exc:
                 if data[offset:].strip():
-                    raise TournamentError(f"{path}: corrupt line {len(records) + 1}: "
-                                          f"{exc}") from exc
+                    raise TournamentError(
+                        f"{path}: corrupt line {len(records) + 1}: {exc}"
+                    ) from exc
                 break  # a damaged last line
             if not isinstance(record, dict) or not isinstance(record.get("game"), int):
                 raise TournamentError(f"{path}: line {len(records) + 1} is not a game record")
@@ -130,9 +133,11 @@ def prepare_out(out: Path, config: TournamentConfig) -> list[dict]:
         diff = [k for k in ours if ours[k] != theirs.get(k)]
         if diff:
             details = "; ".join(f"{k}: saved {theirs.get(k)!r}, now {ours[k]!r}" for k in diff)
-            raise TournamentError(f"{out} holds a tournament with a different configuration "
-                                  f"({details}). Resume with the same settings, or choose "
-                                  "another --out/--name.")
+            raise TournamentError(
+                f"{out} holds a tournament with a different configuration "
+                f"({details}). Resume with the same settings, or choose "
+                "another --out/--name."
+            )
     elif games_path.exists() and games_path.stat().st_size:
         raise TournamentError(f"{games_path} exists without config.json; refusing to mix runs")
     else:

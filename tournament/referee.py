@@ -37,8 +37,14 @@ class Match:
     actions: list[int]
 
 
-def play_match(rules: RuleSet, bots: Sequence[BotProcess], seed: int, bot_seeds: Sequence[int],
-               game: int = 0, max_turns: int = 2000) -> Match:
+def play_match(
+    rules: RuleSet,
+    bots: Sequence[BotProcess],
+    seed: int,
+    bot_seeds: Sequence[int],
+    game: int = 0,
+    max_turns: int = 2000,
+) -> Match:
     """Play game ``seed`` with one bot per seat (module docstring). A faulting bot's process
     is killed here; the caller replaces it before its next game."""
     setup_rng, dice_rng = game_rngs(seed)
@@ -72,8 +78,9 @@ def play_match(rules: RuleSet, bots: Sequence[BotProcess], seed: int, bot_seeds:
     return Match(result, actions)
 
 
-def ask_move(bot: BotProcess, state: GameState, thinking: list[float],
-             fallbacks: list[int] | None = None) -> int:
+def ask_move(
+    bot: BotProcess, state: GameState, thinking: list[float], fallbacks: list[int] | None = None
+) -> int:
     """The legal action the bot of the seat on move answers in ``state``, under the move and
     game deadlines; ``thinking[seat]`` gains the time it took, and ``fallbacks[seat]`` one if
     the answer is a Camel Up Cup bot's roll in place of its own move (C12). :class:`BotFault`
@@ -96,8 +103,7 @@ def ask_move(bot: BotProcess, state: GameState, thinking: list[float],
     reply = bot.ask(message, limit, late)
     thinking[seat] += time.perf_counter() - start
     if "action" not in reply:
-        raise BotFault("protocol: expected {\"action\": INDEX}, got keys "
-                       f"{sorted(reply)[:5]}")
+        raise BotFault(f'protocol: expected {{"action": INDEX}}, got keys {sorted(reply)[:5]}')
     problem = check_action(reply["action"], mask)
     if problem is not None:
         raise BotFault(problem)

@@ -53,8 +53,9 @@ def rules_of(out: Path) -> RuleSet:
     """The rule set of the tournament in ``out`` (from its ``config.json``)."""
     doc = saved_config(out)
     try:
-        return RuleSet.from_dict({"preset": doc["preset"], "num_players": doc["players"],
-                                  **(doc.get("rules") or {})})
+        return RuleSet.from_dict(
+            {"preset": doc["preset"], "num_players": doc["players"], **(doc.get("rules") or {})}
+        )
     except (KeyError, TypeError, ValueError) as exc:
         raise ReplayError(f"{out}/config.json: no usable rule set ({exc})") from None
 
@@ -73,8 +74,7 @@ def replay(rules: RuleSet, record: dict) -> list[Step]:
     if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**63:
         raise ReplayError(f"game {game}: no usable seed ({seed!r})")
     if not isinstance(actions, list) or len(actions) > MAX_ACTIONS:
-        raise ReplayError(f"game {game}: no action list (recorded before games were "
-                          "replayable?)")
+        raise ReplayError(f"game {game}: no action list (recorded before games were replayable?)")
     setup_rng, dice_rng = game_rngs(seed)
     state = new_game(rules, seed=setup_rng)
     steps = [Step(state, None, None, ())]
@@ -88,8 +88,10 @@ def replay(rules: RuleSet, record: dict) -> list[Step]:
             raise ReplayError(f"game {game}: move {i + 1} is illegal: {exc}") from None
         steps.append(Step(state, seat, action, events))
     if list(state.coins) != record.get("coins"):
-        raise ReplayError(f"game {game} does not replay to its record: coins "
-                          f"{list(state.coins)}, recorded {record.get('coins')}")
+        raise ReplayError(
+            f"game {game} does not replay to its record: coins "
+            f"{list(state.coins)}, recorded {record.get('coins')}"
+        )
     return steps
 
 
@@ -118,8 +120,9 @@ def write_gif(path: Path, steps: list[Step], frame_ms: int) -> None:
     images[0].save(path, save_all=True, append_images=images[1:], duration=durations, loop=0)
 
 
-def write_html(path: Path, steps: list[Step], captions: list[str], title: str,
-               frame_ms: int) -> None:
+def write_html(
+    path: Path, steps: list[Step], captions: list[str], title: str, frame_ms: int
+) -> None:
     """One self-contained page: every frame inline, a slider, play/pause, arrow keys."""
     pictures = []
     for image in frames(steps):
@@ -180,8 +183,9 @@ def _printable(value: object) -> str:
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("out", help="a tournament's results folder")
     parser.add_argument("--game", type=int, required=True, help="game id (games.jsonl)")
-    parser.add_argument("--delay", type=float, default=0.0,
-                        help="seconds to pause after each step in the terminal")
+    parser.add_argument(
+        "--delay", type=float, default=0.0, help="seconds to pause after each step in the terminal"
+    )
     parser.add_argument("--gif", help="write the game as an animated GIF here")
     parser.add_argument("--html", help="write the game as a self-contained HTML page here")
     parser.add_argument("--frame-ms", type=int, default=700, help="milliseconds per frame")
@@ -201,7 +205,7 @@ def run(args: argparse.Namespace) -> int:
     except TournamentError as exc:
         print(f"camelup replay: error: {exc}", file=sys.stderr)
         return 2
-    labels = [_printable(a) for a in record.get("agents", [])][:rules.num_players]
+    labels = [_printable(a) for a in record.get("agents", [])][: rules.num_players]
     labels += [f"seat {s}" for s in range(len(labels), rules.num_players)]
     captions = [caption(step, rules, labels) for step in steps]
     if not args.quiet:
@@ -211,8 +215,9 @@ def run(args: argparse.Namespace) -> int:
                 time.sleep(args.delay)
         forfeit = record.get("forfeit")
         if isinstance(forfeit, dict):
-            print(f"forfeit: {_printable(forfeit.get('agent'))}: "
-                  f"{_printable(forfeit.get('reason'))}")
+            print(
+                f"forfeit: {_printable(forfeit.get('agent'))}: {_printable(forfeit.get('reason'))}"
+            )
         print(f"final coins {record['coins']} (replayed and checked)")
     title = f"{out.name}: game {args.game}"
     if args.gif:

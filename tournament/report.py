@@ -14,17 +14,33 @@ def _pct(x: float, ci: float) -> str:
     return f"{100 * x:.1f}% ± {100 * ci:.1f}"
 
 
-def write_summary(out: Path, config: TournamentConfig, summary: dict[str, Any],
-                  command: str | None = None) -> None:
+def write_summary(
+    out: Path, config: TournamentConfig, summary: dict[str, Any], command: str | None = None
+) -> None:
     rows = summary["rows"]
     labels = [row["agent"] for row in rows]
     with open(out / "summary.csv", "w") as fh:
-        cols = ["agent", "games", "win_rate", "win_ci", "mean_coins", "coins_ci", "mean_rank",
-                "ordinal", "mu", "sigma", "forfeits"]
+        cols = [
+            "agent",
+            "games",
+            "win_rate",
+            "win_ci",
+            "mean_coins",
+            "coins_ci",
+            "mean_rank",
+            "ordinal",
+            "mu",
+            "sigma",
+            "forfeits",
+        ]
         fh.write(",".join(cols) + "\n")
         for row in rows:
-            fh.write(",".join(f"{row[c]:.4f}" if isinstance(row[c], float) else str(row[c])
-                              for c in cols) + "\n")
+            fh.write(
+                ",".join(
+                    f"{row[c]:.4f}" if isinstance(row[c], float) else str(row[c]) for c in cols
+                )
+                + "\n"
+            )
     n = config.players
     lines = [f"# Tournament `{config.name}`", ""]
     if command:
@@ -46,19 +62,33 @@ def write_summary(out: Path, config: TournamentConfig, summary: dict[str, Any],
         lines.append(
             f"| {r['agent']} | {r['games']} | {_pct(r['win_rate'], r['win_ci'])} | "
             f"{r['mean_coins']:.2f} ± {r['coins_ci']:.2f} | {r['mean_rank']:.2f} | "
-            f"{r['ordinal']:.2f} | {r['mu']:.2f} | {r['sigma']:.2f} | {r['forfeits']} |")
-    lines += ["", "Head to head: the share of games in which the row agent finished ahead of "
-                  "the column agent when both played (ties count 1/2).", "",
-              "| | " + " | ".join(labels) + " |", "|---|" + "---:|" * len(labels)]
+            f"{r['ordinal']:.2f} | {r['mu']:.2f} | {r['sigma']:.2f} | {r['forfeits']} |"
+        )
+    lines += [
+        "",
+        "Head to head: the share of games in which the row agent finished ahead of "
+        "the column agent when both played (ties count 1/2).",
+        "",
+        "| | " + " | ".join(labels) + " |",
+        "|---|" + "---:|" * len(labels),
+    ]
     for a in labels:
-        cells = ["—" if a == b or summary["h2h"][a][b] is None
-                 else f"{100 * summary['h2h'][a][b]:.1f}%" for b in labels]
+        cells = [
+            "—" if a == b or summary["h2h"][a][b] is None else f"{100 * summary['h2h'][a][b]:.1f}%"
+            for b in labels
+        ]
         lines.append(f"| {a} | " + " | ".join(cells) + " |")
-    lines += ["", "Win rate by seat (all agents; seat 0 starts): " + ", ".join(
-        f"seat {s}: {_pct(m, ci)}" for s, (m, ci) in summary["seats"].items())]
+    lines += [
+        "",
+        "Win rate by seat (all agents; seat 0 starts): "
+        + ", ".join(f"seat {s}: {_pct(m, ci)}" for s, (m, ci) in summary["seats"].items()),
+    ]
     if summary.get("fallbacks"):
-        lines += ["", "Rolls in place of an invalid or failed move of a Camel Up Cup bot (rule "
-                  "C12): " + ", ".join(f"{a}: {n}" for a, n in summary["fallbacks"].items())]
+        lines += [
+            "",
+            "Rolls in place of an invalid or failed move of a Camel Up Cup bot (rule "
+            "C12): " + ", ".join(f"{a}: {n}" for a, n in summary["fallbacks"].items()),
+        ]
     if summary["forfeits"]:
         lines += ["", "Forfeits (game, agent, reason):", ""]
         lines += [f"- game {g}: {a}: {why}" for g, a, why in summary["forfeits"][:50]]
@@ -76,18 +106,29 @@ def _chart(path: Path, config: TournamentConfig, rows: list[dict]) -> None:
 
     labels = [r["agent"] for r in rows]
     fig, axes = plt.subplots(1, 2, figsize=(10, 3.8))
-    axes[0].bar(labels, [100 * r["win_rate"] for r in rows],
-                yerr=[100 * r["win_ci"] for r in rows], capsize=4, color="#c8913a")
+    axes[0].bar(
+        labels,
+        [100 * r["win_rate"] for r in rows],
+        yerr=[100 * r["win_ci"] for r in rows],
+        capsize=4,
+        color="#c8913a",
+    )
     axes[0].axhline(100 / config.players, color="grey", ls="--", lw=1)
     axes[0].set_ylabel("win rate (%), 95% CI")
-    axes[1].bar(labels, [r["mean_coins"] for r in rows], yerr=[r["coins_ci"] for r in rows],
-                capsize=4, color="#4a7fb5")
+    axes[1].bar(
+        labels,
+        [r["mean_coins"] for r in rows],
+        yerr=[r["coins_ci"] for r in rows],
+        capsize=4,
+        color="#4a7fb5",
+    )
     axes[1].set_ylabel("mean final coins, 95% CI")
     for ax in axes:
         ax.tick_params(axis="x", rotation=20)
-    fig.suptitle(f"{config.name}: {config.preset}, {config.players} players, "
-                 f"{sum(r['games'] for r in rows) // config.players} games")
+    fig.suptitle(
+        f"{config.name}: {config.preset}, {config.players} players, "
+        f"{sum(r['games'] for r in rows) // config.players} games"
+    )
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
-

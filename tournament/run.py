@@ -30,12 +30,21 @@ def match_setup(config: TournamentConfig, out: Path | None) -> MatchSetup:
     if out is not None:
         log_dir = out / "bots"
         log_dir.mkdir(parents=True, exist_ok=True)
-    return MatchSetup(tuple(config.entries()), config.ruleset().to_dict(), config.limits(),
-                      config.max_turns, str(log_dir) if log_dir else None)
+    return MatchSetup(
+        tuple(config.entries()),
+        config.ruleset().to_dict(),
+        config.limits(),
+        config.max_turns,
+        str(log_dir) if log_dir else None,
+    )
 
 
-def run_tournament(config: TournamentConfig, out: Path | None = None, progress: bool = True,
-                   command: str | None = None) -> dict[str, Any]:
+def run_tournament(
+    config: TournamentConfig,
+    out: Path | None = None,
+    progress: bool = True,
+    command: str | None = None,
+) -> dict[str, Any]:
     """Play (or resume) the tournament into ``out`` (default :func:`results_folder`) and write
     the summaries; :class:`~tournament.config.TournamentError` for a problem of the user's."""
     out = out or results_folder(config)
@@ -55,6 +64,7 @@ def run_tournament(config: TournamentConfig, out: Path | None = None, progress: 
         log = GameLog(out / "games.jsonl")
         bar = _progress_bar(config.name, len(games), len(done)) if progress and todo else None
         try:
+
             def on_record(record: dict) -> None:
                 log.append(record)
                 records.append(record)
@@ -86,9 +96,16 @@ def _progress_bar(name: str, total: int, done: int):
         TimeRemainingColumn,
     )
 
-    bar = Progress(TextColumn(f"[bold]{name}"), BarColumn(), MofNCompleteColumn(),
-                   TextColumn("games"), TimeElapsedColumn(), TextColumn("eta"),
-                   TimeRemainingColumn(), transient=False)
+    bar = Progress(
+        TextColumn(f"[bold]{name}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("games"),
+        TimeElapsedColumn(),
+        TextColumn("eta"),
+        TimeRemainingColumn(),
+        transient=False,
+    )
     bar.add_task("games", total=total, completed=done)
     bar.start()
     return bar

@@ -53,8 +53,7 @@ def apply_limits(limits: dict) -> None:
 
 def main(argv: list[str]) -> int:
     if len(argv) < 4 or argv[2] != "--":
-        print("usage: python -m tournament.sandbox LIMITS_JSON -- PROGRAM [ARGS]",
-              file=sys.stderr)
+        print("usage: python -m tournament.sandbox LIMITS_JSON -- PROGRAM [ARGS]", file=sys.stderr)
         return 2
     apply_limits(json.loads(argv[1]))
     try:

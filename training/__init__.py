@@ -29,26 +29,36 @@ def trainer_module(argv: list[str]) -> str:
 
 def add_trainer_flag(parser: argparse.ArgumentParser) -> None:
     """``--trainer``, in every trainer's parser (so each accepts the flag that chose it)."""
-    parser.add_argument("--trainer", choices=list(TRAINERS), default="sb3",
-                        help="sb3: MaskablePPO (docs/training.md); rllib: RLlib's PPO on Ray "
-                             "(docs/distributed.md); `--trainer rllib --help` lists its settings")
+    parser.add_argument(
+        "--trainer",
+        choices=list(TRAINERS),
+        default="sb3",
+        help="sb3: MaskablePPO (docs/training.md); rllib: RLlib's PPO on Ray "
+        "(docs/distributed.md); `--trainer rllib --help` lists its settings",
+    )
 
 
-def add_train_arguments(parser: argparse.ArgumentParser, config_cls: type,
-                        config_files: str) -> None:
+def add_train_arguments(
+    parser: argparse.ArgumentParser, config_cls: type, config_files: str
+) -> None:
     """What every trainer's command line takes: a config file, ``--trainer``, ``--resume`` and
     one ``--field-name`` flag per field of ``config_cls``."""
     from camelup_config import add_override_flags
 
     parser.add_argument("config", nargs="?", help=f"YAML config ({config_files})")
     add_trainer_flag(parser)
-    parser.add_argument("--resume", action="store_true",
-                        help="continue the run in out_dir from its last checkpoint")
+    parser.add_argument(
+        "--resume", action="store_true", help="continue the run in out_dir from its last checkpoint"
+    )
     add_override_flags(parser, config_cls)
 
 
-def run_trainer(args: argparse.Namespace, config_cls: type, train: Callable[..., Any],
-                user_errors: tuple[type[Exception], ...] = ()) -> int:
+def run_trainer(
+    args: argparse.Namespace,
+    config_cls: type,
+    train: Callable[..., Any],
+    user_errors: tuple[type[Exception], ...] = (),
+) -> int:
     """``camelup train``: a config error (or one of ``user_errors``) is one line, exit code 2
     (camelup_cli prints ConfigError); Ctrl-C or SIGTERM leaves a checkpoint and exit code
     130."""
@@ -70,11 +80,17 @@ def interrupts_stop_the_run() -> Iterator[None]:
     """Ctrl-C and SIGTERM both stop a run the way Ctrl-C does (a checkpoint, the ``--resume``
     command): a long run is often a background job, which a shell starts with SIGINT ignored,
     and is stopped with ``kill``."""
+
     def interrupt(signum: int, frame: Any) -> None:
         raise KeyboardInterrupt
 
-    before = {sig: signal.signal(sig, handler) for sig, handler in (
-        (signal.SIGINT, signal.default_int_handler), (signal.SIGTERM, interrupt))}
+    before = {
+        sig: signal.signal(sig, handler)
+        for sig, handler in (
+            (signal.SIGINT, signal.default_int_handler),
+            (signal.SIGTERM, interrupt),
+        )
+    }
     try:
         yield
     finally:

@@ -43,8 +43,14 @@ def plot_learning_curve(run_dir: str | Path, out: str | Path | None = None) -> P
         with open(table, newline="") as f:
             for row in csv.DictReader(f):
                 players = int(row["num_players"])
-                series[row["opponent"]].append((int(row["timesteps"]), float(row["win_rate"]),
-                                                float(row["ci_low"]), float(row["ci_high"])))
+                series[row["opponent"]].append(
+                    (
+                        int(row["timesteps"]),
+                        float(row["win_rate"]),
+                        float(row["ci_low"]),
+                        float(row["ci_high"]),
+                    )
+                )
     rewards = episode_rewards(run_dir)
     if not series and not rewards:
         return None
@@ -53,10 +59,16 @@ def plot_learning_curve(run_dir: str | Path, out: str | Path | None = None) -> P
         left.plot([p[0] for p in rewards], [p[1] for p in rewards], linewidth=1)
     # Each new frozen snapshot makes the "self" opponents stronger (before the first one they
     # play randomly), so the training reward drops there by design.
-    for i, snap in enumerate(sorted(run_dir.glob("snapshots/step_*.zip"),
-                                    key=lambda p: int(p.stem.split("_")[1]))):
-        left.axvline(int(snap.stem.split("_")[1]), color="grey", linestyle=":", linewidth=1,
-                     label="snapshot added to the opponent pool" if i == 0 else None)
+    for i, snap in enumerate(
+        sorted(run_dir.glob("snapshots/step_*.zip"), key=lambda p: int(p.stem.split("_")[1]))
+    ):
+        left.axvline(
+            int(snap.stem.split("_")[1]),
+            color="grey",
+            linestyle=":",
+            linewidth=1,
+            label="snapshot added to the opponent pool" if i == 0 else None,
+        )
     if left.get_legend_handles_labels()[0]:
         left.legend(loc="best", fontsize=8)
     left.set_xlabel("training steps (learner decisions)")
@@ -68,8 +80,9 @@ def plot_learning_curve(run_dir: str | Path, out: str | Path | None = None) -> P
         steps = [p[0] for p in points]
         ax.plot(steps, [p[1] for p in points], marker="o", label=f"vs {opponent}")
         ax.fill_between(steps, [p[2] for p in points], [p[3] for p in points], alpha=0.15)
-    ax.axhline(1 / players, color="grey", linestyle="--", linewidth=1,
-               label=f"equal player (1/{players})")
+    ax.axhline(
+        1 / players, color="grey", linestyle="--", linewidth=1, label=f"equal player (1/{players})"
+    )
     ax.set_xlabel("training steps (learner decisions)")
     ax.set_ylabel("win share (95% CI)")
     ax.set_ylim(0, 1)

@@ -35,8 +35,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("config", help="training config: the game, observation and network")
     parser.add_argument("--teacher", required=True, help="the agent to distil (camelup agents)")
     parser.add_argument("--games", type=int, default=1000, help="teacher self-play games")
-    parser.add_argument("--holdout", type=int, default=200,
-                        help="teacher games of other seeds for the agreement")
+    parser.add_argument(
+        "--holdout", type=int, default=200, help="teacher games of other seeds for the agreement"
+    )
     parser.add_argument("--epochs", type=int, default=15)
     parser.add_argument("--batch-size", type=int, default=512)
     parser.add_argument("--seed", type=int, default=0)
@@ -52,22 +53,43 @@ def run(args: argparse.Namespace) -> int:
     check_agents("--teacher", [args.teacher])
     for name in ("games", "holdout", "epochs", "batch_size"):
         if getattr(args, name) < 1:
-            raise ConfigError(f"--{name.replace('_', '-')} must be positive, got "
-                              f"{getattr(args, name)}")
+            raise ConfigError(
+                f"--{name.replace('_', '-')} must be positive, got {getattr(args, name)}"
+            )
     out = Path(args.out)
     if (out / "model.zip").exists() and not args.overwrite:
         raise ConfigError(f"{out / 'model.zip'} exists; pass --overwrite to replace it")
-    report = distill(cfg, args.teacher, args.games, args.holdout, args.epochs, args.batch_size,
-                     args.seed, out, command=getattr(args, "command_line", ""))
-    print(f"distilled {args.teacher}: agreement {report['holdout_agreement']:.3f} on "
-          f"{report['holdout_decisions']} held-out decisions ({args.holdout} games), fit "
-          f"{report['train_accuracy']:.3f} on {report['train_decisions']}; "
-          f"{out / 'model.zip'} in {report['seconds']:.0f} s")
+    report = distill(
+        cfg,
+        args.teacher,
+        args.games,
+        args.holdout,
+        args.epochs,
+        args.batch_size,
+        args.seed,
+        out,
+        command=getattr(args, "command_line", ""),
+    )
+    print(
+        f"distilled {args.teacher}: agreement {report['holdout_agreement']:.3f} on "
+        f"{report['holdout_decisions']} held-out decisions ({args.holdout} games), fit "
+        f"{report['train_accuracy']:.3f} on {report['train_decisions']}; "
+        f"{out / 'model.zip'} in {report['seconds']:.0f} s"
+    )
     return 0
 
 
-def distill(cfg, teacher: str, games: int, holdout: int, epochs: int, batch_size: int,
-            seed: int, out: Path, command: str = "") -> dict:
+def distill(
+    cfg,
+    teacher: str,
+    games: int,
+    holdout: int,
+    epochs: int,
+    batch_size: int,
+    seed: int,
+    out: Path,
+    command: str = "",
+) -> dict:
     """Fit a network to ``teacher`` and write ``out/model.zip`` and ``out/distillation.json``."""
     import torch
     from sb3_contrib import MaskablePPO
@@ -82,31 +104,58 @@ def distill(cfg, teacher: str, games: int, holdout: int, epochs: int, batch_size
     torch.manual_seed(seed)
     rules, settings = cfg.rules(), cfg.observer_settings()
     observer = Observer(rules, **settings)
-    train = collect_demonstrations(rules, observer, teacher, games, seed, cfg.reward_mode,
-                                   cfg.coin_shaping)
-    held = collect_demonstrations(rules, observer, teacher, holdout, seed + HOLDOUT_SEED_OFFSET,
-                                  cfg.reward_mode, cfg.coin_shaping)
-    spaces = CamelUpVecEnv(1, rules, fixed_opponents(["random"] * (rules.num_players - 1)),
-                           **settings)
-    model = MaskablePPO("MlpPolicy", spaces, policy_kwargs={"net_arch": list(cfg.net_arch)},
-                        seed=seed, device="cpu")
+    train = collect_demonstrations(
+        rules, observer, teacher, games, seed, cfg.reward_mode, cfg.coin_shaping
+    )
+    held = collect_demonstrations(
+        rules,
+        observer,
+        teacher,
+        holdout,
+        seed + HOLDOUT_SEED_OFFSET,
+        cfg.reward_mode,
+        cfg.coin_shaping,
+    )
+    spaces = CamelUpVecEnv(
+        1, rules, fixed_opponents(["random"] * (rules.num_players - 1)), **settings
+    )
+    model = MaskablePPO(
+        "MlpPolicy", spaces, policy_kwargs={"net_arch": list(cfg.net_arch)}, seed=seed, device="cpu"
+    )
     fit = pretrain(model, train, epochs, batch_size, seed)
     with torch.no_grad():
-        dist = model.policy.get_distribution(torch.as_tensor(held["obs"]),
-                                             action_masks=held["masks"])
+        dist = model.policy.get_distribution(
+            torch.as_tensor(held["obs"]), action_masks=held["masks"]
+        )
         chosen = dist.distribution.probs.argmax(dim=1).numpy()
     report = {
-        "teacher": teacher, "rules": rules.to_dict(), "observer": settings,
-        "net_arch": list(cfg.net_arch), "games": games, "holdout_games": holdout,
-        "epochs": epochs, "batch_size": batch_size, "seed": seed,
-        "train_decisions": int(fit["samples"]), "train_accuracy": fit["accuracy"],
+        "teacher": teacher,
+        "rules": rules.to_dict(),
+        "observer": settings,
+        "net_arch": list(cfg.net_arch),
+        "games": games,
+        "holdout_games": holdout,
+        "epochs": epochs,
+        "batch_size": batch_size,
+        "seed": seed,
+        "train_decisions": int(fit["samples"]),
+        "train_accuracy": fit["accuracy"],
         "holdout_decisions": len(held["actions"]),
         "holdout_agreement": float(np.mean(chosen == held["actions"])),
-        "value_mse": fit["value_mse"], "seconds": time.perf_counter() - start,
+        "value_mse": fit["value_mse"],
+        "seconds": time.perf_counter() - start,
         "command": command,
     }
     out.mkdir(parents=True, exist_ok=True)
-    save_policy(model, out / "model.zip", rules, observer=settings, env_version=ENV_VERSION,
-                optimizer=False, distilled_from=teacher, distillation=report)
+    save_policy(
+        model,
+        out / "model.zip",
+        rules,
+        observer=settings,
+        env_version=ENV_VERSION,
+        optimizer=False,
+        distilled_from=teacher,
+        distillation=report,
+    )
     write_json(out / "distillation.json", report)
     return report

@@ -45,13 +45,18 @@ ROUND_SEED_STRIDE = 1_000_003
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("config", help="training config: the game, observation, network, "
-                                       "reward, discount and opponent mix")
-    parser.add_argument("--teacher", required=True, help="the agent whose moves are the targets "
-                                                          "(camelup agents)")
-    parser.add_argument("--student", required=True,
-                        help="the policy to improve: a camelup model file of the config's game "
-                             "and observation")
+    parser.add_argument(
+        "config",
+        help="training config: the game, observation, network, reward, discount and opponent mix",
+    )
+    parser.add_argument(
+        "--teacher", required=True, help="the agent whose moves are the targets (camelup agents)"
+    )
+    parser.add_argument(
+        "--student",
+        required=True,
+        help="the policy to improve: a camelup model file of the config's game and observation",
+    )
     parser.add_argument("--rounds", type=int, default=4)
     parser.add_argument("--games", type=int, default=2000, help="games played per round")
     parser.add_argument("--envs", type=int, default=64, help="games played side by side")
@@ -59,11 +64,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--batch-size", type=int, default=512)
     parser.add_argument("--lr", type=float, default=3e-4, help="learning rate of the fits")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--torch-threads", type=int, default=1,
-                        help="torch's threads (small batches gain nothing from more)")
+    parser.add_argument(
+        "--torch-threads",
+        type=int,
+        default=1,
+        help="torch's threads (small batches gain nothing from more)",
+    )
     parser.add_argument("--out", required=True, help="run folder")
-    parser.add_argument("--resume", action="store_true",
-                        help="continue the run in --out from its last finished round")
+    parser.add_argument(
+        "--resume",
+        action="store_true",
+        help="continue the run in --out from its last finished round",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -74,8 +86,9 @@ def run(args: argparse.Namespace) -> int:
     check_agents("--teacher", [args.teacher])
     for name in ("rounds", "games", "envs", "epochs", "batch_size"):
         if getattr(args, name) < 1:
-            raise ConfigError(f"--{name.replace('_', '-')} must be positive, got "
-                              f"{getattr(args, name)}")
+            raise ConfigError(
+                f"--{name.replace('_', '-')} must be positive, got {getattr(args, name)}"
+            )
     if not args.lr > 0:
         raise ConfigError(f"--lr must be positive, got {args.lr}")
     out = Path(args.out)
@@ -90,9 +103,11 @@ def run(args: argparse.Namespace) -> int:
     progress = iterate(cfg, model, args, out, command=getattr(args, "command_line", ""))
     last = progress["rounds"][-1] if progress["rounds"] else None
     if last:
-        print(f"expert iteration: {len(progress['rounds'])} rounds; last agreement "
-              f"{last['agreement']:.3f} on {last['decisions']} decisions, fit "
-              f"{last['fit_accuracy']:.3f} on {last['samples']}; {last['model']}")
+        print(
+            f"expert iteration: {len(progress['rounds'])} rounds; last agreement "
+            f"{last['agreement']:.3f} on {last['decisions']} decisions, fit "
+            f"{last['fit_accuracy']:.3f} on {last['samples']}; {last['model']}"
+        )
     return 0
 
 
@@ -106,10 +121,12 @@ def _build_model(cfg: Any, student: str, seed: int) -> Any:
 
     rules = cfg.rules()
     check_model_file(cfg, student, "--student")
-    spaces = CamelUpVecEnv(1, rules, fixed_opponents(["random"] * (rules.num_players - 1)),
-                           **cfg.observer_settings())
-    model = MaskablePPO("MlpPolicy", spaces, policy_kwargs={"net_arch": list(cfg.net_arch)},
-                        seed=seed, device="cpu")
+    spaces = CamelUpVecEnv(
+        1, rules, fixed_opponents(["random"] * (rules.num_players - 1)), **cfg.observer_settings()
+    )
+    model = MaskablePPO(
+        "MlpPolicy", spaces, policy_kwargs={"net_arch": list(cfg.net_arch)}, seed=seed, device="cpu"
+    )
     load_into(model, student, weights_only=True)
     return model
 
@@ -126,10 +143,17 @@ def iterate(cfg: Any, model: Any, args: argparse.Namespace, out: Path, command: 
 
     out.mkdir(parents=True, exist_ok=True)
     (out / "data").mkdir(exist_ok=True)
-    progress: dict[str, Any] = {"teacher": args.teacher, "student": args.student,
-                                "config": cfg.name, "games_per_round": args.games,
-                                "epochs": args.epochs, "lr": args.lr, "seed": args.seed,
-                                "command": command, "rounds": []}
+    progress: dict[str, Any] = {
+        "teacher": args.teacher,
+        "student": args.student,
+        "config": cfg.name,
+        "games_per_round": args.games,
+        "epochs": args.epochs,
+        "lr": args.lr,
+        "seed": args.seed,
+        "command": command,
+        "rounds": [],
+    }
     current = args.student
     if args.resume:
         progress = json.loads((out / "progress.json").read_text())
@@ -147,26 +171,46 @@ def iterate(cfg: Any, model: Any, args: argparse.Namespace, out: Path, command: 
         data = collect(cfg, student, teacher, current, args.games, args.envs, seed)
         agreement = _agreement(model, data)
         np.savez_compressed(out / "data" / f"round_{k}.npz", **data)
-        everything = _concatenate([dict(np.load(out / "data" / f"round_{j}.npz"))
-                                   for j in range(k + 1)])
+        everything = _concatenate(
+            [dict(np.load(out / "data" / f"round_{j}.npz")) for j in range(k + 1)]
+        )
         fit = pretrain(model, everything, args.epochs, args.batch_size, seed, lr=args.lr)
         current = str(out / f"round_{k}" / "model.zip")
-        save_policy(model, current, rules, observer=settings, env_version=ENV_VERSION,
-                    optimizer=False, expert_iteration={"teacher": args.teacher, "round": k})
-        progress["rounds"].append({
-            "round": k, "seed": seed, "decisions": len(data["actions"]),
-            "agreement": agreement, "samples": int(fit["samples"]),
-            "fit_accuracy": fit["accuracy"], "value_mse": fit["value_mse"],
-            "seconds": time.perf_counter() - start, "model": current})
+        save_policy(
+            model,
+            current,
+            rules,
+            observer=settings,
+            env_version=ENV_VERSION,
+            optimizer=False,
+            expert_iteration={"teacher": args.teacher, "round": k},
+        )
+        progress["rounds"].append(
+            {
+                "round": k,
+                "seed": seed,
+                "decisions": len(data["actions"]),
+                "agreement": agreement,
+                "samples": int(fit["samples"]),
+                "fit_accuracy": fit["accuracy"],
+                "value_mse": fit["value_mse"],
+                "seconds": time.perf_counter() - start,
+                "model": current,
+            }
+        )
         write_progress(out, progress)
-        print(f"round {k}: agreement {agreement:.3f} on {len(data['actions'])} decisions; fit "
-              f"{fit['accuracy']:.3f} on {int(fit['samples'])} ({time.perf_counter() - start:.0f}"
-              " s)", flush=True)
+        print(
+            f"round {k}: agreement {agreement:.3f} on {len(data['actions'])} decisions; fit "
+            f"{fit['accuracy']:.3f} on {int(fit['samples'])} ({time.perf_counter() - start:.0f}"
+            " s)",
+            flush=True,
+        )
     return progress
 
 
-def collect(cfg: Any, student: Any, teacher: Any, student_file: str, games: int, envs: int,
-            seed: int) -> dict[str, np.ndarray]:
+def collect(
+    cfg: Any, student: Any, teacher: Any, student_file: str, games: int, envs: int, seed: int
+) -> dict[str, np.ndarray]:
     """``games`` finished episodes of ``student`` in the learner seat: its observations and
     legal actions at each of its decisions, the teacher's move there and the discounted return
     the student went on to get."""
@@ -176,14 +220,23 @@ def collect(cfg: Any, student: Any, teacher: Any, student_file: str, games: int,
 
     rules = cfg.rules()
     settings = cfg.observer_settings()
-    pool = OpponentPool(cfg.opponent_mix, seed, max_snapshots=1,
-                        race_samples=settings["race_samples"] if settings["odds_features"]
-                        else None)
+    pool = OpponentPool(
+        cfg.opponent_mix,
+        seed,
+        max_snapshots=1,
+        race_samples=settings["race_samples"] if settings["odds_features"] else None,
+    )
     pool.add_snapshot(student_file)
     n_opponents = rules.num_players - 1
-    learner = LearnerGames(rules, min(envs, games), lambda: pool.draw(n_opponents),
-                           reward_mode=cfg.reward_mode, coin_shaping=cfg.coin_shaping,
-                           seed=seed, **settings)
+    learner = LearnerGames(
+        rules,
+        min(envs, games),
+        lambda: pool.draw(n_opponents),
+        reward_mode=cfg.reward_mode,
+        coin_shaping=cfg.coin_shaping,
+        seed=seed,
+        **settings,
+    )
     if hasattr(teacher, "reset"):
         teacher.reset(seed)
     rng = np.random.default_rng(seed)
@@ -197,8 +250,11 @@ def collect(cfg: Any, student: Any, teacher: Any, student_file: str, games: int,
         for i, state in enumerate(states):
             seat = int(learner.seats[i])
             features = observations[i]
-            move = int(teacher(LazyObservation(legal[i].copy(), lambda f=features: f),
-                               public_view(state, seat)))
+            move = int(
+                teacher(
+                    LazyObservation(legal[i].copy(), lambda f=features: f), public_view(state, seat)
+                )
+            )
             open_rows[i].append((len(actions), 0.0))
             obs.append(features)
             masks.append(legal[i])
@@ -225,9 +281,12 @@ def collect(cfg: Any, student: Any, teacher: Any, student_file: str, games: int,
     drop[keep] = True
     drop |= np.isnan(np.asarray(returns))
     sel = ~drop
-    return {"obs": np.asarray(obs, np.float32)[sel], "masks": np.asarray(masks, bool)[sel],
-            "actions": np.asarray(actions, np.int64)[sel],
-            "returns": np.asarray(returns, np.float32)[sel]}
+    return {
+        "obs": np.asarray(obs, np.float32)[sel],
+        "masks": np.asarray(masks, bool)[sel],
+        "actions": np.asarray(actions, np.int64)[sel],
+        "returns": np.asarray(returns, np.float32)[sel],
+    }
 
 
 def _agreement(model: Any, data: dict[str, np.ndarray]) -> float:
@@ -235,8 +294,9 @@ def _agreement(model: Any, data: dict[str, np.ndarray]) -> float:
     import torch
 
     with torch.no_grad():
-        dist = model.policy.get_distribution(torch.as_tensor(data["obs"]),
-                                             action_masks=data["masks"])
+        dist = model.policy.get_distribution(
+            torch.as_tensor(data["obs"]), action_masks=data["masks"]
+        )
         chosen = dist.distribution.probs.argmax(dim=1).numpy()
     return float(np.mean(chosen == data["actions"]))
 

@@ -22,7 +22,12 @@ from camelup_env.rules import RuleSet
 
 
 def collect_demonstrations(
-    rules: RuleSet, observer: Observer, teacher: str, games: int, seed: int, reward_mode: str,
+    rules: RuleSet,
+    observer: Observer,
+    teacher: str,
+    games: int,
+    seed: int,
+    reward_mode: str,
     coin_shaping: float,
 ) -> dict[str, np.ndarray]:
     """Observations, masks, teacher actions and returns of ``games`` teacher self-play games."""
@@ -36,23 +41,29 @@ def collect_demonstrations(
             seat = state.current
             mask = legal_action_mask(state)
             features = observer.observe(state, seat)
-            action = int(bot(LazyObservation(mask.copy(), lambda f=features: f),
-                             public_view(state, seat)))
+            action = int(
+                bot(LazyObservation(mask.copy(), lambda f=features: f), public_view(state, seat))
+            )
             obs.append(features)
             masks.append(mask.astype(bool))
             actions.append(action)
             records.append((seat, state.coins[seat]))
             state, _ = apply_action(state, action, rng)
         final = final_rewards(state.coins, reward_mode)
-        returns += [final[seat] + coin_shaping * (state.coins[seat] - coins)
-                    for seat, coins in records]
-    return {"obs": np.asarray(obs, dtype=np.float32), "masks": np.asarray(masks),
-            "actions": np.asarray(actions, dtype=np.int64),
-            "returns": np.asarray(returns, dtype=np.float32)}
+        returns += [
+            final[seat] + coin_shaping * (state.coins[seat] - coins) for seat, coins in records
+        ]
+    return {
+        "obs": np.asarray(obs, dtype=np.float32),
+        "masks": np.asarray(masks),
+        "actions": np.asarray(actions, dtype=np.int64),
+        "returns": np.asarray(returns, dtype=np.float32),
+    }
 
 
-def pretrain(model, data: dict[str, np.ndarray], epochs: int, batch_size: int, seed: int,
-             lr: float = 1e-3) -> dict[str, float]:
+def pretrain(
+    model, data: dict[str, np.ndarray], epochs: int, batch_size: int, seed: int, lr: float = 1e-3
+) -> dict[str, float]:
     """Fit ``model.policy`` to the demonstrations; returns the final accuracy and losses."""
     import torch
 
@@ -64,11 +75,13 @@ def pretrain(model, data: dict[str, np.ndarray], epochs: int, batch_size: int, s
     for _ in range(epochs):
         order = rng.permutation(n)
         for start in range(0, n, batch_size):
-            idx = torch.as_tensor(order[start:start + batch_size])
+            idx = torch.as_tensor(order[start : start + batch_size])
             values, log_prob, _ = policy.evaluate_actions(
-                tensors["obs"][idx], tensors["actions"][idx], action_masks=tensors["masks"][idx])
-            loss = -log_prob.mean() + 0.5 * ((values.flatten() - tensors["returns"][idx]) ** 2
-                                             ).mean()
+                tensors["obs"][idx], tensors["actions"][idx], action_masks=tensors["masks"][idx]
+            )
+            loss = (
+                -log_prob.mean() + 0.5 * ((values.flatten() - tensors["returns"][idx]) ** 2).mean()
+            )
             optimizer.zero_grad()
             loss.backward()
             optimizer.step()

@@ -83,32 +83,49 @@ class RLlibConfig(SelfPlaySettings):
     them."""
 
     name: str = name_setting("rllib_selfplay")
-    iterations: int = setting(200,
-        help="PPO iterations: each plays train_batch_size decisions, then updates the learner.")
-    train_batch_size: int = setting(4000,
-        help="Environment steps (decisions of the learner and the frozen copies) per "
-             "iteration.")
+    iterations: int = setting(
+        200, help="PPO iterations: each plays train_batch_size decisions, then updates the learner."
+    )
+    train_batch_size: int = setting(
+        4000,
+        help="Environment steps (decisions of the learner and the frozen copies) per iteration.",
+    )
     minibatch_size: int = setting(512, help="Minibatch size of the updates.")
     num_epochs: int = setting(4, help="Passes over each iteration's batch.")
-    snapshot_every: int = setting(5,
-        help="Iterations between copies of the learner's weights into the frozen opponent.")
+    snapshot_every: int = setting(
+        5, help="Iterations between copies of the learner's weights into the frozen opponent."
+    )
     checkpoint_every: int = setting(10, help="Iterations between checkpoints.")
-    env_runners: int = setting(1,
-        help="Ray actors playing the games (0: the training process plays them itself).")
-    address: str | None = setting(None,
+    env_runners: int = setting(
+        1, help="Ray actors playing the games (0: the training process plays them itself)."
+    )
+    address: str | None = setting(
+        None,
         help="Ray cluster to train on (HOST:PORT of `ray start --head`); null starts a local "
-             "Ray instance.")
+        "Ray instance.",
+    )
     num_cpus: int = setting(0, help="CPUs of the local Ray instance (0: all of this machine's).")
     out_dir: str = out_dir_setting("runs/rllib_selfplay")
 
     def validate(self) -> None:
         """Every value checked up front, before Ray starts."""
         super().validate()
-        check_positive(self, ("iterations", "train_batch_size", "minibatch_size", "num_epochs",
-                              "snapshot_every", "checkpoint_every"))
+        check_positive(
+            self,
+            (
+                "iterations",
+                "train_batch_size",
+                "minibatch_size",
+                "num_epochs",
+                "snapshot_every",
+                "checkpoint_every",
+            ),
+        )
         if self.minibatch_size > self.train_batch_size:
-            raise ConfigError(f"minibatch_size ({self.minibatch_size}) must be at most "
-                              f"train_batch_size ({self.train_batch_size})")
+            raise ConfigError(
+                f"minibatch_size ({self.minibatch_size}) must be at most "
+                f"train_batch_size ({self.train_batch_size})"
+            )
         if self.env_runners < 0 or self.num_cpus < 0:
             raise ConfigError("env_runners and num_cpus must be >= 0")
         if self.address is not None and not self.address.strip():
@@ -116,9 +133,14 @@ class RLlibConfig(SelfPlaySettings):
 
     def env_config(self) -> dict[str, Any]:
         """What :class:`SelfPlayEnv` is built from (plain data: it travels to Ray actors)."""
-        return {"rules": self.rules().to_dict(), "observer": self.observer_settings(),
-                "reward_mode": self.reward_mode, "coin_shaping": self.coin_shaping,
-                "opponent_mix": dict(self.opponent_mix), "seed": self.seed}
+        return {
+            "rules": self.rules().to_dict(),
+            "observer": self.observer_settings(),
+            "reward_mode": self.reward_mode,
+            "coin_shaping": self.coin_shaping,
+            "opponent_mix": dict(self.opponent_mix),
+            "seed": self.seed,
+        }
 
 
 # 2. Environment ----------------------------------------------------------------------------
@@ -146,25 +168,37 @@ class SelfPlayEnv(MultiAgentEnv):
         self.mix_names = list(mix)
         weights = np.array([mix[k] for k in self.mix_names], dtype=float)
         self.mix_weights = weights / weights.sum()
-        self.race_samples = (observer.get("race_samples")
-                             if observer.get("odds_features", True) else None)
+        self.race_samples = (
+            observer.get("race_samples") if observer.get("odds_features", True) else None
+        )
         self.bots: dict[str, Any] = {}  # scripted agents by name, made once
         self.n = rules.num_players
         # Strict: RLlib's modules mask illegal actions, so one is a bug (named by the engine).
-        self.learner = LearnerGames(rules, 1, self._draw_opponents,
-                                    reward_mode=config.get("reward_mode", "win"),
-                                    coin_shaping=config.get("coin_shaping", 0.0),
-                                    illegal_reward=None, autoreset=False, engine=True,
-                                    **observer)
+        self.learner = LearnerGames(
+            rules,
+            1,
+            self._draw_opponents,
+            reward_mode=config.get("reward_mode", "win"),
+            coin_shaping=config.get("coin_shaping", 0.0),
+            illegal_reward=None,
+            autoreset=False,
+            engine=True,
+            **observer,
+        )
         self.learner.np_random[0] = np.random.default_rng(
-            [int(config.get("seed", 0)), int(getattr(config, "worker_index", 0)),
-             int(getattr(config, "vector_index", 0))])
+            [
+                int(config.get("seed", 0)),
+                int(getattr(config, "worker_index", 0)),
+                int(getattr(config, "vector_index", 0)),
+            ]
+        )
         self.possible_agents = [LEARNER] + [f"opponent_{k}" for k in range(1, self.n)]
         self.agents = []
         space = observation_space(self.learner.observers[0], self.learner.num_actions)
         self.observation_spaces = dict.fromkeys(self.possible_agents, space)
-        self.action_spaces = dict.fromkeys(self.possible_agents,
-                                           gymnasium.spaces.Discrete(self.learner.num_actions))
+        self.action_spaces = dict.fromkeys(
+            self.possible_agents, gymnasium.spaces.Discrete(self.learner.num_actions)
+        )
         self.agent_at: dict[int, str] = {}  # seat -> RLlib agent this game
         self._game = np.zeros(1, np.int64)  # the one game's index, for the loop's arrays
 
@@ -178,8 +212,11 @@ class SelfPlayEnv(MultiAgentEnv):
             self.learner.np_random[0] = np.random.default_rng(seed)
         self.learner.reset()
         learner = int(self.learner.seats[0])
-        self.agent_at = {(learner + k) % self.n: LEARNER if k == 0 else f"opponent_{k}"
-                         for k in range(self.n) if self.learner.external[0, (learner + k) % self.n]}
+        self.agent_at = {
+            (learner + k) % self.n: LEARNER if k == 0 else f"opponent_{k}"
+            for k in range(self.n)
+            if self.learner.external[0, (learner + k) % self.n]
+        }
         self.agents = list(self.agent_at.values())
         self.seen: set[str] = set()
         obs, _, _, _, infos = self._outputs(False, False)
@@ -195,8 +232,10 @@ class SelfPlayEnv(MultiAgentEnv):
         """This game's opponents (the loop calls it at every deal): per seat a draw from the
         mix, ``"self"`` an RLlib agent (EXTERNAL), any other name its scripted agent."""
         rng = self.learner.np_random[0]
-        names = (self.mix_names[int(rng.choice(len(self.mix_names), p=self.mix_weights))]
-                 for _ in range(self.n - 1))
+        names = (
+            self.mix_names[int(rng.choice(len(self.mix_names), p=self.mix_weights))]
+            for _ in range(self.n - 1)
+        )
         return [EXTERNAL if name == "self" else self._bot(name) for name in names]
 
     def _bot(self, name: str) -> Any:
@@ -207,10 +246,13 @@ class SelfPlayEnv(MultiAgentEnv):
         return self.bots[name]
 
     def _observation(self, seat: int, to_move: bool) -> dict[str, np.ndarray]:
-        mask = (self.learner.action_masks()[0] if to_move
-                else np.zeros(self.learner.num_actions, bool))
-        return {"observation": self.learner.observe(self._game, np.array([seat]))[0],
-                "action_mask": mask.astype(np.int8)}
+        mask = (
+            self.learner.action_masks()[0] if to_move else np.zeros(self.learner.num_actions, bool)
+        )
+        return {
+            "observation": self.learner.observe(self._game, np.array([seat]))[0],
+            "action_mask": mask.astype(np.int8),
+        }
 
     def _reward(self, seat: int) -> float:
         return float(self.learner.take_rewards(self._game, np.array([seat]))[0])
@@ -230,8 +272,13 @@ class SelfPlayEnv(MultiAgentEnv):
         seat = self.state.current
         agent = self.agent_at[seat]
         self.seen.add(agent)
-        return ({agent: self._observation(seat, True)}, {agent: self._reward(seat)},
-                {"__all__": False}, {"__all__": False}, {})
+        return (
+            {agent: self._observation(seat, True)},
+            {agent: self._reward(seat)},
+            {"__all__": False},
+            {"__all__": False},
+            {},
+        )
 
 
 def module_for(agent_id: str, episode: Any = None, **kwargs: Any) -> str:
@@ -273,8 +320,11 @@ class MaskedActorCritic(TorchRLModule, ValueFunctionAPI):
         obs = batch[Columns.OBS]
         logits = self.action_net(self.mlp_extractor.policy_net(obs["observation"]))
         legal = obs["action_mask"] > 0
-        return {Columns.ACTION_DIST_INPUTS:
-                torch.where(legal, logits, torch.full_like(logits, MASKED_LOGIT))}
+        return {
+            Columns.ACTION_DIST_INPUTS: torch.where(
+                legal, logits, torch.full_like(logits, MASKED_LOGIT)
+            )
+        }
 
     def compute_values(self, batch: dict[str, Any], embeddings: Any = None) -> Any:
         features = self.mlp_extractor.value_net(batch[Columns.OBS]["observation"])
@@ -288,8 +338,9 @@ def algorithm_config(cfg: RLlibConfig) -> Any:
     from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
     from ray.rllib.core.rl_module.rl_module import RLModuleSpec
 
-    network = RLModuleSpec(module_class=MaskedActorCritic,
-                           model_config={"net_arch": list(cfg.net_arch)})
+    network = RLModuleSpec(
+        module_class=MaskedActorCritic, model_config={"net_arch": list(cfg.net_arch)}
+    )
     return (
         PPOConfig()
         # RLlib's env pre-check steps the env with actions sampled from the whole action
@@ -297,14 +348,22 @@ def algorithm_config(cfg: RLlibConfig) -> Any:
         # that check fails at random. The env is tested instead (tests/test_rllib.py).
         .environment(SelfPlayEnv, env_config=cfg.env_config(), disable_env_checking=True)
         .env_runners(num_env_runners=cfg.env_runners, num_cpus_per_env_runner=1)
-        .multi_agent(policies={LEARNER, FROZEN}, policy_mapping_fn=module_for,
-                     policies_to_train=[LEARNER])
-        .rl_module(rl_module_spec=MultiRLModuleSpec(
-            rl_module_specs={LEARNER: network, FROZEN: network}))
-        .training(train_batch_size_per_learner=cfg.train_batch_size,
-                  minibatch_size=cfg.minibatch_size, num_epochs=cfg.num_epochs,
-                  lr=cfg.learning_rate, gamma=cfg.gamma, lambda_=cfg.gae_lambda,
-                  clip_param=cfg.clip_range, entropy_coeff=cfg.ent_coef)
+        .multi_agent(
+            policies={LEARNER, FROZEN}, policy_mapping_fn=module_for, policies_to_train=[LEARNER]
+        )
+        .rl_module(
+            rl_module_spec=MultiRLModuleSpec(rl_module_specs={LEARNER: network, FROZEN: network})
+        )
+        .training(
+            train_batch_size_per_learner=cfg.train_batch_size,
+            minibatch_size=cfg.minibatch_size,
+            num_epochs=cfg.num_epochs,
+            lr=cfg.learning_rate,
+            gamma=cfg.gamma,
+            lambda_=cfg.gae_lambda,
+            clip_param=cfg.clip_range,
+            entropy_coeff=cfg.ent_coef,
+        )
         .learners(num_learners=0)
         .debugging(seed=cfg.seed, log_level="ERROR")
     )
@@ -320,8 +379,9 @@ def refresh_frozen(algo: Any) -> None:
     """Copy the learner's weights into the frozen module, on the learner and every env runner.
     (RLlib syncs only the trained modules to the env runners after an update.)"""
     algo.learner_group.set_state({"learner": {"rl_module": {FROZEN: learner_weights(algo)}}})
-    algo.env_runner_group.sync_weights(from_worker_or_learner_group=algo.learner_group,
-                                       policies=[FROZEN], inference_only=True)
+    algo.env_runner_group.sync_weights(
+        from_worker_or_learner_group=algo.learner_group, policies=[FROZEN], inference_only=True
+    )
 
 
 # 5. Checkpoints ----------------------------------------------------------------------------
@@ -333,12 +393,25 @@ def save_policy_file(algo: Any, cfg: RLlibConfig, path: Path, iteration: int) ->
 
     weights = {k: torch.as_tensor(np.asarray(v)) for k, v in learner_weights(algo).items()}
     rules = cfg.rules()
-    arch = Architecture(Observer(rules, **cfg.observer_settings()).size,
-                        len(action_table(rules)), tuple(cfg.net_arch), tuple(cfg.net_arch),
-                        "Tanh", True)
-    return write_policy_file(path, weights, arch, rules, observer=cfg.observer_settings(),
-                             env_version=ENV_VERSION, trainer="rllib",
-                             trained_iterations=iteration, config=asdict(cfg))
+    arch = Architecture(
+        Observer(rules, **cfg.observer_settings()).size,
+        len(action_table(rules)),
+        tuple(cfg.net_arch),
+        tuple(cfg.net_arch),
+        "Tanh",
+        True,
+    )
+    return write_policy_file(
+        path,
+        weights,
+        arch,
+        rules,
+        observer=cfg.observer_settings(),
+        env_version=ENV_VERSION,
+        trainer="rllib",
+        trained_iterations=iteration,
+        config=asdict(cfg),
+    )
 
 
 def checkpoint(algo: Any, cfg: RLlibConfig, out: Path, progress: dict) -> Path:
@@ -360,9 +433,14 @@ RESUME_MAY_CHANGE = frozenset({"iterations", "out_dir", "address", "num_cpus", "
 def open_run(cfg: RLlibConfig, resume: bool) -> dict:
     """The run's progress record: new, or the interrupted run's (same config required)."""
     return open_progress(
-        cfg, resume, RESUME_MAY_CHANGE, fresh={"iteration": 0, "checkpoint": None},
-        has_checkpoint=lambda out, progress: bool(progress["checkpoint"])
-        and (out / progress["checkpoint"]).is_dir())
+        cfg,
+        resume,
+        RESUME_MAY_CHANGE,
+        fresh={"iteration": 0, "checkpoint": None},
+        has_checkpoint=lambda out, progress: (
+            bool(progress["checkpoint"]) and (out / progress["checkpoint"]).is_dir()
+        ),
+    )
 
 
 #: result key (path through RLlib's result dict) -> TensorBoard tag
@@ -437,17 +515,23 @@ def train(cfg: RLlibConfig, resume: bool = False, command: str | None = None) ->
     except KeyboardInterrupt:
         checkpoint(algo, cfg, out, progress)
         again = resume_command(
-            command, f"camelup train --trainer rllib CONFIG --out-dir {shlex.quote(str(out))}")
-        print(f"\ninterrupted after iteration {algo.iteration}; checkpoint saved. Resume with:\n"
-              f"  {again}", file=sys.stderr)
+            command, f"camelup train --trainer rllib CONFIG --out-dir {shlex.quote(str(out))}"
+        )
+        print(
+            f"\ninterrupted after iteration {algo.iteration}; checkpoint saved. Resume with:\n"
+            f"  {again}",
+            file=sys.stderr,
+        )
         raise
     finally:
         writer.close()
         algo.stop()
         if started:
             ray.shutdown()
-    print(f"trained {algo.iteration} iterations in {time.time() - start:.0f} s -> {final} "
-          f"(rllib:{out / progress['checkpoint']})")
+    print(
+        f"trained {algo.iteration} iterations in {time.time() - start:.0f} s -> {final} "
+        f"(rllib:{out / progress['checkpoint']})"
+    )
     return final
 
 

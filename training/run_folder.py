@@ -29,8 +29,13 @@ def resume_command(command: str | None, fallback: str) -> str:
     return again if "--resume" in again else f"{again} --resume"
 
 
-def open_progress(cfg: Any, resume: bool, may_change: frozenset[str], fresh: dict[str, Any],
-                  has_checkpoint: Callable[[Path, dict[str, Any]], bool]) -> dict[str, Any]:
+def open_progress(
+    cfg: Any,
+    resume: bool,
+    may_change: frozenset[str],
+    fresh: dict[str, Any],
+    has_checkpoint: Callable[[Path, dict[str, Any]], bool],
+) -> dict[str, Any]:
     """A run's progress record (``out_dir/progress.json``): ``fresh`` for a new run, or the
     interrupted run's when resuming. A resumed run may change only ``may_change`` (train
     longer, move the folder, change the machine); anything else would mix two runs."""
@@ -40,11 +45,16 @@ def open_progress(cfg: Any, resume: bool, may_change: frozenset[str], fresh: dic
         if not progress_file.exists():
             raise ConfigError(f"nothing to resume in {out}: no checkpoint yet")
         progress = json.loads(progress_file.read_text())
-        changed = sorted(k for k, v in asdict(cfg).items()
-                         if progress["config"].get(k) != v and k not in may_change)
+        changed = sorted(
+            k
+            for k, v in asdict(cfg).items()
+            if progress["config"].get(k) != v and k not in may_change
+        )
         if changed:
-            raise ConfigError(f"--resume with a different config (changed: {changed}); use the "
-                              "config of the interrupted run or a new out_dir")
+            raise ConfigError(
+                f"--resume with a different config (changed: {changed}); use the "
+                "config of the interrupted run or a new out_dir"
+            )
         if not has_checkpoint(out, progress):
             raise ConfigError(f"nothing to resume in {out}: its checkpoint is missing")
         progress["config"] = asdict(cfg)

@@ -39,11 +39,13 @@ def make_opponent(name: str, race_samples: int | None = None) -> Any:
 class OpponentPool:
     """Draws opponents from a mixture of snapshots (``"self"``) and named agents."""
 
-    def __init__(self, mix: dict[str, float], seed: int, max_snapshots: int,
-                 race_samples: int | None = None):
+    def __init__(
+        self, mix: dict[str, float], seed: int, max_snapshots: int, race_samples: int | None = None
+    ):
         if not mix or any(w < 0 for w in mix.values()) or sum(mix.values()) <= 0:
-            raise ValueError(f"opponent_mix needs non-negative weights with a positive sum, "
-                             f"got {mix}")
+            raise ValueError(
+                f"opponent_mix needs non-negative weights with a positive sum, got {mix}"
+            )
         self._scripted: dict[str, Any] = {}
         for name in mix:  # unknown names and unreadable model files fail now, not mid-training
             if ":" in name:  # a spec such as ppo:FILE (a distilled bot): made once, here
@@ -91,8 +93,14 @@ class OpponentPool:
 class SelfPlayEnv(SingleAgentEnv):
     """A :class:`SingleAgentEnv` that redraws its opponents from an :class:`OpponentPool`."""
 
-    def __init__(self, opponent_mix: dict[str, float], pool_seed: int, max_snapshots: int = 20,
-                 snapshots: list[str] | None = None, **kwargs: Any):
+    def __init__(
+        self,
+        opponent_mix: dict[str, float],
+        pool_seed: int,
+        max_snapshots: int = 20,
+        snapshots: list[str] | None = None,
+        **kwargs: Any,
+    ):
         self.pool = OpponentPool(opponent_mix, pool_seed, max_snapshots)
         for path in snapshots or []:
             self.pool.add_snapshot(path)
@@ -112,12 +120,23 @@ class SelfPlayVecEnv(CamelUpVecEnv):
     use the observation's ``race_samples`` when odds features are on, so they share its cached
     odds)."""
 
-    def __init__(self, num_envs: int, rules: RuleSet, opponent_mix: dict[str, float],
-                 pool_seed: Any, max_snapshots: int = 20, snapshots: list[str] | None = None,
-                 **kwargs: Any):
+    def __init__(
+        self,
+        num_envs: int,
+        rules: RuleSet,
+        opponent_mix: dict[str, float],
+        pool_seed: Any,
+        max_snapshots: int = 20,
+        snapshots: list[str] | None = None,
+        **kwargs: Any,
+    ):
         odds_on = kwargs.get("odds_features", True)
-        self.pool = OpponentPool(opponent_mix, pool_seed, max_snapshots,
-                                 race_samples=kwargs.get("race_samples") if odds_on else None)
+        self.pool = OpponentPool(
+            opponent_mix,
+            pool_seed,
+            max_snapshots,
+            race_samples=kwargs.get("race_samples") if odds_on else None,
+        )
         for path in snapshots or []:
             self.pool.add_snapshot(path)
         n_opponents = rules.num_players - 1

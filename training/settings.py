@@ -35,20 +35,27 @@ class SelfPlaySettings:
     """The game, observation, reward, network, PPO and opponent settings of a self-play run."""
 
     name: str = name_setting("selfplay")
-    preset: str = setting("classic", help="Rule set: classic, second_edition, supercup or "
-                                          "persian_tutorial.")
-    num_players: int = setting(4,
-        help="Players per game (the learner and num_players - 1 opponents).")
-    reward_mode: str = setting("win",
-        help="Terminal reward: win (zero-sum), rank or coins (see camelup_v1).")
-    odds_features: bool = setting(True,
-        help="Exact leg odds, leg-bet values and race odds in the observation.")
-    action_values: bool = setting(True,
-        help="Per-action expected coins in the observation (camelup_v1's action_values).")
-    race_samples: int = setting(64,
-        help="Monte Carlo rollouts behind the race odds of the observation.")
-    coin_shaping: float = setting(0.0,
-        help="Dense reward: this much per coin the learner gains or loses during the game.")
+    preset: str = setting(
+        "classic", help="Rule set: classic, second_edition, supercup or persian_tutorial."
+    )
+    num_players: int = setting(
+        4, help="Players per game (the learner and num_players - 1 opponents)."
+    )
+    reward_mode: str = setting(
+        "win", help="Terminal reward: win (zero-sum), rank or coins (see camelup_v1)."
+    )
+    odds_features: bool = setting(
+        True, help="Exact leg odds, leg-bet values and race odds in the observation."
+    )
+    action_values: bool = setting(
+        True, help="Per-action expected coins in the observation (camelup_v1's action_values)."
+    )
+    race_samples: int = setting(
+        64, help="Monte Carlo rollouts behind the race odds of the observation."
+    )
+    coin_shaping: float = setting(
+        0.0, help="Dense reward: this much per coin the learner gains or loses during the game."
+    )
     seed: int = setting(0, help="Seed of the games, the opponent draws and the network.")
     learning_rate: float = setting(3e-4, help="Adam learning rate.")
     gamma: float = setting(0.995, help="Discount factor.")
@@ -56,12 +63,13 @@ class SelfPlaySettings:
     clip_range: float = setting(0.2, help="PPO clip range.")
     ent_coef: float = setting(0.01, help="Entropy bonus.")
     net_arch: list[int] = setting(
-        default_factory=lambda: [256, 256],
-        help="Hidden layers of the policy and value networks.")
+        default_factory=lambda: [256, 256], help="Hidden layers of the policy and value networks."
+    )
     opponent_mix: dict[str, float] = setting(
         default_factory=lambda: {"self": 0.5, "greedy": 0.3, "heuristic": 0.1, "random": 0.1},
         help="Opponent draw weights per seat: 'self' (a frozen copy of the learner) or any "
-             "agent spec.")
+        "agent spec.",
+    )
     out_dir: str = out_dir_setting("runs/selfplay")
 
     def __post_init__(self) -> None:
@@ -75,8 +83,9 @@ class SelfPlaySettings:
             raise ConfigError(str(exc)) from exc
         check_positive(self, ("race_samples", "learning_rate"))
         if self.reward_mode not in REWARD_MODES:
-            raise ConfigError(f"reward_mode must be one of {', '.join(REWARD_MODES)}, got "
-                              f"{self.reward_mode!r}")
+            raise ConfigError(
+                f"reward_mode must be one of {', '.join(REWARD_MODES)}, got {self.reward_mode!r}"
+            )
         if self.coin_shaping < 0:
             raise ConfigError(f"coin_shaping must be >= 0, got {self.coin_shaping}")
         if not 0 < self.gamma <= 1 or not 0 <= self.gae_lambda <= 1:
@@ -87,8 +96,9 @@ class SelfPlaySettings:
             raise ConfigError(f"net_arch must be positive layer widths, got {self.net_arch}")
         mix = self.opponent_mix
         if not mix or any(w < 0 for w in mix.values()) or sum(mix.values()) <= 0:
-            raise ConfigError(f"opponent_mix needs non-negative weights with a positive sum, "
-                              f"got {mix}")
+            raise ConfigError(
+                f"opponent_mix needs non-negative weights with a positive sum, got {mix}"
+            )
         check_agents("opponent_mix", [n for n in mix if n != "self"])
         out = Path(self.out_dir)
         if out.exists() and not out.is_dir():
@@ -99,8 +109,11 @@ class SelfPlaySettings:
 
     def observer_settings(self) -> dict[str, Any]:
         """The learner's observation (keyword arguments of ``Observer``)."""
-        return {"odds_features": self.odds_features, "race_samples": self.race_samples,
-                "action_values": self.action_values}
+        return {
+            "odds_features": self.odds_features,
+            "race_samples": self.race_samples,
+            "action_values": self.action_values,
+        }
 
 
 def check_positive(cfg: Any, names: tuple[str, ...]) -> None:
@@ -129,12 +142,20 @@ def check_model_file(cfg: SelfPlaySettings, path: str, field_name: str) -> None:
         file = read_policy_file(path, tensors=False)
     except ModelFileError as exc:
         raise ConfigError(f"{field_name}: {exc}") from exc
-    mismatch = [what for what, mine, theirs in (
-        ("rules", cfg.rules().to_dict(), file.rules.to_dict()),
-        ("observation", cfg.observer_settings(), file.observer_settings),
-        ("net_arch", [list(cfg.net_arch)] * 2,
-         [list(file.architecture.pi), list(file.architecture.vf)]),
-    ) if mine != theirs]
+    mismatch = [
+        what
+        for what, mine, theirs in (
+            ("rules", cfg.rules().to_dict(), file.rules.to_dict()),
+            ("observation", cfg.observer_settings(), file.observer_settings),
+            (
+                "net_arch",
+                [list(cfg.net_arch)] * 2,
+                [list(file.architecture.pi), list(file.architecture.vf)],
+            ),
+        )
+        if mine != theirs
+    ]
     if mismatch:
-        raise ConfigError(f"{field_name}: {path} was trained with other "
-                          f"{', '.join(mismatch)} than this config")
+        raise ConfigError(
+            f"{field_name}: {path} was trained with other {', '.join(mismatch)} than this config"
+        )

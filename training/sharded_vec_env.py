@@ -84,8 +84,9 @@ class ShardedVecEnv(VecEnv):
         start_method: multiprocessing start method (``forkserver``: no torch state inherited).
     """
 
-    def __init__(self, build: Callable[[int], VecEnv], workers: int,
-                 start_method: str = "forkserver"):
+    def __init__(
+        self, build: Callable[[int], VecEnv], workers: int, start_method: str = "forkserver"
+    ):
         if workers < 1:
             raise ValueError(f"workers must be positive, got {workers}")
         context = mp.get_context(start_method)
@@ -115,8 +116,9 @@ class ShardedVecEnv(VecEnv):
         try:
             status, value = self.remotes[k].recv()
         except EOFError as exc:
-            raise RuntimeError(f"env worker {k} died (exit code "
-                               f"{self.processes[k].exitcode})") from exc
+            raise RuntimeError(
+                f"env worker {k} died (exit code {self.processes[k].exitcode})"
+            ) from exc
         if status == "error":
             raise RuntimeError(f"env worker {k} failed:\n{value}")
         return value
@@ -135,14 +137,18 @@ class ShardedVecEnv(VecEnv):
     def step_async(self, actions: np.ndarray) -> None:
         actions = np.asarray(actions).reshape(self.num_envs)
         for k, remote in enumerate(self.remotes):
-            remote.send(("step", actions[self.bounds[k]:self.bounds[k + 1]]))
+            remote.send(("step", actions[self.bounds[k] : self.bounds[k + 1]]))
 
     def step_wait(self):
         answers = [self._answer(k) for k in range(len(self.remotes))]
         self._masks = np.concatenate([a[4] for a in answers])
         infos = [info for a in answers for info in a[3]]
-        return (np.concatenate([a[0] for a in answers]), np.concatenate([a[1] for a in answers]),
-                np.concatenate([a[2] for a in answers]), infos)
+        return (
+            np.concatenate([a[0] for a in answers]),
+            np.concatenate([a[1] for a in answers]),
+            np.concatenate([a[2] for a in answers]),
+            infos,
+        )
 
     def action_masks(self) -> np.ndarray:
         """The learners' legal actions, one row per game, from the last step's answers."""

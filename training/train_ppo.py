@@ -56,56 +56,83 @@ class TrainConfig(SelfPlaySettings):
 
     name: str = name_setting("ppo_selfplay")
     total_timesteps: int = setting(1_000_000, help="Learner decisions to train for.")
-    n_envs: int = setting(64,
-        help="Games played side by side (one policy forward pass decides all of them).")
-    env_workers: int = setting(0,
+    n_envs: int = setting(
+        64, help="Games played side by side (one policy forward pass decides all of them)."
+    )
+    env_workers: int = setting(
+        0,
         help="Processes stepping the games, n_envs split between them (0 or 1: the learner's "
-             "own process; about one per core is fastest).")
+        "own process; about one per core is fastest).",
+    )
     device: str = setting("auto", help="Torch device: auto (CUDA when present), cpu or cuda.")
     torch_threads: int = setting(0, help="Torch threads for the updates (0: one per core).")
-    n_steps: int = setting(64,
-        help="Decisions per game per update (a rollout is n_steps * n_envs decisions).")
+    n_steps: int = setting(
+        64, help="Decisions per game per update (a rollout is n_steps * n_envs decisions)."
+    )
     batch_size: int = setting(1024, help="Minibatch size of the updates.")
     n_epochs: int = setting(4, help="Passes over each rollout.")
     snapshot_every: int = setting(50_000, help="Decisions between snapshots of the learner.")
-    max_snapshots: int = setting(20,
-        help="Snapshots kept in the opponent pool (oldest dropped first).")
+    max_snapshots: int = setting(
+        20, help="Snapshots kept in the opponent pool (oldest dropped first)."
+    )
     eval_every: int = setting(250_000, help="Decisions between evaluations.")
-    eval_games: int = setting(500,
+    eval_games: int = setting(
+        500,
         help="Games per evaluation and opponent (paired seeds, rotated seats; 500+ to compare "
-             "checkpoints).")
+        "checkpoints).",
+    )
     eval_opponents: list[str] = setting(
-        default_factory=lambda: ["greedy"],
-        help="Agents each evaluation plays against.")
+        default_factory=lambda: ["greedy"], help="Agents each evaluation plays against."
+    )
     checkpoint_every: int = setting(50_000, help="Decisions between checkpoints.")
     out_dir: str = out_dir_setting("runs/ppo_selfplay")
     imitation_teacher: str = setting("greedy", help="Imitation warm start: the teacher agent.")
-    imitation_games: int = setting(0,
-        help="Imitation warm start: teacher self-play games (0: no warm start).")
+    imitation_games: int = setting(
+        0, help="Imitation warm start: teacher self-play games (0: no warm start)."
+    )
     imitation_epochs: int = setting(8, help="Imitation warm start: passes over the demonstrations.")
     imitation_batch_size: int = setting(
-        256, help="Imitation warm start: minibatch size (small: the demonstrations are few).")
-    init_from: str = setting("",
+        256, help="Imitation warm start: minibatch size (small: the demonstrations are few)."
+    )
+    init_from: str = setting(
+        "",
         help="Fine-tune: start from this model file's weights (same game, observation and "
-             "network; a fresh optimizer, decisions counted from 0). Empty: a new network.")
+        "network; a fresh optimizer, decisions counted from 0). Empty: a new network.",
+    )
 
     def validate(self) -> None:
         super().validate()
-        check_positive(self, ("total_timesteps", "n_envs", "n_steps", "batch_size", "n_epochs",
-                              "snapshot_every", "eval_every", "eval_games", "checkpoint_every",
-                              "max_snapshots", "imitation_batch_size"))
+        check_positive(
+            self,
+            (
+                "total_timesteps",
+                "n_envs",
+                "n_steps",
+                "batch_size",
+                "n_epochs",
+                "snapshot_every",
+                "eval_every",
+                "eval_games",
+                "checkpoint_every",
+                "max_snapshots",
+                "imitation_batch_size",
+            ),
+        )
         if self.device not in ("auto", "cpu", "cuda") and not self.device.startswith("cuda:"):
             raise ConfigError(f"device must be auto, cpu or cuda[:N], got {self.device!r}")
         if self.env_workers < 0 or self.env_workers > self.n_envs:
-            raise ConfigError(f"env_workers must be in 0..n_envs ({self.n_envs}), got "
-                              f"{self.env_workers}")
+            raise ConfigError(
+                f"env_workers must be in 0..n_envs ({self.n_envs}), got {self.env_workers}"
+            )
         if self.torch_threads < 0:
             raise ConfigError(f"torch_threads must be >= 0, got {self.torch_threads}")
         if self.imitation_games < 0 or self.imitation_epochs < 0:
             raise ConfigError("imitation_games and imitation_epochs must be >= 0")
         if self.eval_games < self.num_players:
-            raise ConfigError(f"eval_games must be at least num_players ({self.num_players}) "
-                              "so every seat is played")
+            raise ConfigError(
+                f"eval_games must be at least num_players ({self.num_players}) "
+                "so every seat is played"
+            )
         if not self.eval_opponents:
             raise ConfigError("eval_opponents must name at least one agent")
         check_agents("eval_opponents", self.eval_opponents)
@@ -113,8 +140,10 @@ class TrainConfig(SelfPlaySettings):
             check_agents("imitation_teacher", [self.imitation_teacher])
         if self.init_from:
             if self.imitation_games:
-                raise ConfigError("init_from and imitation_games exclude each other: a "
-                                  "fine-tuned run starts from the file's weights")
+                raise ConfigError(
+                    "init_from and imitation_games exclude each other: a "
+                    "fine-tuned run starts from the file's weights"
+                )
             check_model_file(self, self.init_from, "init_from")
 
 
@@ -131,8 +160,9 @@ def make_env(cfg: TrainConfig, snapshots: list[str]):
     if cfg.env_workers <= 1:
         venv = _self_play_shard(cfg, snapshots, 1, 0)
     else:
-        venv = ShardedVecEnv(partial(_self_play_shard, cfg, snapshots, cfg.env_workers),
-                             cfg.env_workers)
+        venv = ShardedVecEnv(
+            partial(_self_play_shard, cfg, snapshots, cfg.env_workers), cfg.env_workers
+        )
     return VecMonitor(venv)  # episode rewards and lengths for TensorBoard (rollout/ep_rew_mean)
 
 
@@ -146,25 +176,40 @@ def _self_play_shard(cfg: TrainConfig, snapshots: list[str], shards: int, k: int
         import torch
 
         torch.set_num_threads(1)  # frozen snapshots' forward passes: one core per worker
-    return SelfPlayVecEnv(sizes[k], cfg.rules(), cfg.opponent_mix,
-                          pool_seed=cfg.seed if shards == 1 else [cfg.seed, k],
-                          max_snapshots=cfg.max_snapshots, snapshots=snapshots,
-                          reward_mode=cfg.reward_mode, coin_shaping=cfg.coin_shaping,
-                          seed=cfg.seed + sum(sizes[:k]), **cfg.observer_settings())
+    return SelfPlayVecEnv(
+        sizes[k],
+        cfg.rules(),
+        cfg.opponent_mix,
+        pool_seed=cfg.seed if shards == 1 else [cfg.seed, k],
+        max_snapshots=cfg.max_snapshots,
+        snapshots=snapshots,
+        reward_mode=cfg.reward_mode,
+        coin_shaping=cfg.coin_shaping,
+        seed=cfg.seed + sum(sizes[:k]),
+        **cfg.observer_settings(),
+    )
 
 
 def save_model(model, path: Path, cfg: TrainConfig, optimizer: bool = False) -> Path:
     """Save a camelup model file (tensors + JSON, see agents.policy_file) for ``ppo:``."""
     from agents.ppo import save_policy
 
-    return save_policy(model, path, cfg.rules(), env_version=ENV_VERSION,
-                       observer=cfg.observer_settings(), optimizer=optimizer,
-                       trained_steps=int(model.num_timesteps), config=asdict(cfg))
+    return save_policy(
+        model,
+        path,
+        cfg.rules(),
+        env_version=ENV_VERSION,
+        observer=cfg.observer_settings(),
+        optimizer=optimizer,
+        trained_steps=int(model.num_timesteps),
+        config=asdict(cfg),
+    )
 
 
 # 3. Background evaluation ------------------------------------------------------------------
-def _evaluate_file(candidate: str, opponents: list[str], rules_doc: dict, games: int,
-                   seed: int, result_path: str) -> None:
+def _evaluate_file(
+    candidate: str, opponents: list[str], rules_doc: dict, games: int, seed: int, result_path: str
+) -> None:
     """Child process: evaluate one saved policy, write its rows as JSON (atomically)."""
     import torch
 
@@ -174,8 +219,10 @@ def _evaluate_file(candidate: str, opponents: list[str], rules_doc: dict, games:
     if hasattr(os, "nice"):
         os.nice(5)  # training keeps priority on a busy machine
     rules = RuleSet.from_dict(rules_doc)
-    rows = [evaluate(f"ppo:{candidate}", opponent, rules, games, seed=seed, workers=1).as_row()
-            for opponent in opponents]
+    rows = [
+        evaluate(f"ppo:{candidate}", opponent, rules, games, seed=seed, workers=1).as_row()
+        for opponent in opponents
+    ]
     write_json(result_path, rows)
 
 
@@ -211,8 +258,11 @@ class BackgroundEvaluator:
                 rows = [{"timesteps": self.running, **r} for r in json.loads(result.read_text())]
                 self._append(rows)
             else:
-                print(f"evaluation at {self.running} steps failed (exit code "
-                      f"{self.process.exitcode}); it is skipped", file=sys.stderr)
+                print(
+                    f"evaluation at {self.running} steps failed (exit code "
+                    f"{self.process.exitcode}); it is skipped",
+                    file=sys.stderr,
+                )
             self.progress["evals_pending"].remove(self.running)
             self.process = self.running = None
         if self.process is None and self.progress["evals_pending"]:
@@ -220,9 +270,15 @@ class BackgroundEvaluator:
             cfg = self.cfg
             self.process = mp.get_context("spawn").Process(
                 target=_evaluate_file,
-                args=(str(self.candidate(self.running)), list(cfg.eval_opponents),
-                      cfg.rules().to_dict(), cfg.eval_games, 10_000 + self.running,
-                      str(self.out / "evals" / f"step_{self.running}.json")))
+                args=(
+                    str(self.candidate(self.running)),
+                    list(cfg.eval_opponents),
+                    cfg.rules().to_dict(),
+                    cfg.eval_games,
+                    10_000 + self.running,
+                    str(self.out / "evals" / f"step_{self.running}.json"),
+                ),
+            )
             self.process.start()
         return rows
 
@@ -274,12 +330,19 @@ def make_callback(cfg: TrainConfig, out: Path, progress: dict, evaluator):
                 TimeRemainingColumn,
             )
 
-            self.bar = Progress(TextColumn("[bold]{task.description}"), BarColumn(),
-                                MofNCompleteColumn(), TimeRemainingColumn(),
-                                TextColumn("{task.fields[rates]}"))
-            self.task = self.bar.add_task("training", total=cfg.total_timesteps,
-                                          completed=self.num_timesteps,
-                                          rates=progress.get("rates", ""))
+            self.bar = Progress(
+                TextColumn("[bold]{task.description}"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TimeRemainingColumn(),
+                TextColumn("{task.fields[rates]}"),
+            )
+            self.task = self.bar.add_task(
+                "training",
+                total=cfg.total_timesteps,
+                completed=self.num_timesteps,
+                rates=progress.get("rates", ""),
+            )
             self.bar.start()
 
         def _due(self, key: str, every: int) -> bool:
@@ -291,8 +354,7 @@ def make_callback(cfg: TrainConfig, out: Path, progress: dict, evaluator):
         def _on_step(self) -> bool:
             self.bar.update(self.task, completed=self.num_timesteps)
             if self._due("last_snapshot", cfg.snapshot_every):
-                path = save_model(self.model, out / "snapshots" / f"step_{self.num_timesteps}",
-                                  cfg)
+                path = save_model(self.model, out / "snapshots" / f"step_{self.num_timesteps}", cfg)
                 progress["snapshots"].append(str(path))
                 self.training_env.env_method("add_snapshot", str(path))
             if self._due("last_eval", cfg.eval_every):
@@ -307,16 +369,19 @@ def make_callback(cfg: TrainConfig, out: Path, progress: dict, evaluator):
                 self.logger.record(f"eval/win_rate_vs_{row['opponent']}", row["win_rate"])
             if rows:
                 progress["rates"] = f"at {rows[0]['timesteps']}: " + ", ".join(
-                    f"{r['opponent']} {r['win_rate']:.3f} [{r['ci_low']:.3f}, "
-                    f"{r['ci_high']:.3f}]" for r in rows)
+                    f"{r['opponent']} {r['win_rate']:.3f} [{r['ci_low']:.3f}, {r['ci_high']:.3f}]"
+                    for r in rows
+                )
                 self.bar.update(self.task, rates=progress["rates"])
 
         def checkpoint(self) -> None:
             save_model(self.model, out / "checkpoints" / "latest", cfg, optimizer=True)
             progress["timesteps"] = self.num_timesteps
             # One plain line per checkpoint, so a log file (no terminal) shows progress too.
-            self.bar.console.log(f"{self.num_timesteps} steps, checkpoint saved; "
-                                 f"{progress.get('rates', 'no evaluation yet')}")
+            self.bar.console.log(
+                f"{self.num_timesteps} steps, checkpoint saved; "
+                f"{progress.get('rates', 'no evaluation yet')}"
+            )
             write_progress(out, progress)
 
         def _on_training_end(self) -> None:
@@ -327,8 +392,9 @@ def make_callback(cfg: TrainConfig, out: Path, progress: dict, evaluator):
 
 # 5. Main loop ------------------------------------------------------------------------------
 #: Settings a ``--resume`` may change: train longer, move the folder, or the machine.
-RESUME_MAY_CHANGE = frozenset({"total_timesteps", "out_dir", "device", "torch_threads",
-                               "env_workers"})
+RESUME_MAY_CHANGE = frozenset(
+    {"total_timesteps", "out_dir", "device", "torch_threads", "env_workers"}
+)
 
 
 def warm_start(model, cfg: TrainConfig) -> dict[str, float]:
@@ -338,14 +404,23 @@ def warm_start(model, cfg: TrainConfig) -> dict[str, float]:
 
     start = time.time()
     observer = Observer(cfg.rules(), **cfg.observer_settings())
-    data = collect_demonstrations(cfg.rules(), observer, cfg.imitation_teacher,
-                                  cfg.imitation_games, cfg.seed, cfg.reward_mode,
-                                  cfg.coin_shaping)
+    data = collect_demonstrations(
+        cfg.rules(),
+        observer,
+        cfg.imitation_teacher,
+        cfg.imitation_games,
+        cfg.seed,
+        cfg.reward_mode,
+        cfg.coin_shaping,
+    )
     stats = pretrain(model, data, cfg.imitation_epochs, cfg.imitation_batch_size, cfg.seed)
     stats["seconds"] = round(time.time() - start, 1)
-    print(f"imitation of {cfg.imitation_teacher}: {int(stats['samples'])} decisions from "
-          f"{cfg.imitation_games} games, accuracy {stats['accuracy']:.3f}, value mse "
-          f"{stats['value_mse']:.3f} ({stats['seconds']} s)", flush=True)
+    print(
+        f"imitation of {cfg.imitation_teacher}: {int(stats['samples'])} decisions from "
+        f"{cfg.imitation_games} games, accuracy {stats['accuracy']:.3f}, value mse "
+        f"{stats['value_mse']:.3f} ({stats['seconds']} s)",
+        flush=True,
+    )
     return stats
 
 
@@ -362,10 +437,19 @@ def resolve_device(name: str) -> str:
 def open_run(cfg: TrainConfig, resume: bool) -> dict:
     """The run's progress record: new, or the interrupted run's (same config required)."""
     return open_progress(
-        cfg, resume, RESUME_MAY_CHANGE,
-        fresh={"timesteps": 0, "snapshots": [], "last_snapshot": 0, "last_eval": 0,
-               "last_checkpoint": 0, "evals_pending": []},
-        has_checkpoint=lambda out, _: (out / "checkpoints" / "latest.zip").exists())
+        cfg,
+        resume,
+        RESUME_MAY_CHANGE,
+        fresh={
+            "timesteps": 0,
+            "snapshots": [],
+            "last_snapshot": 0,
+            "last_eval": 0,
+            "last_checkpoint": 0,
+            "evals_pending": [],
+        },
+        has_checkpoint=lambda out, _: (out / "checkpoints" / "latest.zip").exists(),
+    )
 
 
 def train(cfg: TrainConfig, resume: bool = False, command: str | None = None) -> Path:
@@ -384,11 +468,21 @@ def train(cfg: TrainConfig, resume: bool = False, command: str | None = None) ->
         progress["snapshots"].append(cfg.init_from)  # "self" opponents start as the model refined
     vec_env = make_env(cfg, list(progress["snapshots"]))
     model = MaskablePPO(
-        "MlpPolicy", vec_env, learning_rate=cfg.learning_rate, n_steps=cfg.n_steps,
-        batch_size=cfg.batch_size, n_epochs=cfg.n_epochs, gamma=cfg.gamma,
-        gae_lambda=cfg.gae_lambda, clip_range=cfg.clip_range, ent_coef=cfg.ent_coef,
-        policy_kwargs={"net_arch": list(cfg.net_arch)}, seed=cfg.seed, device=device,
-        tensorboard_log=str(out / "tensorboard"), verbose=0,
+        "MlpPolicy",
+        vec_env,
+        learning_rate=cfg.learning_rate,
+        n_steps=cfg.n_steps,
+        batch_size=cfg.batch_size,
+        n_epochs=cfg.n_epochs,
+        gamma=cfg.gamma,
+        gae_lambda=cfg.gae_lambda,
+        clip_range=cfg.clip_range,
+        ent_coef=cfg.ent_coef,
+        policy_kwargs={"net_arch": list(cfg.net_arch)},
+        seed=cfg.seed,
+        device=device,
+        tensorboard_log=str(out / "tensorboard"),
+        verbose=0,
     )
     from agents.ppo import load_into
 
@@ -396,8 +490,7 @@ def train(cfg: TrainConfig, resume: bool = False, command: str | None = None) ->
         load_into(model, out / "checkpoints" / "latest.zip")  # never unpickles the file
     elif cfg.init_from:
         meta = load_into(model, cfg.init_from, weights_only=True)
-        progress["init_from"] = {"path": cfg.init_from,
-                                 "trained_steps": meta.get("trained_steps")}
+        progress["init_from"] = {"path": cfg.init_from, "trained_steps": meta.get("trained_steps")}
     elif cfg.imitation_games:
         progress["imitation"] = warm_start(model, cfg)
     evaluator = BackgroundEvaluator(cfg, out, progress)
@@ -406,16 +499,21 @@ def train(cfg: TrainConfig, resume: bool = False, command: str | None = None) ->
     start = time.time()
     try:
         if remaining > 0:
-            model.learn(remaining, callback=callback, reset_num_timesteps=not resume,
-                        tb_log_name="ppo")
+            model.learn(
+                remaining, callback=callback, reset_num_timesteps=not resume, tb_log_name="ppo"
+            )
             callback.checkpoint()
     except KeyboardInterrupt:
         callback.checkpoint()
         evaluator.stop()
-        again = resume_command(command,
-                               f"camelup train CONFIG --out-dir {shlex.quote(cfg.out_dir)}")
-        print(f"\ninterrupted at {model.num_timesteps} steps; checkpoint saved. Resume with:\n"
-              f"  {again}", file=sys.stderr)
+        again = resume_command(
+            command, f"camelup train CONFIG --out-dir {shlex.quote(cfg.out_dir)}"
+        )
+        print(
+            f"\ninterrupted at {model.num_timesteps} steps; checkpoint saved. Resume with:\n"
+            f"  {again}",
+            file=sys.stderr,
+        )
         raise
     finally:
         vec_env.close()

@@ -63,18 +63,34 @@ class CamelUpVecEnv(VecEnv):
             ``action_values``).
     """
 
-    def __init__(self, num_envs: int, rules: RuleSet,
-                 opponents: OpponentSource | Sequence[OpponentSource], *,
-                 learner_seat: int | None = None, reward_mode: str = "win",
-                 coin_shaping: float = 0.0, max_turns: int | None = 1000,
-                 seed: int | None = None, illegal_reward: float = -1.0,
-                 **observer_settings: Any):
+    def __init__(
+        self,
+        num_envs: int,
+        rules: RuleSet,
+        opponents: OpponentSource | Sequence[OpponentSource],
+        *,
+        learner_seat: int | None = None,
+        reward_mode: str = "win",
+        coin_shaping: float = 0.0,
+        max_turns: int | None = 1000,
+        seed: int | None = None,
+        illegal_reward: float = -1.0,
+        **observer_settings: Any,
+    ):
         if num_envs < 1:
             raise ValueError(f"num_envs must be positive, got {num_envs}")
-        self.learner = LearnerGames(rules, num_envs, opponents, learner_seat=learner_seat,
-                                    reward_mode=reward_mode, coin_shaping=coin_shaping,
-                                    max_turns=max_turns, seed=seed,
-                                    illegal_reward=illegal_reward, **observer_settings)
+        self.learner = LearnerGames(
+            rules,
+            num_envs,
+            opponents,
+            learner_seat=learner_seat,
+            reward_mode=reward_mode,
+            coin_shaping=coin_shaping,
+            max_turns=max_turns,
+            seed=seed,
+            illegal_reward=illegal_reward,
+            **observer_settings,
+        )
         self.rules = rules
         self.render_mode = None
         observer = self.learner.observers[0]

@@ -37,8 +37,10 @@ colours = state.rules.colours
 leg = odds.leg_rank_probabilities(state)
 evs = odds.leg_bet_evs(state)
 for camel, colour in enumerate(colours[: len(evs)]):
-    print(f"{colour:7s} P(first)={leg[camel, 0]:.3f}  P(second)={leg[camel, 1]:.3f}"
-          f"  leg bet EV={evs[camel]:+.2f}")
+    print(
+        f"{colour:7s} P(first)={leg[camel, 0]:.3f}  P(second)={leg[camel, 1]:.3f}"
+        f"  leg bet EV={evs[camel]:+.2f}"
+    )
 
 # %% [markdown]
 # ## Race odds (Monte Carlo)
@@ -49,8 +51,10 @@ for camel, colour in enumerate(colours[: len(evs)]):
 # %%
 race = odds.race_probabilities(state, n_samples=2000, seed=0)
 for camel, colour in enumerate(colours[: len(race.winner)]):
-    print(f"{colour:7s} wins {race.winner[camel]:.3f} ± {1.96 * race.winner_se[camel]:.3f}"
-          f"   loses {race.loser[camel]:.3f}")
+    print(
+        f"{colour:7s} wins {race.winner[camel]:.3f} ± {1.96 * race.winner_se[camel]:.3f}"
+        f"   loses {race.loser[camel]:.3f}"
+    )
 
 # %% [markdown]
 # ## A greedy bot in 30 lines

@@ -37,8 +37,9 @@ from training.vec_env import CamelUpVecEnv, fixed_opponents
 torch.set_num_threads(1)  # a small network: more threads only fight over the cores
 rules = RuleSet("classic", num_players=2)
 OBSERVER = {"odds_features": False, "race_samples": 200, "action_values": False}
-venv = VecMonitor(CamelUpVecEnv(4, rules, opponents=fixed_opponents(["random"]), seed=0,
-                                **OBSERVER))
+venv = VecMonitor(
+    CamelUpVecEnv(4, rules, opponents=fixed_opponents(["random"]), seed=0, **OBSERVER)
+)
 print(venv.observation_space.shape, venv.action_space)
 
 # %% [markdown]
@@ -69,8 +70,10 @@ curve = Curve()
 model = MaskablePPO("MlpPolicy", venv, n_steps=64, batch_size=256, seed=0, verbose=0)
 start = time.perf_counter()
 model.learn(STEPS, callback=curve)
-print(f"{model.num_timesteps} steps in {time.perf_counter() - start:.0f} s, "
-      f"{len(curve.points)} episodes")
+print(
+    f"{model.num_timesteps} steps in {time.perf_counter() - start:.0f} s, "
+    f"{len(curve.points)} episodes"
+)
 
 # %% [markdown]
 # ## Bring your own model: one line
@@ -87,8 +90,9 @@ from tempfile import mkdtemp
 from agents.ppo import save_policy
 from camelup_env.camelup_v1 import ENV_VERSION
 
-path = save_policy(model, Path(mkdtemp()) / "my_model.zip", rules, observer=OBSERVER,
-                   env_version=ENV_VERSION)
+path = save_policy(
+    model, Path(mkdtemp()) / "my_model.zip", rules, observer=OBSERVER, env_version=ENV_VERSION
+)
 print(path)
 
 # %% [markdown]
@@ -102,9 +106,11 @@ from tournament.evaluate import evaluate
 
 for opponent in ("random", "heuristic"):
     result = evaluate(f"ppo:{path}", opponent, rules, games=EVAL_GAMES, seed=0, workers=1)
-    print(f"vs {opponent:9s} win share {result.win_rate:.2f} "
-          f"[{result.ci_low:.2f}, {result.ci_high:.2f}]  coins {result.mean_coins:.1f}"
-          f" vs {result.mean_opponent_coins:.1f}")
+    print(
+        f"vs {opponent:9s} win share {result.win_rate:.2f} "
+        f"[{result.ci_low:.2f}, {result.ci_high:.2f}]  coins {result.mean_coins:.1f}"
+        f" vs {result.mean_opponent_coins:.1f}"
+    )
 
 # %% [markdown]
 # ## The learning curve
@@ -122,7 +128,7 @@ steps, returns = np.array(curve.points).T
 window = min(200, len(returns))
 smooth = np.convolve(returns, np.ones(window) / window, mode="valid")
 plt.figure(figsize=(7, 3.5))
-plt.plot(steps[window - 1:], smooth)
+plt.plot(steps[window - 1 :], smooth)
 plt.xlabel("learner decisions")
 plt.ylabel(f"win share (last {window} episodes)")
 plt.title("MaskablePPO against random, classic 2 players")

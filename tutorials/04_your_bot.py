@@ -30,7 +30,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-BOT = '''
+BOT = """
 from agents import Agent, legal_indices
 from camelup_env import TakeLegBet, TakePyramidTile, action_table, odds
 
@@ -48,12 +48,13 @@ class LeaderBot(Agent):
             return bet
         roll = table.index[TakePyramidTile()]
         return roll if roll in legal else min(legal)
-'''
+"""
 folder = Path(tempfile.mkdtemp())
 (folder / "my_bots.py").write_text(BOT)
 sys.path.insert(0, str(folder))  # for this kernel
 os.environ["PYTHONPATH"] = os.pathsep.join(  # for the bots' own processes
-    p for p in (str(folder), os.environ.get("PYTHONPATH")) if p)
+    p for p in (str(folder), os.environ.get("PYTHONPATH")) if p
+)
 
 import agents
 
@@ -73,9 +74,17 @@ from tournament.config import tournament_config
 from tournament.run import run_tournament
 
 out = folder / "tournament"
-config = tournament_config(None, {
-    "name": "my-bot", "agents": ["py:my_bots:LeaderBot", "greedy", "heuristic", "random"],
-    "players": 4, "games": GAMES, "seed": 0, "workers": 1})
+config = tournament_config(
+    None,
+    {
+        "name": "my-bot",
+        "agents": ["py:my_bots:LeaderBot", "greedy", "heuristic", "random"],
+        "players": 4,
+        "games": GAMES,
+        "seed": 0,
+        "workers": 1,
+    },
+)
 run_tournament(config, out=out, progress=False)
 print(sorted(p.name for p in out.iterdir()))
 

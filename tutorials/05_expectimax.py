@@ -21,8 +21,11 @@ from camelup_env import (
 state = new_game(RuleSet("classic", num_players=2), seed=0)
 for roll, p in chance_outcomes(state, TakePyramidTile())[:5]:
     print(roll, p)
-print(len(chance_outcomes(state, TakePyramidTile())), "outcomes, total probability",
-      sum(p for _, p in chance_outcomes(state, TakePyramidTile())))
+print(
+    len(chance_outcomes(state, TakePyramidTile())),
+    "outcomes, total probability",
+    sum(p for _, p in chance_outcomes(state, TakePyramidTile())),
+)
 
 # %% [markdown]
 # ## The bot
@@ -64,8 +67,12 @@ def search(s, me, depth):
     values = []
     for action in candidates(s):
         outcomes = chance_outcomes(s, action)
-        values.append(sum(float(p) * search(apply_outcome(s, action, roll)[0], me, depth - 1)
-                          for roll, p in outcomes))
+        values.append(
+            sum(
+                float(p) * search(apply_outcome(s, action, roll)[0], me, depth - 1)
+                for roll, p in outcomes
+            )
+        )
     return max(values) if s.current == me else min(values)
 
 
@@ -78,10 +85,15 @@ class ExpectimaxBot(Agent):
     def act(self, observation, public_state):
         s, me = public_state, public_state.current
         table = action_table(s.rules)
-        best = max(candidates(s), key=lambda a: sum(
-            float(p) * search(apply_outcome(s, a, roll)[0], me, self.depth - 1)
-            for roll, p in chance_outcomes(s, a)))
+        best = max(
+            candidates(s),
+            key=lambda a: sum(
+                float(p) * search(apply_outcome(s, a, roll)[0], me, self.depth - 1)
+                for roll, p in chance_outcomes(s, a)
+            ),
+        )
         return table.index[best]
+
 
 # %% [markdown]
 # ## Against greedy

@@ -53,10 +53,12 @@ torch.set_num_threads(1)
 rules = RuleSet("classic", num_players=2)
 settings = {"odds_features": False, "race_samples": 64, "action_values": False}
 venv = CamelUpVecEnv(2, rules, fixed_opponents(["random"]), seed=0, **settings)
-policy = MaskablePPO("MlpPolicy", venv, n_steps=8, batch_size=16, policy_kwargs={
-    "net_arch": [32]}, device="cpu")
-snapshot = save_policy(policy, Path(tempfile.mkdtemp()) / "step_0", rules, observer=settings,
-                       env_version=ENV_VERSION)
+policy = MaskablePPO(
+    "MlpPolicy", venv, n_steps=8, batch_size=16, policy_kwargs={"net_arch": [32]}, device="cpu"
+)
+snapshot = save_policy(
+    policy, Path(tempfile.mkdtemp()) / "step_0", rules, observer=settings, env_version=ENV_VERSION
+)
 pool.add_snapshot(str(snapshot))
 print(Counter(type(o).__name__ for o in pool.draw(1000)))
 
@@ -93,10 +95,17 @@ for ax, name in zip(axes, ("classic2", "classic4"), strict=True):
     for opponent in sorted({r["opponent"] for r in rows}):
         mine = [r for r in rows if r["opponent"] == opponent]
         steps = [int(r["timesteps"]) for r in mine]
-        ax.errorbar(steps, [float(r["win_rate"]) for r in mine],
-                    yerr=[[float(r["win_rate"]) - float(r["ci_low"]) for r in mine],
-                          [float(r["ci_high"]) - float(r["win_rate"]) for r in mine]],
-                    marker="o", capsize=3, label=opponent)
+        ax.errorbar(
+            steps,
+            [float(r["win_rate"]) for r in mine],
+            yerr=[
+                [float(r["win_rate"]) - float(r["ci_low"]) for r in mine],
+                [float(r["ci_high"]) - float(r["win_rate"]) for r in mine],
+            ],
+            marker="o",
+            capsize=3,
+            label=opponent,
+        )
     ax.axhline(1 / int(rows[0]["num_players"]), color="grey", ls=":", label="equal player")
     ax.set_title(f"{name}: periodic evaluations ({rows[0]['games']} games each)")
     ax.set_xlabel("learner decisions")

@@ -16,8 +16,8 @@ from camelup_env.batch import BatchGames, random_streams
 
 quick = os.environ.get("CAMELUP_TUTORIAL_QUICK") == "1"
 rules = RuleSet("classic", num_players=4)
-games = BatchGames(rules, 1024, seed=0)   # game i is seeded with 0 + i
-streams = random_streams(1024, seed=1)    # the random player's own streams: the dice stay put
+games = BatchGames(rules, 1024, seed=0)  # game i is seeded with 0 + i
+streams = random_streams(1024, seed=1)  # the random player's own streams: the dice stay put
 games.step(games.random_actions(streams))  # the first call loads (or compiles) the kernels
 print(games.legal_action_mask().shape, games.current_player[:8])
 
@@ -37,8 +37,10 @@ for _ in range(steps):
     finished += int(result.terminated.sum())
     wins += result.rewards[result.terminated].clip(min=0).sum(axis=0)
 elapsed = time.perf_counter() - start
-print(f"{steps * len(games):,} actions in {elapsed:.2f} s: "
-      f"{steps * len(games) / elapsed:,.0f} actions/s, {finished:,} games finished")
+print(
+    f"{steps * len(games):,} actions in {elapsed:.2f} s: "
+    f"{steps * len(games) / elapsed:,.0f} actions/s, {finished:,} games finished"
+)
 print("win share by seat:", np.round(wins / finished, 3))
 
 # %% [markdown]
@@ -97,13 +99,23 @@ from training.vec_env import CamelUpVecEnv, fixed_opponents
 
 plain = {"odds_features": False, "action_values": False}
 venv = CamelUpVecEnv(128, rules, fixed_opponents(["random"] * 3), seed=0, **plain)
-model = MaskablePPO("MlpPolicy", venv, n_steps=32, batch_size=2048, n_epochs=3,
-                    policy_kwargs={"net_arch": [256, 256]}, device="cpu", seed=0)
+model = MaskablePPO(
+    "MlpPolicy",
+    venv,
+    n_steps=32,
+    batch_size=2048,
+    n_epochs=3,
+    policy_kwargs={"net_arch": [256, 256]},
+    device="cpu",
+    seed=0,
+)
 decisions = 4096 * (10 if quick else 100)
 start = time.perf_counter()
 model.learn(decisions)
-print(f"{decisions:,} learner decisions in {time.perf_counter() - start:.1f} s: "
-      f"{decisions / (time.perf_counter() - start):,.0f} decisions/s")
+print(
+    f"{decisions:,} learner decisions in {time.perf_counter() - start:.1f} s: "
+    f"{decisions / (time.perf_counter() - start):,.0f} decisions/s"
+)
 
 # %% [markdown]
 # The trained policy is a model file like any other; against three random players it plays
@@ -111,8 +123,15 @@ print(f"{decisions:,} learner decisions in {time.perf_counter() - start:.1f} s: 
 
 # %%
 with tempfile.TemporaryDirectory() as tmp:
-    path = save_policy(model, Path(tmp) / "model.zip", rules,
-                       observer=venv.learner.observers[0].metadata, env_version=ENV_VERSION)
+    path = save_policy(
+        model,
+        Path(tmp) / "model.zip",
+        rules,
+        observer=venv.learner.observers[0].metadata,
+        env_version=ENV_VERSION,
+    )
     result = evaluate(f"ppo:{path}", "random", rules, 400 if quick else 2000, seed=1)
-print(f"win share against three random players: {result.win_rate:.3f} "
-      f"[{result.ci_low:.3f}, {result.ci_high:.3f}] over {result.games} games (0.25 is even)")
+print(
+    f"win share against three random players: {result.win_rate:.3f} "
+    f"[{result.ci_low:.3f}, {result.ci_high:.3f}] over {result.games} games (0.25 is even)"
+)

@@ -37,13 +37,20 @@ def execute(script: Path, quick: bool = True):
     from nbclient import NotebookClient
 
     nb = jupytext.read(script)
-    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
-                                 "language": "python"}
-    env = {**os.environ, "CAMELUP_TUTORIAL_QUICK": "1" if quick else "0",
-           "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
-           "MPLBACKEND": "module://matplotlib_inline.backend_inline"}
-    client = NotebookClient(nb, timeout=CELL_TIMEOUT, kernel_name="python3",
-                            resources={"metadata": {"path": str(ROOT)}})
+    nb.metadata["kernelspec"] = {
+        "name": "python3",
+        "display_name": "Python 3",
+        "language": "python",
+    }
+    env = {
+        **os.environ,
+        "CAMELUP_TUTORIAL_QUICK": "1" if quick else "0",
+        "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
+        "MPLBACKEND": "module://matplotlib_inline.backend_inline",
+    }
+    client = NotebookClient(
+        nb, timeout=CELL_TIMEOUT, kernel_name="python3", resources={"metadata": {"path": str(ROOT)}}
+    )
     client.execute(env=env)  # keyword arguments go to the kernel's start
     return nb
 
@@ -107,8 +114,10 @@ def site_pages() -> dict[str, bytes | str]:
             page, images = to_markdown(nbformat.read(executed, as_version=4), script.stem)
         else:
             page, images = to_markdown(jupytext.read(script), script.stem)
-            page += ("\n!!! note\n    Outputs appear here once the tutorial has been executed "
-                     "(`make test`, or `python -m tutorials.notebooks`).\n")
+            page += (
+                "\n!!! note\n    Outputs appear here once the tutorial has been executed "
+                "(`make test`, or `python -m tutorials.notebooks`).\n"
+            )
         page += f"\n*Source: `tutorials/{script.name}`.*\n"
         files[f"tutorials/{script.stem}.md"] = page
         files.update(images)

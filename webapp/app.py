@@ -84,8 +84,9 @@ def create_app(runs: Path | None = None, allow_code: bool = False, max_games: in
         with game.lock:
             view, legal, result = game.view(), game.legal(), game.result()
             turns = list(game.turns)
-        moves = [pages.move_lines(game.rules, t.seat, t.action, t.events, game.labels)
-                 for t in turns]
+        moves = [
+            pages.move_lines(game.rules, t.seat, t.action, t.events, game.labels) for t in turns
+        ]
         return view, legal, result, turns, moves
 
     def back_to(game: WebGame, request: Request) -> Response:

@@ -33,5 +33,11 @@ from camelup_env.batch.arrays import BATCH_PRESETS, BatchState
 from camelup_env.batch.games import BatchGames, StepResult, random_streams
 from camelup_env.batch.observe import BatchObserver
 
-__all__ = ["BATCH_PRESETS", "BatchGames", "BatchObserver", "BatchState", "StepResult",
-           "random_streams"]
+__all__ = [
+    "BATCH_PRESETS",
+    "BatchGames",
+    "BatchObserver",
+    "BatchState",
+    "StepResult",
+    "random_streams",
+]

@@ -39,8 +39,7 @@ def rule_vector(rules: RuleSet) -> np.ndarray:
     )
     for value, most, name, what in limits:
         if value > most:
-            raise ValueError(f"the batch core holds at most {most} {what}, got {name} with "
-                             f"{value}")
+            raise ValueError(f"the batch core holds at most {most} {what}, got {name} with {value}")
     table = action_table(rules)
     r = np.zeros(k.RULES_WIDTH, np.int64)
     r[k.NUM_PLAYERS] = rules.num_players
@@ -61,7 +60,7 @@ def rule_vector(rules: RuleSet) -> np.ndarray:
         (k.N_GREY, k.GREY_VALUES, rules.grey_die_values),
     ):
         r[count] = len(values)
-        r[start:start + len(values)] = values
+        r[start : start + len(values)] = values
     for d, die in enumerate(rules.dice):
         r[k.N_FACES + d] = len(die)
         for f, (camel, value) in enumerate(die):
@@ -81,7 +80,7 @@ class BatchState:
         tiles, dice = len(rules.leg_bet_values), rules.n_dice
 
         def cols(start: int, width: int) -> np.ndarray:
-            return rows[:, start:start + width]
+            return rows[:, start : start + width]
 
         self.pos, self.height = cols(k.POS, c), cols(k.HEIGHT, c)
         self.tile_space, self.tile_side = cols(k.TILE_SPACE, p), cols(k.TILE_SIDE, p)
@@ -91,15 +90,17 @@ class BatchState:
         self.leg_taken = cols(k.LEG_TAKEN, k.N_RACING)
         per_colour = (n, k.N_RACING, k.MAX_LEG_TILES)
         self.leg_owner = cols(k.LEG_OWNER, k.N_RACING * k.MAX_LEG_TILES).reshape(per_colour)[
-            :, :, :tiles]
+            :, :, :tiles
+        ]
         self.leg_order = cols(k.LEG_ORDER, k.N_RACING * k.MAX_LEG_TILES).reshape(per_colour)[
-            :, :, :tiles]
+            :, :, :tiles
+        ]
         self.pyramid_left = rows[:, k.PYRAMID_LEFT]
         self.coins, self.pyramid_held = cols(k.COINS, p), cols(k.PYRAMID_HELD, p)
         self.hands, self.partners = cols(k.HANDS, p), cols(k.PARTNERS, p)
         piles = (n, 2, k.MAX_CARDS)
-        self.pile_owner = cols(k.PILE_OWNER, 2 * k.MAX_CARDS).reshape(piles)[:, :, :p * 5]
-        self.pile_camel = cols(k.PILE_CAMEL, 2 * k.MAX_CARDS).reshape(piles)[:, :, :p * 5]
+        self.pile_owner = cols(k.PILE_OWNER, 2 * k.MAX_CARDS).reshape(piles)[:, :, : p * 5]
+        self.pile_camel = cols(k.PILE_CAMEL, 2 * k.MAX_CARDS).reshape(piles)[:, :, : p * 5]
         self.pile_len = cols(k.PILE_LEN, 2)
         self.leg, self.current = rows[:, k.LEG], rows[:, k.CURRENT]
         self.leg_starter, self.game_over = rows[:, k.LEG_STARTER], rows[:, k.GAME_OVER]

@@ -46,8 +46,13 @@ from camelup_env.state import GameState
 class EngineGames:
     """``n`` games of ``rules`` on the Python engine, behind the batch interface."""
 
-    def __init__(self, rules: RuleSet, n: int, seed: int | Sequence[int] | np.ndarray = 0,
-                 first_player: int | Sequence[int] = 0) -> None:
+    def __init__(
+        self,
+        rules: RuleSet,
+        n: int,
+        seed: int | Sequence[int] | np.ndarray = 0,
+        first_player: int | Sequence[int] = 0,
+    ) -> None:
         if n < 1:
             raise ValueError(f"a batch holds at least one game, got {n}")
         self.rules = rules
@@ -77,13 +82,19 @@ class EngineGames:
     def coins(self) -> np.ndarray:
         return np.array([s.coins for s in self.states], np.int32)
 
-    def reset(self, indices: Sequence[int] | np.ndarray | None = None,
-              seed: int | Sequence[int] | np.ndarray | None = None,
-              first_player: int | Sequence[int] = 0) -> None:
+    def reset(
+        self,
+        indices: Sequence[int] | np.ndarray | None = None,
+        seed: int | Sequence[int] | np.ndarray | None = None,
+        first_player: int | Sequence[int] = 0,
+    ) -> None:
         """Set up the games at ``indices`` (all by default) anew from ``seed`` (as
         :meth:`BatchGames.reset`; without one, from each game's own generator)."""
-        idx = (np.arange(len(self)) if indices is None
-               else np.asarray(indices, dtype=np.int64).reshape(-1))
+        idx = (
+            np.arange(len(self))
+            if indices is None
+            else np.asarray(indices, dtype=np.int64).reshape(-1)
+        )
         first = np.broadcast_to(np.asarray(first_player, dtype=np.int64), idx.shape)
         seeds = None if seed is None else seed_array(seed, idx.size)
         for j, i in enumerate(idx):
@@ -102,8 +113,9 @@ class EngineGames:
             cached = self._masks[i] = (state, legal_action_mask(state))
         return cached[1]
 
-    def random_actions(self, streams: np.ndarray,
-                       indices: Sequence[int] | np.ndarray | None = None) -> np.ndarray:
+    def random_actions(
+        self, streams: np.ndarray, indices: Sequence[int] | np.ndarray | None = None
+    ) -> np.ndarray:
         """As :meth:`BatchGames.random_actions`: the same draw picks the same legal action."""
         idx = range(len(self)) if indices is None else indices
         out = np.full(len(self), -1, np.int64)
@@ -113,9 +125,17 @@ class EngineGames:
                 out[i] = legal[kernels.draw_below(streams, int(i), len(legal))]
         return out
 
-    def step(self, actions: Sequence[int] | np.ndarray, rolls: np.ndarray | None = None, *,
-             autoreset: bool = False, max_turns: int = 0, reward_mode: str = "win",
-             coin_shaping: float = 0.0, check: bool = True) -> StepResult:
+    def step(
+        self,
+        actions: Sequence[int] | np.ndarray,
+        rolls: np.ndarray | None = None,
+        *,
+        autoreset: bool = False,
+        max_turns: int = 0,
+        reward_mode: str = "win",
+        coin_shaping: float = 0.0,
+        check: bool = True,
+    ) -> StepResult:
         """As :meth:`BatchGames.step` (every action is checked by the engine itself)."""
         if reward_mode not in REWARD_MODES:
             raise ValueError(f"reward_mode must be one of {REWARD_MODES}, got {reward_mode!r}")
@@ -128,8 +148,11 @@ class EngineGames:
         for i in np.flatnonzero(acts != -1):
             state, a = self.states[i], int(acts[i])
             try:
-                stepped[i] = (apply_outcome(state, a, DieRoll(*map(int, given[i])))
-                              if given[i, 0] >= 0 else apply_action(state, a, self.dice[i]))
+                stepped[i] = (
+                    apply_outcome(state, a, DieRoll(*map(int, given[i])))
+                    if given[i, 0] >= 0
+                    else apply_action(state, a, self.dice[i])
+                )
             except (IllegalActionError, ValueError) as err:
                 raise type(err)(f"game {i}: {err}") from None
         rewards = np.zeros((n, players), np.float32)
@@ -156,16 +179,22 @@ class EngineGames:
             rewards[terminated] += final_rewards_batch(final_coins[terminated], reward_mode)
             if autoreset:
                 self.reset(ended)
-        return StepResult(rewards, status == kernels.TERMINATED, status == kernels.TRUNCATED,
-                          out_rolls, final_coins)
+        return StepResult(
+            rewards,
+            status == kernels.TERMINATED,
+            status == kernels.TRUNCATED,
+            out_rolls,
+            final_coins,
+        )
 
     def to_states(self, indices: Sequence[int] | np.ndarray | None = None) -> list[GameState]:
         idx = range(len(self)) if indices is None else indices
         return [self.states[int(i)] for i in idx]
 
 
-def make_games(rules: RuleSet, n: int, seed: int | Sequence[int] | np.ndarray = 0,
-               engine: bool = False) -> BatchGames | EngineGames:
+def make_games(
+    rules: RuleSet, n: int, seed: int | Sequence[int] | np.ndarray = 0, engine: bool = False
+) -> BatchGames | EngineGames:
     """``n`` games of ``rules``: the compiled batch core where it plays the preset (unless
     ``engine``), else the engine behind the same interface."""
     if rules.preset in BATCH_PRESETS and not engine:

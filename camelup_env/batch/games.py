@@ -95,8 +95,14 @@ class BatchGames:
     cross to and from the reference engine.
     """
 
-    def __init__(self, rules: RuleSet, n: int, seed: int | Sequence[int] | np.ndarray = 0,
-                 first_player: int | Sequence[int] = 0, threads: int = 1) -> None:
+    def __init__(
+        self,
+        rules: RuleSet,
+        n: int,
+        seed: int | Sequence[int] | np.ndarray = 0,
+        first_player: int | Sequence[int] = 0,
+        threads: int = 1,
+    ) -> None:
         self.rules = rules
         self.params = rule_vector(rules)
         self.state = BatchState.empty(rules, n)
@@ -113,8 +119,9 @@ class BatchGames:
         return games
 
     @classmethod
-    def from_states(cls, states: Sequence[GameState],
-                    seed: int | Sequence[int] | np.ndarray = 0) -> BatchGames:
+    def from_states(
+        cls, states: Sequence[GameState], seed: int | Sequence[int] | np.ndarray = 0
+    ) -> BatchGames:
         """A batch holding ``states`` (one rule set), their dice drawn from fresh streams."""
         state = from_states(states)
         kernels.seed_streams(state.rng, seed_array(seed, len(states)))
@@ -141,14 +148,20 @@ class BatchGames:
     def coins(self) -> np.ndarray:
         return self.state.coins
 
-    def reset(self, indices: Sequence[int] | np.ndarray | None = None,
-              seed: int | Sequence[int] | np.ndarray | None = None,
-              first_player: int | Sequence[int] = 0) -> None:
+    def reset(
+        self,
+        indices: Sequence[int] | np.ndarray | None = None,
+        seed: int | Sequence[int] | np.ndarray | None = None,
+        first_player: int | Sequence[int] = 0,
+    ) -> None:
         """Set up the games at ``indices`` (all by default) anew (R2), from ``seed`` when given
         (as in the constructor, game ``j`` of ``indices`` getting the j-th seed), else from
         their own streams."""
-        idx = (np.arange(len(self)) if indices is None
-               else np.asarray(indices, dtype=np.int64).reshape(-1))
+        idx = (
+            np.arange(len(self))
+            if indices is None
+            else np.asarray(indices, dtype=np.int64).reshape(-1)
+        )
         if idx.size and (idx.min() < 0 or idx.max() >= len(self)):
             raise ValueError(f"game indices must be in 0..{len(self) - 1}")
         n = self.rules.num_players
@@ -170,8 +183,9 @@ class BatchGames:
             kernels.legal_masks(self.state.rows, self.params, out)
         return out
 
-    def random_actions(self, streams: np.ndarray,
-                       indices: Sequence[int] | np.ndarray | None = None) -> np.ndarray:
+    def random_actions(
+        self, streams: np.ndarray, indices: Sequence[int] | np.ndarray | None = None
+    ) -> np.ndarray:
         """(N,) one legal action per game, uniformly, drawn from ``streams``
         (:func:`random_streams`; separate from the dice); -1 for a finished game. Given
         ``indices``, only those games draw (the others get -1 and their streams stay)."""
@@ -184,9 +198,17 @@ class BatchGames:
             kernels.random_actions(self.state.rows, self.params, streams, active, out)
         return out
 
-    def step(self, actions: Sequence[int] | np.ndarray, rolls: np.ndarray | None = None, *,
-             autoreset: bool = False, max_turns: int = 0, reward_mode: str = "win",
-             coin_shaping: float = 0.0, check: bool = True) -> StepResult:
+    def step(
+        self,
+        actions: Sequence[int] | np.ndarray,
+        rolls: np.ndarray | None = None,
+        *,
+        autoreset: bool = False,
+        max_turns: int = 0,
+        reward_mode: str = "win",
+        coin_shaping: float = 0.0,
+        check: bool = True,
+    ) -> StepResult:
         """Every game's seat to move plays ``actions[i]``.
 
         ``rolls``: optional (N, 3) dice as (die, camel shown, number) for the games whose
@@ -203,8 +225,7 @@ class BatchGames:
         n = len(self)
         acts = np.asarray(actions)
         if acts.shape != (n,) or not np.issubdtype(acts.dtype, np.integer):
-            raise ValueError(f"actions must be {n} integers, got shape {acts.shape} "
-                             f"{acts.dtype}")
+            raise ValueError(f"actions must be {n} integers, got shape {acts.shape} {acts.dtype}")
         acts = acts.astype(np.int64, copy=False)
         given = np.full((n, 3), -1, np.int64)
         if rolls is not None:
@@ -215,11 +236,24 @@ class BatchGames:
         coin_delta = np.empty((n, self.rules.num_players), np.int32)
         final_coins = np.zeros((n, self.rules.num_players), np.int32)
         with numba_threads(self.threads):
-            kernels.step_games(self.state.rows, self.state.rng, self.params, acts, given,
-                               max_turns, autoreset, status, coin_delta, final_coins)
+            kernels.step_games(
+                self.state.rows,
+                self.state.rng,
+                self.params,
+                acts,
+                given,
+                max_turns,
+                autoreset,
+                status,
+                coin_delta,
+                final_coins,
+            )
         terminated = status == kernels.TERMINATED
-        rewards = (coin_shaping * coin_delta).astype(np.float32) if coin_shaping else np.zeros(
-            coin_delta.shape, np.float32)
+        rewards = (
+            (coin_shaping * coin_delta).astype(np.float32)
+            if coin_shaping
+            else np.zeros(coin_delta.shape, np.float32)
+        )
         if terminated.any():
             rewards[terminated] += final_rewards_batch(final_coins[terminated], reward_mode)
         return StepResult(rewards, terminated, status == kernels.TRUNCATED, given, final_coins)
@@ -254,6 +288,6 @@ class BatchGames:
 
     def take(self, indices: Sequence[int] | np.ndarray) -> BatchGames:
         """The games at ``indices`` as a new batch (copies, streams included)."""
-        return self._wrap(self.rules, self.state.take(np.asarray(indices, dtype=np.int64)),
-                          self.threads)
-
+        return self._wrap(
+            self.rules, self.state.take(np.asarray(indices, dtype=np.int64)), self.threads
+        )

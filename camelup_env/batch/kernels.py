@@ -40,8 +40,11 @@ MAX_CARDS = MAX_PLAYERS * N_RACING
 
 #: The fields of a game's row: name, width, what it holds. Their offsets follow in this order.
 FIELDS = (
-    ("pos", MAX_CAMELS, "space of each camel; above L after a forward finish, below 1 after a "
-                        "backward one"),
+    (
+        "pos",
+        MAX_CAMELS,
+        "space of each camel; above L after a forward finish, below 1 after a backward one",
+    ),
     ("height", MAX_CAMELS, "place of each camel in its stack, 0 = bottom"),
     ("tile_space", MAX_PLAYERS, "space of each seat's desert/spectator tile, 0 while in hand"),
     ("tile_side", MAX_PLAYERS, "the side it shows, +1 or -1 (1 while in hand)"),
@@ -49,8 +52,11 @@ FIELDS = (
     ("revealed", 3 * MAX_DICE, "the dice revealed this leg in order: die, camel shown, number"),
     ("n_revealed", 1, "how many dice of ``revealed`` are this leg's"),
     ("leg_taken", N_RACING, "leg-bet tiles taken from each colour's stack (from the top)"),
-    ("leg_owner", N_RACING * MAX_LEG_TILES, "per colour, per tile k of its stack: the seat "
-                                            "holding it, -1 on the stack"),
+    (
+        "leg_owner",
+        N_RACING * MAX_LEG_TILES,
+        "per colour, per tile k of its stack: the seat holding it, -1 on the stack",
+    ),
     ("leg_order", N_RACING * MAX_LEG_TILES, "when that tile was taken this leg (0 = first)"),
     ("pyramid_left", 1, "pyramid tiles still in the stack this leg"),
     ("coins", MAX_PLAYERS, "coins per seat"),
@@ -66,19 +72,49 @@ FIELDS = (
     ("game_over", 1, "1 once the race has ended and been scored"),
     ("turns", 1, "actions applied since the game was set up (for truncation)"),
 )
-(POS, HEIGHT, TILE_SPACE, TILE_SIDE, PYRAMID, REVEALED, N_REVEALED, LEG_TAKEN, LEG_OWNER,
- LEG_ORDER, PYRAMID_LEFT, COINS, PYRAMID_HELD, HANDS, PARTNERS, PILE_OWNER, PILE_CAMEL,
- PILE_LEN, LEG, CURRENT, LEG_STARTER, GAME_OVER, TURNS, WIDTH) = np.cumsum(
-    [0] + [width for _, width, _ in FIELDS]).tolist()
+(
+    POS,
+    HEIGHT,
+    TILE_SPACE,
+    TILE_SIDE,
+    PYRAMID,
+    REVEALED,
+    N_REVEALED,
+    LEG_TAKEN,
+    LEG_OWNER,
+    LEG_ORDER,
+    PYRAMID_LEFT,
+    COINS,
+    PYRAMID_HELD,
+    HANDS,
+    PARTNERS,
+    PILE_OWNER,
+    PILE_CAMEL,
+    PILE_LEN,
+    LEG,
+    CURRENT,
+    LEG_STARTER,
+    GAME_OVER,
+    TURNS,
+    WIDTH,
+) = np.cumsum([0] + [width for _, width, _ in FIELDS]).tolist()
 
 #: The rule vector ``r``: name, width, what it holds.
 RULE_FIELDS = (
-    ("num_players", 1, ""), ("n_camels", 1, ""), ("n_dice", 1, ""), ("track", 1, "L"),
-    ("pyramid_tiles", 1, "per leg"), ("starting_coins", 1, ""),
-    ("partnerships", 1, "1 with R9.4"), ("n_actions", 1, "action indices (engine's)"),
-    ("tile_offset", 1, "first PlaceTile index"), ("race_offset", 1, "first RaceBet index"),
-    ("partner_offset", 1, "first Partner index"), ("n_leg_values", 1, "tiles per colour"),
-    ("n_payouts", 1, "R7.2 payouts listed"), ("n_racing_faces", 1, "racing die faces"),
+    ("num_players", 1, ""),
+    ("n_camels", 1, ""),
+    ("n_dice", 1, ""),
+    ("track", 1, "L"),
+    ("pyramid_tiles", 1, "per leg"),
+    ("starting_coins", 1, ""),
+    ("partnerships", 1, "1 with R9.4"),
+    ("n_actions", 1, "action indices (engine's)"),
+    ("tile_offset", 1, "first PlaceTile index"),
+    ("race_offset", 1, "first RaceBet index"),
+    ("partner_offset", 1, "first Partner index"),
+    ("n_leg_values", 1, "tiles per colour"),
+    ("n_payouts", 1, "R7.2 payouts listed"),
+    ("n_racing_faces", 1, "racing die faces"),
     ("n_grey", 1, "grey die numbers"),
     ("leg_values", MAX_LEG_TILES, "leg-bet tile values, top first"),
     ("payouts", MAX_PAYOUTS, "R7.2 payouts of correct race bets in order"),
@@ -88,10 +124,31 @@ RULE_FIELDS = (
     ("racing_faces", MAX_FACES, "a racing die's numbers (setup, R2.1)"),
     ("grey_values", MAX_FACES, "the grey die's numbers (setup, R2.2)"),
 )
-(NUM_PLAYERS, N_CAMELS, N_DICE, TRACK, PYRAMID_TILES, STARTING_COINS, PARTNERSHIPS, N_ACTIONS,
- TILE_OFFSET, RACE_OFFSET, PARTNER_OFFSET, N_LEG_VALUES, N_PAYOUTS, N_RACING_FACES, N_GREY,
- LEG_VALUES, PAYOUTS, N_FACES, FACE_CAMEL, FACE_VALUE, RACING_FACES, GREY_VALUES,
- RULES_WIDTH) = np.cumsum([0] + [width for _, width, _ in RULE_FIELDS]).tolist()
+(
+    NUM_PLAYERS,
+    N_CAMELS,
+    N_DICE,
+    TRACK,
+    PYRAMID_TILES,
+    STARTING_COINS,
+    PARTNERSHIPS,
+    N_ACTIONS,
+    TILE_OFFSET,
+    RACE_OFFSET,
+    PARTNER_OFFSET,
+    N_LEG_VALUES,
+    N_PAYOUTS,
+    N_RACING_FACES,
+    N_GREY,
+    LEG_VALUES,
+    PAYOUTS,
+    N_FACES,
+    FACE_CAMEL,
+    FACE_VALUE,
+    RACING_FACES,
+    GREY_VALUES,
+    RULES_WIDTH,
+) = np.cumsum([0] + [width for _, width, _ in RULE_FIELDS]).tolist()
 
 _GAMMA = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -542,7 +599,8 @@ def _face_of(r, die, camel, value):
     """The face of ``die`` showing ``camel`` and ``value``, or -1."""
     for f in range(r[N_FACES + die]):
         if r[FACE_CAMEL + die * MAX_FACES + f] == camel and (
-                r[FACE_VALUE + die * MAX_FACES + f] == value):
+            r[FACE_VALUE + die * MAX_FACES + f] == value
+        ):
             return f
     return -1
 
@@ -576,16 +634,18 @@ def check_actions(g, r, actions, rolls, out):
             out[i] = OK
         elif a != N_RACING:
             out[i] = ROLL_WITHOUT_PYRAMID
-        elif (die >= r[N_DICE] or not g[i, PYRAMID] >> die & 1
-              or _face_of(r, die, rolls[i, 1], rolls[i, 2]) < 0):
+        elif (
+            die >= r[N_DICE]
+            or not g[i, PYRAMID] >> die & 1
+            or _face_of(r, die, rolls[i, 1], rolls[i, 2]) < 0
+        ):
             out[i] = BAD_ROLL
         else:
             out[i] = OK
 
 
 @njit(cache=True, parallel=True)
-def step_games(g, rng, r, actions, rolls, max_turns, autoreset, status, coin_delta,
-               final_coins):
+def step_games(g, rng, r, actions, rolls, max_turns, autoreset, status, coin_delta, final_coins):
     """Apply one (checked) action per game. ``rolls[i]`` gives game ``i``'s die as (die, camel
     shown, number), or -1s to draw it; it is overwritten with the roll made (-1s if none).
     ``status``: :data:`RUNNING`, :data:`TERMINATED` or :data:`TRUNCATED` (``max_turns`` actions,

@@ -92,12 +92,22 @@ class LearnerGames:
             policy opponents' observation.
     """
 
-    def __init__(self, rules: RuleSet, n: int, opponents: OpponentSource | Sequence[OpponentSource],
-                 *, learner_seat: int | None = None, reward_mode: str = "win",
-                 coin_shaping: float = 0.0, max_turns: int | None = 1000,
-                 seed: int | None = None, illegal_reward: float | None = -1.0,
-                 autoreset: bool = True, engine: bool = False,
-                 **observer_settings: Any) -> None:
+    def __init__(
+        self,
+        rules: RuleSet,
+        n: int,
+        opponents: OpponentSource | Sequence[OpponentSource],
+        *,
+        learner_seat: int | None = None,
+        reward_mode: str = "win",
+        coin_shaping: float = 0.0,
+        max_turns: int | None = 1000,
+        seed: int | None = None,
+        illegal_reward: float | None = -1.0,
+        autoreset: bool = True,
+        engine: bool = False,
+        **observer_settings: Any,
+    ) -> None:
         if n < 1:
             raise ValueError(f"the number of games must be positive, got {n}")
         if reward_mode not in REWARD_MODES:
@@ -122,11 +132,15 @@ class LearnerGames:
         self.observers = [Observer(rules, **observer_settings) for _ in range(n)]
         self.observation_size = self.observers[0].size
         #: The compiled observation for the batch core's games (the engine's: an Observer each).
-        self.batch_observer = (BatchObserver(rules, **observer_settings)
-                               if isinstance(self.games, BatchGames) else None)
+        self.batch_observer = (
+            BatchObserver(rules, **observer_settings)
+            if isinstance(self.games, BatchGames)
+            else None
+        )
         self.num_actions = self.games.num_actions
-        self.np_random = [np.random.default_rng(None if seed is None else seed + i)
-                          for i in range(n)]
+        self.np_random = [
+            np.random.default_rng(None if seed is None else seed + i) for i in range(n)
+        ]
         self.rows = np.arange(n)
         self.seats = np.zeros(n, np.int64)
         self.opponents: list[list[Any]] = [[] for _ in range(n)]
@@ -154,8 +168,9 @@ class LearnerGames:
         self._open(idx)
         return self.observe(idx, self.seats[idx])
 
-    def step(self, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray,
-                                                   list[dict[str, Any]]]:
+    def step(
+        self, actions: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[dict[str, Any]]]:
         """The learners play ``actions``; the opponents reply until the learners' next turns.
 
         Returns the learners' observations, rewards, ``dones`` and per-game infos, as SB3's
@@ -172,11 +187,14 @@ class LearnerGames:
         self.timers["env"] += elapsed - (self.timers["opponents"] - before)
         return out
 
-    def _step(self, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray,
-                                                    list[dict[str, Any]]]:
+    def _step(
+        self, actions: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[dict[str, Any]]]:
         if self.external_opponents:
-            raise RuntimeError("step() plays the learner alone; with EXTERNAL opponents use "
-                               "play(), take_rewards() and observe()")
+            raise RuntimeError(
+                "step() plays the learner alone; with EXTERNAL opponents use "
+                "play(), take_rewards() and observe()"
+            )
         done, truncated, illegal = self.play(actions)
         rewards = self.take_rewards(self.rows, self.seats)
         self.returns += rewards
@@ -185,9 +203,11 @@ class LearnerGames:
         if ended.size:
             last = self.observe(ended, self.seats[ended])
             for row, i in enumerate(ended):
-                infos[i].update(terminal_observation=last[row],
-                                episode_return=float(self.returns[i]),
-                                **{"TimeLimit.truncated": bool(truncated[i])})
+                infos[i].update(
+                    terminal_observation=last[row],
+                    episode_return=float(self.returns[i]),
+                    **{"TimeLimit.truncated": bool(truncated[i])},
+                )
                 if illegal[i]:
                     infos[i]["illegal_action"] = True
             if self.autoreset:
@@ -243,12 +263,19 @@ class LearnerGames:
         if self.batch_observer is not None:
             return self.batch_observer.observe(self.games, seats, indices)
         states = self.games.to_states(indices)
-        return np.stack([self.observers[i].observe(state, int(seat))
-                         for i, state, seat in zip(indices, states, seats, strict=True)])
+        return np.stack(
+            [
+                self.observers[i].observe(state, int(seat))
+                for i, state, seat in zip(indices, states, seats, strict=True)
+            ]
+        )
 
     def _step_args(self) -> dict[str, Any]:
-        return {"reward_mode": self.reward_mode, "coin_shaping": self.coin_shaping,
-                "max_turns": self.max_turns}
+        return {
+            "reward_mode": self.reward_mode,
+            "coin_shaping": self.coin_shaping,
+            "max_turns": self.max_turns,
+        }
 
     def _open(self, indices: np.ndarray) -> None:
         """Deal the games at ``indices`` and play them up to an external seat's turn."""
@@ -264,13 +291,14 @@ class LearnerGames:
         seeds = np.empty(len(indices), np.int64)
         for j, i in enumerate(indices):
             rng = self.np_random[i]
-            seat = (int(rng.integers(players)) if self.learner_seat is None
-                    else self.learner_seat)
+            seat = int(rng.integers(players)) if self.learner_seat is None else self.learner_seat
             self.seats[i] = seat
             self.opponents[i] = list(self.sources[i]())
             if len(self.opponents[i]) != players - 1:
-                raise ValueError(f"an opponent source returned {len(self.opponents[i])} "
-                                 f"opponents; {players - 1} are needed")
+                raise ValueError(
+                    f"an opponent source returned {len(self.opponents[i])} "
+                    f"opponents; {players - 1} are needed"
+                )
             self.external[i] = False
             self.external[i, seat] = True
             seen = set()
@@ -344,16 +372,21 @@ class LearnerGames:
         for j, (i, state) in enumerate(zip(idx, self.games.to_states(idx), strict=True)):
             seat = int(seats[j])
             observer = self.observers[i]
-            observation = LazyObservation(masks[j],
-                                          lambda s=state, q=seat, o=observer: o.observe(s, q))
+            observation = LazyObservation(
+                masks[j], lambda s=state, q=seat, o=observer: o.observe(s, q)
+            )
             action = opponent(observation, public_view(state, seat))
             try:
                 out[j] = int(action)
             except (TypeError, ValueError) as exc:
-                raise IllegalActionError(f"the opponent {opponent!r} in seat {seat} "
-                                         f"(player_{seat}) returned {action!r}, not an action "
-                                         f"index") from exc
+                raise IllegalActionError(
+                    f"the opponent {opponent!r} in seat {seat} "
+                    f"(player_{seat}) returned {action!r}, not an action "
+                    f"index"
+                ) from exc
             if not 0 <= out[j] < self.num_actions or not masks[j, out[j]]:
-                raise IllegalActionError(f"the opponent {opponent!r} in seat {seat} "
-                                         f"(player_{seat}) chose an illegal action {out[j]}")
+                raise IllegalActionError(
+                    f"the opponent {opponent!r} in seat {seat} "
+                    f"(player_{seat}) chose an illegal action {out[j]}"
+                )
         return out

@@ -84,12 +84,36 @@ from camelup_env.odds import _leg_kernel, _race_kernel
 #: The entries of ``spec``: the Observer's slices (their start in the observation, -1 when the
 #: observer has none), then settings.
 SPEC = (
-    "camel_space", "camel_progress", "camel_height", "camel_crossed", "racing_rank", "tiles",
-    "dice_revealed", "grey_die_shown", "pyramid_tiles_left", "leg_stacks", "leg_number",
-    "coins", "coin_margin", "leg_bets_held", "pyramid_tiles_held", "tile_on_track",
-    "race_cards_in_hand", "is_current", "is_leg_starter", "partner", "partner_card_available",
-    "winner_pile", "loser_pile", "own_cards", "leg_rank_prob", "leg_bet_ev",
-    "leg_bet_available", "race_winner_prob", "race_loser_prob", "action_values",
+    "camel_space",
+    "camel_progress",
+    "camel_height",
+    "camel_crossed",
+    "racing_rank",
+    "tiles",
+    "dice_revealed",
+    "grey_die_shown",
+    "pyramid_tiles_left",
+    "leg_stacks",
+    "leg_number",
+    "coins",
+    "coin_margin",
+    "leg_bets_held",
+    "pyramid_tiles_held",
+    "tile_on_track",
+    "race_cards_in_hand",
+    "is_current",
+    "is_leg_starter",
+    "partner",
+    "partner_card_available",
+    "winner_pile",
+    "loser_pile",
+    "own_cards",
+    "leg_rank_prob",
+    "leg_bet_ev",
+    "leg_bet_available",
+    "race_winner_prob",
+    "race_loser_prob",
+    "action_values",
     # settings
     "dice_width",  # 1 + the highest die number: a row of dice_revealed
     "n_values",  # distinct leg-bet values (columns of leg_bets_held)
@@ -100,13 +124,46 @@ SPEC = (
     "race_support",  # the race kernel's first_support (-1: no support dice)
     "race_seed",  # the seed of position_odds' rollouts
 )
-(CAMEL_SPACE, CAMEL_PROGRESS, CAMEL_HEIGHT, CAMEL_CROSSED, RACING_RANK, TILES, DICE_REVEALED,
- GREY_DIE_SHOWN, PYRAMID_TILES_LEFT, LEG_STACKS, LEG_NUMBER, COINS_SLICE, COIN_MARGIN,
- LEG_BETS_HELD, PYRAMID_TILES_HELD, TILE_ON_TRACK, RACE_CARDS_IN_HAND, IS_CURRENT,
- IS_LEG_STARTER, PARTNER, PARTNER_CARD_AVAILABLE, WINNER_PILE, LOSER_PILE, OWN_CARDS,
- LEG_RANK_PROB, LEG_BET_EV, LEG_BET_AVAILABLE, RACE_WINNER_PROB, RACE_LOSER_PROB,
- ACTION_VALUES, DICE_WIDTH, N_VALUES, FIRST_SUPPORT, ODDS_MODE, RACE_SAMPLES, START_MASK,
- RACE_SUPPORT, RACE_SEED) = range(len(SPEC))
+(
+    CAMEL_SPACE,
+    CAMEL_PROGRESS,
+    CAMEL_HEIGHT,
+    CAMEL_CROSSED,
+    RACING_RANK,
+    TILES,
+    DICE_REVEALED,
+    GREY_DIE_SHOWN,
+    PYRAMID_TILES_LEFT,
+    LEG_STACKS,
+    LEG_NUMBER,
+    COINS_SLICE,
+    COIN_MARGIN,
+    LEG_BETS_HELD,
+    PYRAMID_TILES_HELD,
+    TILE_ON_TRACK,
+    RACE_CARDS_IN_HAND,
+    IS_CURRENT,
+    IS_LEG_STARTER,
+    PARTNER,
+    PARTNER_CARD_AVAILABLE,
+    WINNER_PILE,
+    LOSER_PILE,
+    OWN_CARDS,
+    LEG_RANK_PROB,
+    LEG_BET_EV,
+    LEG_BET_AVAILABLE,
+    RACE_WINNER_PROB,
+    RACE_LOSER_PROB,
+    ACTION_VALUES,
+    DICE_WIDTH,
+    N_VALUES,
+    FIRST_SUPPORT,
+    ODDS_MODE,
+    RACE_SAMPLES,
+    START_MASK,
+    RACE_SUPPORT,
+    RACE_SEED,
+) = range(len(SPEC))
 
 #: ``odds_mode``: no odds; :func:`camelup_env.odds.position_odds` (with ``action_values``);
 #: the ``camelup_v0`` numbers (exact leg odds, plain rollouts seeded per position).
@@ -306,24 +363,40 @@ def _odds(key, r, spec, fc, fv, fw, nf, rc, rv, rn, pick_at, pick_row):
     n_camels = r[N_CAMELS]
     length = r[TRACK]
     board = key[:n_camels].copy()
-    side = key[n_camels:n_camels + length + 2].copy()
+    side = key[n_camels : n_camels + length + 2].copy()
     mask = key[n_camels + length + 2]
     left = key[n_camels + length + 3]
     seed = key[n_camels + length + 4]
     n = spec[RACE_SAMPLES]
     race = np.zeros((2, N_RACING))
     if spec[ODDS_MODE] == ODDS_V0:
-        leg, landings, _, _, _, _ = _leg_kernel(board, mask, left, fc, fv, fw, nf, N_RACING,
-                                                length, side, 0, pick_at[:0], pick_row[:0])
+        leg, landings, _, _, _, _ = _leg_kernel(
+            board, mask, left, fc, fv, fw, nf, N_RACING, length, side, 0, pick_at[:0], pick_row[:0]
+        )
         wins, lasts, unfinished, _, _ = _race_kernel(
-            board.reshape((1, n_camels)), mask, left, side, rc, rv, rn, N_RACING, length,
-            r[PYRAMID_TILES], n, seed, MAX_LEGS, spec[START_MASK], spec[RACE_SUPPORT])
+            board.reshape((1, n_camels)),
+            mask,
+            left,
+            side,
+            rc,
+            rv,
+            rn,
+            N_RACING,
+            length,
+            r[PYRAMID_TILES],
+            n,
+            seed,
+            MAX_LEGS,
+            spec[START_MASK],
+            spec[RACE_SUPPORT],
+        )
         for c in range(N_RACING):
             race[0, c] = wins[c] / (n - unfinished)
             race[1, c] = lasts[c] / (n - unfinished)
         return leg, landings, race
     leg, landings, _, ended, picks, pick_open = _leg_kernel(
-        board, mask, left, fc, fv, fw, nf, N_RACING, length, side, 0, pick_at, pick_row)
+        board, mask, left, fc, fv, fw, nf, N_RACING, length, side, 0, pick_at, pick_row
+    )
     n_open = 0
     for t in range(n):
         n_open += pick_open[t]
@@ -337,9 +410,22 @@ def _odds(key, r, spec, fc, fv, fw, nf, rc, rv, rn, pick_at, pick_row):
     lasts = np.zeros(N_RACING, np.int64)
     if n_open:
         _, _, _, first_of, last_of = _race_kernel(
-            starts, 0, 0, np.zeros(length + 2, np.int64), rc, rv, rn, N_RACING, length,
-            r[PYRAMID_TILES], n_open, spec[RACE_SEED], MAX_LEGS, spec[START_MASK],
-            spec[RACE_SUPPORT])
+            starts,
+            0,
+            0,
+            np.zeros(length + 2, np.int64),
+            rc,
+            rv,
+            rn,
+            N_RACING,
+            length,
+            r[PYRAMID_TILES],
+            n_open,
+            spec[RACE_SEED],
+            MAX_LEGS,
+            spec[START_MASK],
+            spec[RACE_SUPPORT],
+        )
         for s in range(n_open):
             wins[first_of[s]] += 1
             lasts[last_of[s]] += 1
@@ -374,14 +460,18 @@ def _action_values(g, r, i, me, leg, landings, race, spec, out):
     for space in range(2, r[TRACK] + 1):
         if not blocked >> space & 1:
             for k in range(2):
-                _put_value(out, base + r[TILE_OFFSET] + 2 * (space - 2) + k,
-                           landings[space] - lifted)
+                _put_value(
+                    out, base + r[TILE_OFFSET] + 2 * (space - 2) + k, landings[space] - lifted
+                )
     hand = g[i, HANDS + me]
     for pile in range(2):  # race bets (R4.4, R7.2)
         for c in range(N_RACING):
             if hand >> c & 1:
-                _put_value(out, base + r[RACE_OFFSET] + pile * N_RACING + c,
-                           _race_card_ev(race[pile, c], g, r, i, pile, me))
+                _put_value(
+                    out,
+                    base + r[RACE_OFFSET] + pile * N_RACING + c,
+                    _race_card_ev(race[pile, c], g, r, i, pile, me),
+                )
     free = _free_partners(g, r, i, me)
     for q in range(r[NUM_PLAYERS]):  # partnerships (R9.4): q's best tile held, floored at 0
         if free >> q & 1:
@@ -419,8 +509,30 @@ def _odds_features(g, r, i, spec, leg, race, out):
 
 
 @njit(cache=True, parallel=True)
-def observe_games(g, r, games, seats, spec, value_col, inv_mult, fc, fv, fw, nf, rc, rv, rn,
-                  pick_at, pick_row, seeds, memo_key, memo_leg, memo_landings, memo_race, out):
+def observe_games(
+    g,
+    r,
+    games,
+    seats,
+    spec,
+    value_col,
+    inv_mult,
+    fc,
+    fv,
+    fw,
+    nf,
+    rc,
+    rv,
+    rn,
+    pick_at,
+    pick_row,
+    seeds,
+    memo_key,
+    memo_leg,
+    memo_landings,
+    memo_race,
+    out,
+):
     """``out[j]`` (zeroed): the observation of game ``i = games[j]`` seen from ``seats[j]``. The
     face
     tables are :class:`camelup_env.odds._Tables`'; ``pick_at``/``pick_row`` the pick points of
@@ -446,8 +558,7 @@ def observe_games(g, r, games, seats, spec, value_col, inv_mult, fc, fv, fw, nf,
         for k in range(key.shape[0]):
             seen = seen and key[k] == memo_key[i, k]
         if not seen:
-            leg, landings, race = _odds(key, r, spec, fc, fv, fw, nf, rc, rv, rn, pick_at,
-                                        pick_row)
+            leg, landings, race = _odds(key, r, spec, fc, fv, fw, nf, rc, rv, rn, pick_at, pick_row)
             memo_key[i] = key
             memo_leg[i] = leg
             memo_landings[i] = landings
@@ -455,8 +566,9 @@ def observe_games(g, r, games, seats, spec, value_col, inv_mult, fc, fv, fw, nf,
         if spec[LEG_RANK_PROB] >= 0:
             _odds_features(g, r, i, spec, memo_leg[i], memo_race[i], row)
         if spec[ACTION_VALUES] >= 0:
-            _action_values(g, r, i, seats[j], memo_leg[i], memo_landings[i], memo_race[i],
-                           spec, row)
+            _action_values(
+                g, r, i, seats[j], memo_leg[i], memo_landings[i], memo_race[i], spec, row
+            )
 
 
 def _dependencies_fingerprint() -> str:
@@ -472,8 +584,11 @@ def drop_stale_cache() -> bool:
     """Flush this file's numba disk cache when the files it bakes in changed since it was
     written (numba checks only this file's time stamp); returns whether it flushed. Run at
     import, before anything compiles; a cache that cannot be written is left to numba."""
-    kernels_here = [v for v in globals().values()
-                    if isinstance(v, Dispatcher) and v.py_func.__module__ == __name__]
+    kernels_here = [
+        v
+        for v in globals().values()
+        if isinstance(v, Dispatcher) and v.py_func.__module__ == __name__
+    ]
     folder = observe_games._cache.cache_path
     if folder is None:  # caching disabled
         return False

@@ -49,12 +49,21 @@ class BatchObserver:
     last odds computed, so one instance serves one caller at a time.
     """
 
-    def __init__(self, rules: RuleSet, odds_features: bool = True,
-                 race_samples: int | None = None, action_values: bool = True) -> None:
+    def __init__(
+        self,
+        rules: RuleSet,
+        odds_features: bool = True,
+        race_samples: int | None = None,
+        action_values: bool = True,
+    ) -> None:
         rule_vector(rules)  # refuses, saying why, what the batch core does not play
         self.rules = rules
-        self.observer = Observer(rules, odds_features=odds_features, race_samples=race_samples,
-                                 action_values=action_values)
+        self.observer = Observer(
+            rules,
+            odds_features=odds_features,
+            race_samples=race_samples,
+            action_values=action_values,
+        )
         ob = self.observer
         spec = np.full(len(ok.SPEC), -1, np.int64)
         for name, (start, _) in ob.layout.items():
@@ -63,8 +72,9 @@ class BatchObserver:
         spec[ok.DICE_WIDTH] = ob.shapes["dice_revealed"][1]
         spec[ok.N_VALUES] = ob.shapes["leg_bets_held"][2]
         spec[ok.FIRST_SUPPORT] = rules.first_support_die
-        spec[ok.ODDS_MODE] = (ok.ODDS_SHARED if action_values
-                              else ok.ODDS_V0 if odds_features else ok.ODDS_NONE)
+        spec[ok.ODDS_MODE] = (
+            ok.ODDS_SHARED if action_values else ok.ODDS_V0 if odds_features else ok.ODDS_NONE
+        )
         spec[ok.RACE_SAMPLES] = ob.race_samples
         spec[ok.START_MASK] = tables.start_mask
         spec[ok.RACE_SUPPORT] = tables.first_support
@@ -73,8 +83,15 @@ class BatchObserver:
         # The Observer's own leg-bet columns (value -> column, 1 / tiles of that value).
         self._value_col = np.array([ob._value_col[v] for v in rules.leg_bet_values], np.int64)
         self._inv_mult = np.array(ob._inv_mult, np.float64)
-        self._tables = (tables.face_camel, tables.face_value, tables.face_weight, tables.n_faces,
-                        tables.raw_camel, tables.raw_value, tables.raw_n)
+        self._tables = (
+            tables.face_camel,
+            tables.face_value,
+            tables.face_weight,
+            tables.n_faces,
+            tables.raw_camel,
+            tables.raw_value,
+            tables.raw_n,
+        )
         if spec[ok.ODDS_MODE] == ok.ODDS_SHARED:
             self._picks = odds._pick_points(odds._picks_for(ob.race_samples))
         else:
@@ -87,8 +104,12 @@ class BatchObserver:
         arrivals, race)."""
         rules, racing = self.rules, self.rules.n_racing
         width = ok.position_key_width(rules.n_camels, rules.track_length)
-        return (np.full((n, width), -1, np.int64), np.zeros((n, racing, racing)),
-                np.zeros((n, rules.track_length + 2)), np.zeros((n, 2, racing)))
+        return (
+            np.full((n, width), -1, np.int64),
+            np.zeros((n, racing, racing)),
+            np.zeros((n, rules.track_length + 2)),
+            np.zeros((n, 2, racing)),
+        )
 
     @property
     def size(self) -> int:
@@ -98,16 +119,16 @@ class BatchObserver:
     def layout(self) -> dict[str, tuple[int, int]]:
         return self.observer.layout
 
-    def observe(self, games: BatchGames, seats: np.ndarray | int,
-                indices: np.ndarray | None = None) -> np.ndarray:
+    def observe(
+        self, games: BatchGames, seats: np.ndarray | int, indices: np.ndarray | None = None
+    ) -> np.ndarray:
         """(N, size) ``float32``: row ``i`` is game ``i`` seen from ``seats[i]`` (one int: the
         same seat in every game). Given ``indices``, only those games: row ``j`` is game
         ``indices[j]`` seen from ``seats[j]``."""
         if games.rules != self.rules:
             raise ValueError("the games are played under other rules than this observer's")
         n = len(games)
-        idx = (np.arange(n) if indices is None
-               else np.asarray(indices, dtype=np.int64).reshape(-1))
+        idx = np.arange(n) if indices is None else np.asarray(indices, dtype=np.int64).reshape(-1)
         if idx.size and (idx.min() < 0 or idx.max() >= n):
             raise ValueError(f"game indices must be in 0..{n - 1}")
         seat_arr = np.broadcast_to(np.asarray(seats, np.int64), idx.shape).copy()
@@ -121,14 +142,32 @@ class BatchObserver:
             self._memo = self._empty_memo(n)
         out = np.zeros((idx.size, self.size), np.float32)
         with numba_threads(games.threads):  # the games' setting (BatchGames: why one thread)
-            ok.observe_games(games.state.rows, games.params, idx, seat_arr, self._spec,
-                             self._value_col, self._inv_mult, *self._tables, *self._picks,
-                             seeds, *self._memo, out)
+            ok.observe_games(
+                games.state.rows,
+                games.params,
+                idx,
+                seat_arr,
+                self._spec,
+                self._value_col,
+                self._inv_mult,
+                *self._tables,
+                *self._picks,
+                seeds,
+                *self._memo,
+                out,
+            )
         return out
 
-def observe(games: BatchGames, seats: np.ndarray | int, odds_features: bool = True,
-            race_samples: int | None = None, action_values: bool = True) -> np.ndarray:
+
+def observe(
+    games: BatchGames,
+    seats: np.ndarray | int,
+    odds_features: bool = True,
+    race_samples: int | None = None,
+    action_values: bool = True,
+) -> np.ndarray:
     """:meth:`BatchObserver.observe` with an observer built for this call (build a
     :class:`BatchObserver` once to observe many batches)."""
     return BatchObserver(games.rules, odds_features, race_samples, action_values).observe(
-        games, seats)
+        games, seats
+    )
