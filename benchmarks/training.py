@@ -17,8 +17,9 @@ distillation), and the old path with that mix. The paths:
   policy opponent's moves decided by one forward pass per round), split over the config's
   ``env_workers`` processes (:class:`training.sharded_vec_env.ShardedVecEnv`), what
   ``camelup train`` uses;
-* **old**: ``SelfPlayEnv`` (a ``SingleAgentEnv``) in SB3's ``SubprocVecEnv``, one process per
-  core, each opponent policy move a batch-1 ``predict``: what ``camelup train`` used before.
+* **old**: ``SelfPlaySingleAgentEnv`` (a ``SingleAgentEnv``) in SB3's ``SubprocVecEnv``, one
+  process per core, each opponent policy move a batch-1 ``predict``: what ``camelup train``
+  used before.
 
 Each is measured over whole rollouts plus their updates (the first rollout, which compiles
 the numba kernels and fills caches, is not counted), and the time is split: env (games,
@@ -47,7 +48,7 @@ from stable_baselines3.common.callbacks import BaseCallback
 from stable_baselines3.common.vec_env import SubprocVecEnv, VecEnv, VecEnvWrapper
 
 from camelup_config import load_config
-from training.selfplay import SelfPlayEnv
+from training.selfplay import SelfPlaySingleAgentEnv
 from training.train_ppo import TrainConfig, make_env, save_model
 
 
@@ -204,7 +205,7 @@ class RolloutTimer(BaseCallback):
 def _old_env(cfg: TrainConfig, rank: int, snapshot: str):
     def build():
         torch.set_num_threads(1)
-        env = SelfPlayEnv(
+        env = SelfPlaySingleAgentEnv(
             opponent_mix=cfg.opponent_mix,
             pool_seed=cfg.seed * 1000 + rank,
             max_snapshots=cfg.max_snapshots,

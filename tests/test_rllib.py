@@ -97,11 +97,11 @@ def test_the_exported_network_is_the_trained_module(run: Path) -> None:
     from ray.rllib.core.columns import Columns
 
     from agents.policy_file import read_policy_file
-    from training.rllib_selfplay import MaskedActorCritic, SelfPlayEnv
+    from training.rllib_selfplay import MaskedActorCritic, SelfPlayMultiAgentEnv
 
     file = read_policy_file(run / "model.zip")
     config = json.loads((run / "config.json").read_text())
-    env = SelfPlayEnv(
+    env = SelfPlayMultiAgentEnv(
         {
             "rules": file.rules.to_dict(),
             "observer": file.observer_settings,
@@ -133,11 +133,11 @@ def test_the_env_pays_each_agent_its_seats_rewards_since_its_previous_turn() -> 
     included)."""
     from camelup_env.observation import Observer
     from camelup_env.rules import RuleSet
-    from training.rllib_selfplay import SelfPlayEnv, module_for
+    from training.rllib_selfplay import SelfPlayMultiAgentEnv, module_for
 
     rules = RuleSet("classic", num_players=4)
     plain = {"odds_features": False, "race_samples": 8, "action_values": False}
-    env = SelfPlayEnv(
+    env = SelfPlayMultiAgentEnv(
         {
             "rules": rules.to_dict(),
             "observer": plain,

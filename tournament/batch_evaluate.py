@@ -22,7 +22,7 @@ from camelup_env.batch.arrays import BATCH_PRESETS
 from camelup_env.batch.games import BatchGames, random_streams
 from camelup_env.batch.observe import BatchObserver
 from camelup_env.rules import RuleSet
-from tournament.evaluate import EvalResult, GameResult
+from tournament.evaluate import CandidateGame, EvalResult
 from tournament.ratings import mean_ci
 
 
@@ -86,7 +86,7 @@ def evaluate_on_batch(
         winners = np.flatnonzero(coins == coins.max())
         others = np.delete(coins, me)
         rows.append(
-            GameResult(
+            CandidateGame(
                 game=g,
                 seed=int(seeds[g]),
                 seat=me,

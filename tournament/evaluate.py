@@ -29,13 +29,13 @@ from pathlib import Path
 import agents
 from camelup_env.rules import RuleSet
 from tournament.config import AgentEntry, TournamentConfig, TournamentError, check_spec
-from tournament.pool import MatchSetup, check_agents, run_games
+from tournament.pool import MatchSetup, check_bots_start, run_games
 from tournament.ratings import mean_ci, win_share
 from tournament.schedule import GameSpec
 
 
 @dataclass(frozen=True)
-class GameResult:
+class CandidateGame:
     """The candidate's result in one evaluation game (a row of ``games.csv``)."""
 
     game: int
@@ -60,7 +60,7 @@ class EvalResult:
     mean_coins: float
     mean_opponent_coins: float
     forfeits: int
-    per_game: tuple[GameResult, ...] = field(default=(), repr=False)
+    per_game: tuple[CandidateGame, ...] = field(default=(), repr=False)
 
     def as_row(self) -> dict:
         """The summary row (``evaluation.csv``): every field but ``per_game``."""
@@ -110,14 +110,14 @@ def evaluate(
         return evaluate_on_batch(candidate, opponent, rules, games, seed, config.max_turns)
     entries = (AgentEntry(candidate, candidate), AgentEntry(f"{opponent} (opponent)", opponent))
     setup = MatchSetup(entries, rules.to_dict(), config.limits(), config.max_turns)
-    check_agents(setup)
-    rows: list[GameResult] = []
+    check_bots_start(setup)
+    rows: list[CandidateGame] = []
 
     def on_record(record: dict) -> None:
         seat = record["rotation"]  # the candidate's seat (evaluation_games)
         others = [c for s, c in enumerate(record["scores"]) if s != seat]
         rows.append(
-            GameResult(
+            CandidateGame(
                 game=record["game"],
                 seed=record["seed"],
                 seat=seat,
@@ -243,7 +243,9 @@ def write_report(out: Path, rows: list[EvalResult], command: str) -> None:
         writer.writeheader()
         writer.writerows(r.as_row() for r in rows)
     with open(out / "games.csv", "w", newline="") as f:
-        writer = csv.DictWriter(f, fieldnames=["opponent", *(c.name for c in fields(GameResult))])
+        writer = csv.DictWriter(
+            f, fieldnames=["opponent", *(c.name for c in fields(CandidateGame))]
+        )
         writer.writeheader()
         writer.writerows({"opponent": r.opponent, **asdict(g)} for r in rows for g in r.per_game)
     r0 = rows[0]

@@ -11,7 +11,7 @@ the same. Workers are trusted code (the referee); only bot processes run agent c
 that dies (it should not: no bot code runs in it) has its game played again by a fresh worker,
 once; twice is an error of the runner, reported, never blamed on a bot.
 
-:func:`check_agents` starts every agent once before the first game, so an agent that cannot be
+:func:`check_bots_start` starts every agent once before the first game, so an agent that cannot be
 built stops the run at once, named, instead of forfeiting game after game.
 """
 
@@ -54,7 +54,7 @@ def _log_path(setup: MatchSetup, agent: int, worker: int) -> Path | None:
     return Path(setup.log_dir) / f"{agent:02d}-{label}.w{worker}.log"
 
 
-def check_agents(setup: MatchSetup) -> None:
+def check_bots_start(setup: MatchSetup) -> None:
     """Start each agent as a bot, all at once, and wait until each is loaded and warmed up;
     :class:`TournamentError` naming the first that cannot be (module docstring)."""
     rules = RuleSet.from_dict(setup.rules)

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from tournament.config import TournamentConfig
-from tournament.pool import MatchSetup, check_agents, run_games
+from tournament.pool import MatchSetup, check_bots_start, run_games
 from tournament.ratings import summarise
 from tournament.records import GameLog, OutputLock, prepare_out
 from tournament.report import write_summary
@@ -59,7 +59,7 @@ def run_tournament(
                 from tournament.ray_pool import connect
 
                 connect(config.address, config.workers)
-            check_agents(setup)
+            check_bots_start(setup)
         records = list(done)
         log = GameLog(out / "games.jsonl")
         bar = _progress_bar(config.name, len(games), len(done)) if progress and todo else None

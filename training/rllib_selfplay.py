@@ -15,12 +15,12 @@ them, the checkpoints, and the main loop. RLlib's new API stack throughout (``RL
   the SB3 trainer.
 * **Why scripted bots play inside the environment**, not as RLlib modules: a camelup agent
   decides from the public game state (the bots read the board, not the feature vector), which
-  an RLlib module never sees. So :class:`SelfPlayEnv` is a thin face over the one learner-seat
-  loop, :class:`camelup_env.batch.learner.LearnerGames` (the loop of ``SingleAgentEnv`` and of
-  the SB3 ``VecEnv``): scripted seats are its opponents, played between two decisions of
-  RLlib's agents, and "self" seats are its external seats, handed back to RLlib like the
-  learner's. RLlib's ``PettingZooEnv`` wrapper would expose the fixed seat names
-  ``player_k`` as agents, and here the agent behind a seat changes every game; the turn
+  an RLlib module never sees. So :class:`SelfPlayMultiAgentEnv` is a thin face over the one
+  learner-seat loop, :class:`camelup_env.batch.learner.LearnerGames` (the loop of
+  ``SingleAgentEnv`` and of the SB3 ``VecEnv``): scripted seats are its opponents, played
+  between two decisions of RLlib's agents, and "self" seats are its external seats, handed
+  back to RLlib like the learner's. RLlib's ``PettingZooEnv`` wrapper would expose the fixed
+  seat names ``player_k`` as agents, and here the agent behind a seat changes every game; the turn
   semantics are the AEC environment's: only the agent to move gets an observation, and each
   agent's reward is what it gained since its own previous observation (the AEC ``last()``
   reward, the loop's ``pending`` rewards).
@@ -132,7 +132,8 @@ class RLlibConfig(SelfPlaySettings):
             raise ConfigError("address must be HOST:PORT (or null for a local Ray instance)")
 
     def env_config(self) -> dict[str, Any]:
-        """What :class:`SelfPlayEnv` is built from (plain data: it travels to Ray actors)."""
+        """What :class:`SelfPlayMultiAgentEnv` is built from (plain data: it travels to Ray
+        actors)."""
         return {
             "rules": self.rules().to_dict(),
             "observer": self.observer_settings(),
@@ -144,7 +145,7 @@ class RLlibConfig(SelfPlaySettings):
 
 
 # 2. Environment ----------------------------------------------------------------------------
-class SelfPlayEnv(MultiAgentEnv):
+class SelfPlayMultiAgentEnv(MultiAgentEnv):
     """Camel Up as an RLlib multi-agent env: agents by role, scripted seats played inside.
 
     A thin face over :class:`~camelup_env.batch.learner.LearnerGames` with one game (on the
@@ -346,7 +347,7 @@ def algorithm_config(cfg: RLlibConfig) -> Any:
         # RLlib's env pre-check steps the env with actions sampled from the whole action
         # space, ignoring the mask; an illegal move is an error here (it names the rule), so
         # that check fails at random. The env is tested instead (tests/test_rllib.py).
-        .environment(SelfPlayEnv, env_config=cfg.env_config(), disable_env_checking=True)
+        .environment(SelfPlayMultiAgentEnv, env_config=cfg.env_config(), disable_env_checking=True)
         .env_runners(num_env_runners=cfg.env_runners, num_cpus_per_env_runner=1)
         .multi_agent(
             policies={LEARNER, FROZEN}, policy_mapping_fn=module_for, policies_to_train=[LEARNER]

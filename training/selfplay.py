@@ -4,9 +4,10 @@ An :class:`OpponentPool` draws from a mixture such as ``{"self": 0.6, "greedy": 
 "random": 0.1}``: ``"self"`` picks one of the learner's frozen snapshots (uniformly, so old
 strategies are not forgotten), any other key is an agent name for :func:`agents.make`.
 :class:`SelfPlayVecEnv` (what ``camelup train`` uses) is the batched env with such a pool;
-:class:`SelfPlayEnv` is the same for one :class:`~camelup_env.wrappers.SingleAgentEnv` (the old
-path, kept for the training benchmark). The training process adds a snapshot with
-``vec_env.env_method("add_snapshot", path)``; each worker process loads it once.
+:class:`SelfPlaySingleAgentEnv` is the same for one
+:class:`~camelup_env.wrappers.SingleAgentEnv` (the old path, kept for the training benchmark).
+The training process adds a snapshot with ``vec_env.env_method("add_snapshot", path)``; each
+worker process loads it once.
 """
 
 from __future__ import annotations
@@ -90,7 +91,7 @@ class OpponentPool:
         return out
 
 
-class SelfPlayEnv(SingleAgentEnv):
+class SelfPlaySingleAgentEnv(SingleAgentEnv):
     """A :class:`SingleAgentEnv` that redraws its opponents from an :class:`OpponentPool`."""
 
     def __init__(
