@@ -21,7 +21,7 @@ def test_batch_evaluation_rotates_seats_and_pairs_seeds() -> None:
     result = evaluate(EXPERT, "random", CLASSIC4, 40, seed=5)
     assert [g.seat for g in result.per_game] == [g % 4 for g in range(40)]
     assert [g.seed for g in result.per_game] == [5 + g // 4 for g in range(40)]
-    assert result.win_rate > 0.9 and result.forfeits == 0  # a copy of expert against random
+    assert result.win_share > 0.9 and result.forfeits == 0  # a copy of expert against random
 
 
 def test_batch_evaluation_equals_the_referee_in_distribution() -> None:
@@ -33,8 +33,8 @@ def test_batch_evaluation_equals_the_referee_in_distribution() -> None:
     assert referee.games == batch.games == games
     # 95% half-widths are ~1.96 standard errors: the difference of two independent estimates
     # stays within about 2.5 combined standard errors nearly always
-    se = math.hypot(batch.ci_high - batch.win_rate, referee.ci_high - referee.win_rate) / 1.96
-    assert abs(batch.win_rate - referee.win_rate) < 2.5 * se + 0.01
+    se = math.hypot(batch.ci_high - batch.win_share, referee.ci_high - referee.win_share) / 1.96
+    assert abs(batch.win_share - referee.win_share) < 2.5 * se + 0.01
     assert abs(batch.mean_coins - referee.mean_coins) < 2.5
 
 

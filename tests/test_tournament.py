@@ -151,8 +151,8 @@ def test_summary_statistics_by_hand() -> None:
     ]
     s = summarise(records, ["a", "b", "c"])
     rows = {r["agent"]: r for r in s["rows"]}
-    assert rows["a"]["win_rate"] == 0.25 and rows["b"]["win_rate"] == 0.25
-    assert rows["c"]["win_rate"] == 0.5
+    assert rows["a"]["win_share"] == 0.25 and rows["b"]["win_share"] == 0.25
+    assert rows["c"]["win_share"] == 0.5
     assert rows["b"]["forfeits"] == 1 and rows["a"]["mean_coins"] == 4.5
     assert s["h2h"]["a"]["b"] == 0.75 and s["h2h"]["b"]["a"] == 0.25
     assert s["h2h"]["c"]["a"] == 0.5

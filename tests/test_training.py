@@ -241,9 +241,9 @@ def test_evaluate_command_writes_a_seat_rotated_report(trained, tmp_path, capsys
     assert [int(g["game"]) for g in games] == list(range(6))
     assert [int(g["seat"]) for g in games] == [0, 1] * 3  # seats rotate
     assert [int(g["seed"]) for g in games] == [0, 0, 1, 1, 2, 2]  # a seed per rotation pair
-    win_rate, ci_low = (float(x) for x in rows[1].split(",")[5:7])
+    win_share, ci_low = (float(x) for x in rows[1].split(",")[5:7])
     mean, half = mean_ci([float(g["win_share"]) for g in games], [g["seed"] for g in games])
-    assert mean == pytest.approx(win_rate)
+    assert mean == pytest.approx(win_share)
     assert mean - half == pytest.approx(ci_low)  # the interval is clustered by seed
 
 

@@ -103,7 +103,7 @@ def evaluate_on_batch(
         preset=rules.preset,
         num_players=n,
         games=games,
-        win_rate=mean,
+        win_share=mean,
         ci_low=mean - half,
         ci_high=mean + half,
         mean_coins=float(final[np.arange(games), seat].mean()),

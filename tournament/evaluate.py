@@ -54,7 +54,7 @@ class EvalResult:
     preset: str
     num_players: int
     games: int
-    win_rate: float
+    win_share: float
     ci_low: float
     ci_high: float
     mean_coins: float
@@ -142,7 +142,7 @@ def evaluate(
         preset=rules.preset,
         num_players=rules.num_players,
         games=games,
-        win_rate=mean,
+        win_share=mean,
         ci_low=mean - half,
         ci_high=mean + half,
         mean_coins=sum(r.coins for r in rows) / len(rows),
@@ -220,7 +220,7 @@ def run(args: argparse.Namespace) -> int:
             )
             rows.append(result)
             print(
-                f"vs {opponent:<10} win share {result.win_rate:.3f} "
+                f"vs {opponent:<10} win share {result.win_share:.3f} "
                 f"[{result.ci_low:.3f}, {result.ci_high:.3f}]  coins {result.mean_coins:.1f} "
                 f"vs {result.mean_opponent_coins:.1f}  ({result.games} games, "
                 f"{result.forfeits} forfeits, {time.time() - start:.0f} s)",
@@ -263,7 +263,7 @@ def write_report(out: Path, rows: list[EvalResult], command: str) -> None:
         "|---|---|---|---|---|---|---|",
     ]
     lines += [
-        f"| {r.opponent} | {r.games} | {r.win_rate:.3f} | [{r.ci_low:.3f}, {r.ci_high:.3f}] "
+        f"| {r.opponent} | {r.games} | {r.win_share:.3f} | [{r.ci_low:.3f}, {r.ci_high:.3f}] "
         f"| {r.mean_coins:.1f} | {r.mean_opponent_coins:.1f} | {r.forfeits} |"
         for r in rows
     ]

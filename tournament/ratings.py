@@ -106,7 +106,7 @@ def summarise(records: list[dict], labels: list[str]) -> dict[str, Any]:
             {
                 "agent": label,
                 "games": len(shares[label]),
-                "win_rate": win,
+                "win_share": win,
                 "win_ci": win_ci,
                 "mean_coins": coins,
                 "coins_ci": coins_ci,

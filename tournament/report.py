@@ -23,7 +23,7 @@ def write_summary(
         cols = [
             "agent",
             "games",
-            "win_rate",
+            "win_share",
             "win_ci",
             "mean_coins",
             "coins_ci",
@@ -60,7 +60,7 @@ def write_summary(
     ]
     for r in rows:
         lines.append(
-            f"| {r['agent']} | {r['games']} | {_pct(r['win_rate'], r['win_ci'])} | "
+            f"| {r['agent']} | {r['games']} | {_pct(r['win_share'], r['win_ci'])} | "
             f"{r['mean_coins']:.2f} ± {r['coins_ci']:.2f} | {r['mean_rank']:.2f} | "
             f"{r['ordinal']:.2f} | {r['mu']:.2f} | {r['sigma']:.2f} | {r['forfeits']} |"
         )
@@ -108,7 +108,7 @@ def _chart(path: Path, config: TournamentConfig, rows: list[dict]) -> None:
     fig, axes = plt.subplots(1, 2, figsize=(10, 3.8))
     axes[0].bar(
         labels,
-        [100 * r["win_rate"] for r in rows],
+        [100 * r["win_share"] for r in rows],
         yerr=[100 * r["win_ci"] for r in rows],
         capsize=4,
         color="#c8913a",

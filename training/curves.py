@@ -46,7 +46,7 @@ def plot_learning_curve(run_dir: str | Path, out: str | Path | None = None) -> P
                 series[row["opponent"]].append(
                     (
                         int(row["timesteps"]),
-                        float(row["win_rate"]),
+                        float(row["win_share"]),
                         float(row["ci_low"]),
                         float(row["ci_high"]),
                     )

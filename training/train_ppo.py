@@ -366,10 +366,10 @@ def make_callback(cfg: TrainConfig, out: Path, progress: dict, evaluator):
 
         def show(self, rows: list[dict]) -> None:
             for row in rows:
-                self.logger.record(f"eval/win_rate_vs_{row['opponent']}", row["win_rate"])
+                self.logger.record(f"eval/win_share_vs_{row['opponent']}", row["win_share"])
             if rows:
                 progress["rates"] = f"at {rows[0]['timesteps']}: " + ", ".join(
-                    f"{r['opponent']} {r['win_rate']:.3f} [{r['ci_low']:.3f}, {r['ci_high']:.3f}]"
+                    f"{r['opponent']} {r['win_share']:.3f} [{r['ci_low']:.3f}, {r['ci_high']:.3f}]"
                     for r in rows
                 )
                 self.bar.update(self.task, rates=progress["rates"])

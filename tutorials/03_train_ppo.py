@@ -107,7 +107,7 @@ from tournament.evaluate import evaluate
 for opponent in ("random", "heuristic"):
     result = evaluate(f"ppo:{path}", opponent, rules, games=EVAL_GAMES, seed=0, workers=1)
     print(
-        f"vs {opponent:9s} win share {result.win_rate:.2f} "
+        f"vs {opponent:9s} win share {result.win_share:.2f} "
         f"[{result.ci_low:.2f}, {result.ci_high:.2f}]  coins {result.mean_coins:.1f}"
         f" vs {result.mean_opponent_coins:.1f}"
     )

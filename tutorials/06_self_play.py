@@ -97,10 +97,10 @@ for ax, name in zip(axes, ("classic2", "classic4"), strict=True):
         steps = [int(r["timesteps"]) for r in mine]
         ax.errorbar(
             steps,
-            [float(r["win_rate"]) for r in mine],
+            [float(r["win_share"]) for r in mine],
             yerr=[
-                [float(r["win_rate"]) - float(r["ci_low"]) for r in mine],
-                [float(r["ci_high"]) - float(r["win_rate"]) for r in mine],
+                [float(r["win_share"]) - float(r["ci_low"]) for r in mine],
+                [float(r["ci_high"]) - float(r["win_share"]) for r in mine],
             ],
             marker="o",
             capsize=3,

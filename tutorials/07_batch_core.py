@@ -132,6 +132,6 @@ with tempfile.TemporaryDirectory() as tmp:
     )
     result = evaluate(f"ppo:{path}", "random", rules, 400 if quick else 2000, seed=1)
 print(
-    f"win share against three random players: {result.win_rate:.3f} "
+    f"win share against three random players: {result.win_share:.3f} "
     f"[{result.ci_low:.3f}, {result.ci_high:.3f}] over {result.games} games (0.25 is even)"
 )
