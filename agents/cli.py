@@ -1,18 +1,48 @@
-"""List the agents that play, tournament and evaluation accept, with one-line descriptions."""
+"""List the agents that play, tournament and evaluation accept, with one-line descriptions.
+
+After the registered names and prefixes come the trained agents this repository ships
+(``results/models/``, found from the current folder): each as the spec that plays it and the
+game it was trained for, read from its model file without its tensors.
+"""
 
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 from agents.base import describe_agents
+from agents.policy_file import ModelFileError, read_metadata
+from camelup_env.rules import RuleSet
+
+#: Where the shipped model files are, relative to the repository (the current folder).
+SHIPPED = Path("results") / "models"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--names", action="store_true", help="print the names only")
 
 
+def shipped_models(root: Path = SHIPPED) -> list[tuple[str, str]]:
+    """(spec, description) of every model file under ``root``, in path order."""
+    rows = []
+    for path in sorted(root.glob("**/model.zip")):
+        try:
+            meta = read_metadata(path)
+        except ModelFileError as exc:
+            rows.append((f"ppo:{path}", f"(unreadable: {exc})"))
+            continue
+        rules = RuleSet.from_dict(meta["rules"])
+        what = (
+            f"a network copying {meta['distilled_from']}"
+            if meta.get("distilled_from")
+            else "a trained policy"
+        )
+        rows.append((f"ppo:{path}", f"{what}: {rules.preset}, {rules.num_players} players"))
+    return rows
+
+
 def run(args: argparse.Namespace) -> int:
-    rows = describe_agents()
+    rows = describe_agents() + shipped_models()
     if args.names:
         print("\n".join(name for name, _ in rows))
         return 0

@@ -3,6 +3,8 @@ subcommand is one line on stderr and exit code 2, never a traceback."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from camelup_cli.main import SUBCOMMANDS, main
@@ -79,3 +81,15 @@ def test_user_errors_are_one_line_and_exit_2(argv: list[str], capsys) -> None:
     assert code == 2, err
     lines = err.strip().splitlines()
     assert len(lines) == 1 and "error" in lines[0] and "Traceback" not in err, err
+
+
+def test_agents_lists_the_shipped_models(capsys, monkeypatch) -> None:
+    """`camelup agents` names every shipped model file with the spec that plays it and its
+    game, read from the file (run from the repository's folder)."""
+    monkeypatch.chdir(Path(__file__).resolve().parents[1])
+    assert main(["agents"]) == 0
+    out = capsys.readouterr().out
+    assert "ppo:results/models/classic4/model.zip" in out
+    line = next(x for x in out.splitlines() if "results/models/cup4/model.zip" in x)
+    assert line.endswith("a trained policy: cup, 4 players")
+    assert "a network copying expert: classic, 4 players" in out
