@@ -16,7 +16,7 @@ the SIGALRM handler raises :class:`MoveTimeout` inside the agent, which interrup
 busy Python code. A move that returns late anyway (a long call into C) is still a timeout, by
 the measured wall time. An agent in this process can still reach anything in it: tournaments,
 which play strangers' bots, run every bot in a process of its own instead (:mod:`tournament`),
-and share this module's scoring (:func:`result_of`, :func:`check_action`, :func:`game_rngs`).
+and share this module's game loop (:func:`run_game`: the deal, the forfeit rules, the scoring).
 """
 
 from __future__ import annotations
@@ -139,6 +139,57 @@ def final_ranks(scores: Sequence[int], forfeit_seat: int | None) -> list[int]:
     return [1 + sum(other > key for other in keys) for key in keys]
 
 
+class Forfeit(Exception):
+    """The seat ``seat`` (default: the seat on move) loses the game by forfeit; ``reason`` is
+    recorded (module docstring, Forfeits)."""
+
+    def __init__(self, reason: str, seat: int | None = None) -> None:
+        super().__init__(reason)
+        self.reason, self.seat = reason, seat
+
+
+#: ``move(state, thinking)``: the legal action of the seat on move, its thinking time added to
+#: ``thinking[seat]``; raises :class:`Forfeit`.
+Move = Callable[[GameState, list[float]], int]
+
+
+def run_game(
+    rules: RuleSet,
+    seed: int,
+    move: Move,
+    *,
+    max_turns: int = MAX_TURNS,
+    on_deal: Callable[[GameState], None] | None = None,
+    on_step: Callable[[GameState, int, int, tuple[Event, ...]], None] | None = None,
+    fallbacks: list[int] | None = None,
+) -> tuple[GameResult, list[int]]:
+    """The one game loop, for agents in this process (:func:`play_game`) and for bots in
+    processes of their own (:func:`tournament.referee.play_match`): deal game ``seed``
+    (:func:`game_rngs`), call ``on_deal(state)``, then until the race ends or ``max_turns``
+    actions: ``move`` answers for the seat on move, the action is applied and recorded, and
+    ``on_step(new_state, seat, action, events)`` runs. A :class:`Forfeit` from ``on_deal`` or
+    ``move`` ends the game (module docstring). Returns the result (``fallbacks``: the Camel Up
+    Cup bots' rolls per seat, C12) and every action, in order."""
+    setup_rng, dice_rng = game_rngs(seed)
+    state = new_game(rules, seed=setup_rng)
+    thinking = [0.0] * rules.num_players
+    actions: list[int] = []
+    forfeit = None
+    try:
+        if on_deal is not None:
+            on_deal(state)
+        while not state.game_over and len(actions) < max_turns:
+            seat = state.current
+            action = move(state, thinking)
+            state, events = apply_action(state, action, dice_rng)
+            actions.append(action)
+            if on_step is not None:
+                on_step(state, seat, action, events)
+    except Forfeit as exc:
+        forfeit = {"seat": state.current if exc.seat is None else exc.seat, "reason": exc.reason}
+    return result_of(state, len(actions), forfeit, thinking, fallbacks), actions
+
+
 def play_game(
     rules: RuleSet,
     agents: Sequence[Callable],
@@ -160,12 +211,8 @@ def play_game(
         raise ValueError(
             f"{rules.num_players} players need {rules.num_players} agents, got {len(agents)}"
         )
-    setup_rng, dice_rng = game_rngs(seed)
-    state = new_game(rules, seed=setup_rng)
-    thinking = [0.0] * rules.num_players
-    forfeit = None
-    turns = 0
-    while not state.game_over and turns < max_turns:
+
+    def move(state: GameState, thinking: list[float]) -> int:
         seat = state.current
         observation = observe(state, seat)
         mask = observation["action_mask"].copy()
@@ -176,35 +223,26 @@ def play_game(
         try:
             with alarm_timer(move_timeout):
                 action = agents[seat](observation, view)
-        except MoveTimeout:
+        except MoveTimeout as exc:
             if not catch:
                 raise
-            forfeit = {"seat": seat, "reason": f"timeout: move exceeded {move_timeout:g} s"}
-            break
+            raise Forfeit(f"timeout: move exceeded {move_timeout:g} s") from exc
         except Exception as exc:
             if not catch:
                 raise
-            forfeit = {"seat": seat, "reason": f"raised {type(exc).__name__}: {exc}"[:300]}
-            break
+            raise Forfeit(f"raised {type(exc).__name__}: {exc}"[:300]) from exc
         elapsed = time.perf_counter() - start
         thinking[seat] += elapsed
         if move_timeout is not None and move_timeout > 0 and elapsed > move_timeout:
-            forfeit = {
-                "seat": seat,
-                "reason": f"timeout: move took {elapsed:.2f} s (limit {move_timeout:g} s)",
-            }
-            break
+            raise Forfeit(f"timeout: move took {elapsed:.2f} s (limit {move_timeout:g} s)")
         problem = check_action(action, mask)
         if problem is not None:
             if not catch:
                 raise ValueError(problem)
-            forfeit = {"seat": seat, "reason": problem}
-            break
-        state, events = apply_action(state, int(action), dice_rng)
-        turns += 1
-        if on_step is not None:
-            on_step(state, seat, int(action), events)
-    return result_of(state, turns, forfeit, thinking)
+            raise Forfeit(problem)
+        return int(action)
+
+    return run_game(rules, seed, move, max_turns=max_turns, on_step=on_step)[0]
 
 
 def result_of(

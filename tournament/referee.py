@@ -20,8 +20,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from agents.arena import GameResult, check_action, game_rngs, observer, result_of
-from camelup_env.engine import apply_action, legal_action_mask, new_game
+from agents.arena import Forfeit, GameResult, check_action, observer, run_game
+from camelup_env.engine import legal_action_mask
 from camelup_env.observation import public_view
 from camelup_env.rules import RuleSet
 from camelup_env.state import GameState
@@ -45,33 +45,30 @@ def play_match(
     game: int = 0,
     max_turns: int = 2000,
 ) -> Match:
-    """Play game ``seed`` with one bot per seat (module docstring). A faulting bot's process
-    is killed here; the caller replaces it before its next game."""
-    setup_rng, dice_rng = game_rngs(seed)
-    state = new_game(rules, seed=setup_rng)
-    forfeit: dict | None = None
-    thinking = [0.0] * rules.num_players
+    """Play game ``seed`` with one bot per seat (module docstring) in the one game loop,
+    :func:`agents.arena.run_game`. A faulting bot's process is killed here; the caller
+    replaces it before its next game."""
     fallbacks = [0] * rules.num_players
-    actions: list[int] = []
-    for seat, bot in enumerate(bots):
+
+    def begin(state: GameState) -> None:
+        for seat, bot in enumerate(bots):
+            try:
+                bot.begin(game, seat, bot_seeds[seat], rules)
+            except BotFault as fault:
+                raise Forfeit(str(fault), seat) from fault
+
+    def move(state: GameState, thinking: list[float]) -> int:
         try:
-            bot.begin(game, seat, bot_seeds[seat], rules)
+            return ask_move(bots[state.current], state, thinking, fallbacks)
         except BotFault as fault:
-            forfeit = {"seat": seat, "reason": str(fault)}
-            break
-    while forfeit is None and not state.game_over and len(actions) < max_turns:
-        seat = state.current
-        try:
-            action = ask_move(bots[seat], state, thinking, fallbacks)
-        except BotFault as fault:
-            forfeit = {"seat": seat, "reason": str(fault)}
-            break
-        state, _ = apply_action(state, action, dice_rng)
-        actions.append(action)
-    result = result_of(state, len(actions), forfeit, thinking, fallbacks)
-    if forfeit is not None:
-        bots[forfeit["seat"]].kill()
-    end = protocol.end_message(result.coins, result.ranks, forfeit)
+            raise Forfeit(str(fault)) from fault
+
+    result, actions = run_game(
+        rules, seed, move, max_turns=max_turns, on_deal=begin, fallbacks=fallbacks
+    )
+    if result.forfeit is not None:
+        bots[result.forfeit["seat"]].kill()
+    end = protocol.end_message(result.coins, result.ranks, result.forfeit)
     for bot in bots:
         if bot.process.poll() is None:
             bot.tell(end)
