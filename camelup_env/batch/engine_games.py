@@ -105,6 +105,8 @@ class EngineGames:
             self.turns[i] = 0
 
     def legal_action_mask(self) -> np.ndarray:
+        if len(self) == 1:  # the one-game faces ask often: np.stack costs more than the copy
+            return self._mask(0)[None].copy()
         return np.stack([self._mask(i) for i in range(len(self))])
 
     def _mask(self, i: int) -> np.ndarray:
@@ -140,17 +142,17 @@ class EngineGames:
         if reward_mode not in REWARD_MODES:
             raise ValueError(f"reward_mode must be one of {REWARD_MODES}, got {reward_mode!r}")
         n, players = len(self), self.rules.num_players
-        acts = np.asarray(actions, np.int64).reshape(n)
-        given = np.full((n, 3), -1, np.int64)
-        if rolls is not None:
-            given[:] = np.asarray(rolls, np.int64).reshape(n, 3)
+        acts = np.asarray(actions, np.int64).reshape(n).tolist()  # plain ints: one game is cheap
+        given = None if rolls is None else np.asarray(rolls, np.int64).reshape(n, 3).tolist()
         stepped: dict[int, tuple[GameState, tuple]] = {}
-        for i in np.flatnonzero(acts != -1):
-            state, a = self.states[i], int(acts[i])
+        for i, a in enumerate(acts):
+            if a == -1:
+                continue
+            state = self.states[i]
             try:
                 stepped[i] = (
-                    apply_outcome(state, a, DieRoll(*map(int, given[i])))
-                    if given[i, 0] >= 0
+                    apply_outcome(state, a, DieRoll(*given[i]))
+                    if given is not None and given[i][0] >= 0
                     else apply_action(state, a, self.dice[i])
                 )
             except (IllegalActionError, ValueError) as err:
@@ -164,7 +166,8 @@ class EngineGames:
             self.states[i] = new
             self.events[i].extend(events)
             self.turns[i] += 1
-            rewards[i] = coin_shaping * (np.array(new.coins) - np.array(old.coins))
+            if coin_shaping:
+                rewards[i] = coin_shaping * np.subtract(new.coins, old.coins)
             for event in events:
                 if isinstance(event, DieRevealed):
                     out_rolls[i] = (event.die, event.camel_shown, event.value)
