@@ -66,7 +66,7 @@ def test_greedy_and_the_observation_share_one_computation_per_position(monkeypat
     """A greedy opponent (1,000 samples) and a learner's observation (the default 64) of the
     same position: one leg enumeration and one rollout run between them."""
     calls = {"leg": 0, "race": 0}
-    leg_kernel, race_kernel = odds._leg_kernel, odds._race_kernel
+    leg_kernel, race_kernel = odds.kernels._leg_kernel, odds.kernels._race_kernel
 
     def count_leg(*args):
         calls["leg"] += 1
@@ -76,8 +76,10 @@ def test_greedy_and_the_observation_share_one_computation_per_position(monkeypat
         calls["race"] += 1
         return race_kernel(*args)
 
-    monkeypatch.setattr(odds, "_leg_kernel", count_leg)
-    monkeypatch.setattr(odds, "_race_kernel", count_race)
+    for module in (odds.leg, odds.position_estimate):  # every module that calls the kernels
+        monkeypatch.setattr(module, "_leg_kernel", count_leg)
+    for module in (odds.race, odds.position_estimate):
+        monkeypatch.setattr(module, "_race_kernel", count_race)
     rules = RuleSet("classic", num_players=4)
     observer, greedy = Observer(rules), GreedyAgent(tile_odds="approx")
     checked = 0

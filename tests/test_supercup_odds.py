@@ -26,14 +26,9 @@ from camelup_env import (
 )
 from camelup_env.engine import leg_start_pyramid
 from camelup_env.events import LegScored
-from camelup_env.odds import (
-    _mask_of,
-    _race_kernel,
-    _tables_of,
-    leg_rank_probabilities,
-    placement_evs,
-    race_probabilities,
-)
+from camelup_env.odds import leg_rank_probabilities, placement_evs, race_probabilities
+from camelup_env.odds.kernels import _race_kernel
+from camelup_env.odds.tables import _mask_of, _tables_of
 from camelup_env.position import PositionError
 
 PYRAMID = TakePyramidTile()
@@ -160,7 +155,7 @@ def test_R9_1_1_race_odds_would_differ_with_every_die_in_the_next_legs_pyramid()
     rules = state.rules
     good = race_probabilities(state, 20_000, seed=5)
     t = _tables_of(rules)
-    from camelup_env.odds import _position, _pyramid_mask
+    from camelup_env.odds.tables import _position, _pyramid_mask
 
     board, side, _ = _position(state)
     wins, _, _, _, _ = _race_kernel(

@@ -11,9 +11,9 @@ observation (``-1``: the slice is absent) followed by a few settings; :data:`SPE
 entries and :mod:`camelup_env.batch.observe` fills it from the Observer's own layout, so the
 two cannot disagree on where a slice lies.
 
-The odds are not re-implemented: the leg enumeration (``odds._leg_kernel``) and the rollouts
-(``odds._race_kernel``, which seeds numba's per-thread generator at each call, so a thread
-replays exactly the reference's draws) are the reference kernels, called per game. What is
+The odds are not re-implemented: the leg enumeration (``odds.kernels._leg_kernel``) and the
+rollouts (``odds.kernels._race_kernel``, which seeds numba's per-thread generator at each call, so
+a thread replays exactly the reference's draws) are the reference kernels, called per game. What is
 re-implemented in compiled form - the feature encodings, :func:`_leg_tile_ev`,
 :func:`_race_card_ev` and the action values - is tested equal to the Observer on every seat of
 thousands of positions (``tests/test_batch_observation.py``).
@@ -22,9 +22,9 @@ What a seat may not see (R10) is never read: the hand of another seat and the co
 card another seat owns.
 
 numba's disk cache is keyed by this file only, but these kernels bake in the layout and rule
-helpers of :mod:`camelup_env.batch.kernels` and the odds kernels of :mod:`camelup_env.odds`:
-:func:`drop_stale_cache` flushes this file's cache at import when a fingerprint of those two
-files differs from the one recorded beside the cache.
+helpers of :mod:`camelup_env.batch.kernels` and the odds kernels of
+:mod:`camelup_env.odds.kernels`: :func:`drop_stale_cache` flushes this file's cache at import
+when a fingerprint of those two files differs from the one recorded beside the cache.
 """
 
 from __future__ import annotations
@@ -36,7 +36,6 @@ import numpy as np
 from numba import njit, prange
 from numba.core.registry import CPUDispatcher as Dispatcher
 
-from camelup_env import odds as reference_odds
 from camelup_env.batch import kernels as batch_kernels
 from camelup_env.batch.kernels import (
     COINS,
@@ -79,7 +78,8 @@ from camelup_env.batch.kernels import (
     _leg_bits,
     _popcount,
 )
-from camelup_env.odds import _leg_kernel, _race_kernel
+from camelup_env.odds import kernels as reference_odds
+from camelup_env.odds.kernels import _leg_kernel, _race_kernel
 
 #: The entries of ``spec``: the Observer's slices (their start in the observation, -1 when the
 #: observer has none), then settings.
@@ -429,7 +429,9 @@ def _odds(key, r, spec, fc, fv, fw, nf, rc, rv, rn, pick_at, pick_row):
         for s in range(n_open):
             wins[first_of[s]] += 1
             lasts[last_of[s]] += 1
-    for c in range(N_RACING):  # odds._race_estimate: the exact in-leg ends plus 1/n a rollout
+    for c in range(
+        N_RACING
+    ):  # odds.position_estimate._race_estimate: the exact in-leg ends plus 1/n a rollout
         race[0, c] = min(max(ended[c, 0] + wins[c] / n, 0.0), 1.0)
         race[1, c] = min(max(ended[c, 1] + lasts[c] / n, 0.0), 1.0)
     return leg, landings, race
@@ -534,9 +536,8 @@ def observe_games(
     out,
 ):
     """``out[j]`` (zeroed): the observation of game ``i = games[j]`` seen from ``seats[j]``. The
-    face
-    tables are :class:`camelup_env.odds._Tables`'; ``pick_at``/``pick_row`` the pick points of
-    ``position_odds``; ``seeds[i]`` game ``i``'s rollout seed with ``ODDS_V0``.
+    face tables are :class:`camelup_env.odds.tables._Tables`'; ``pick_at``/``pick_row`` the pick
+    points of ``position_odds``; ``seeds[i]`` game ``i``'s rollout seed with ``ODDS_V0``.
 
     ``memo_*[i]``: the last position whose odds were computed in row ``i`` (its
     :func:`_position_key`) and those odds. A bet leaves the position as it was, so the next

@@ -6,8 +6,8 @@ an (N, size) ``float32`` array whose row ``i`` equals
 ``Observer(rules, ...).observe(state_i, seats[i])`` for the state of game ``i``: the same
 layout (the Observer's own, :attr:`BatchObserver.layout`), the same odds and action values.
 
-* the exact leg odds come from the reference enumeration kernel (``odds._leg_kernel``), called
-  once per game: equal to the Observer's bit for bit;
+* the exact leg odds come from the reference enumeration kernel
+  (``odds.kernels._leg_kernel``), called once per game: equal to the Observer's bit for bit;
 * the race estimate replays the reference's draws: with ``action_values`` the rollouts of
   :func:`camelup_env.odds.position_odds` (the enumeration's open leg-end picks, one common
   seed), without them the ``camelup_v0`` plain rollouts seeded by a hash of the position
@@ -31,12 +31,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from camelup_env import odds
 from camelup_env.batch import observation_kernels as ok
 from camelup_env.batch.arrays import rule_vector
 from camelup_env.batch.convert import to_state
 from camelup_env.batch.games import BatchGames, numba_threads
 from camelup_env.observation import Observer, v0_race_seed
+from camelup_env.odds.position_estimate import RACE_SEED, _pick_points, _picks_for
+from camelup_env.odds.tables import _tables_of
 from camelup_env.rules import RuleSet
 
 
@@ -68,7 +69,7 @@ class BatchObserver:
         spec = np.full(len(ok.SPEC), -1, np.int64)
         for name, (start, _) in ob.layout.items():
             spec[ok.SPEC.index(name)] = start
-        tables = odds._tables_of(rules)
+        tables = _tables_of(rules)
         spec[ok.DICE_WIDTH] = ob.shapes["dice_revealed"][1]
         spec[ok.N_VALUES] = ob.shapes["leg_bets_held"][2]
         spec[ok.FIRST_SUPPORT] = rules.first_support_die
@@ -78,7 +79,7 @@ class BatchObserver:
         spec[ok.RACE_SAMPLES] = ob.race_samples
         spec[ok.START_MASK] = tables.start_mask
         spec[ok.RACE_SUPPORT] = tables.first_support
-        spec[ok.RACE_SEED] = odds.RACE_SEED
+        spec[ok.RACE_SEED] = RACE_SEED
         self._spec = spec
         # The Observer's own leg-bet columns (value -> column, 1 / tiles of that value).
         self._value_col = np.array([ob._value_col[v] for v in rules.leg_bet_values], np.int64)
@@ -93,7 +94,7 @@ class BatchObserver:
             tables.raw_n,
         )
         if spec[ok.ODDS_MODE] == ok.ODDS_SHARED:
-            self._picks = odds._pick_points(odds._picks_for(ob.race_samples))
+            self._picks = _pick_points(_picks_for(ob.race_samples))
         else:
             self._picks = (np.empty(0), np.empty(0, np.int64))
         self._memo = self._empty_memo(0)

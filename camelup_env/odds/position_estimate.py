@@ -1,0 +1,186 @@
+"""One public position's odds, shared by the observation and the greedy agent: one enumeration
+for the leg odds, the landings and a stratified race estimate (:mod:`camelup_env.odds`, "Shared
+position odds")."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from camelup_env.odds.kernels import _leg_kernel, _race_kernel
+from camelup_env.odds.leg import (
+    _NO_ROWS,
+    _leg_cache,
+    _leg_entry,
+    _leg_key,
+    leg_rank_probabilities,
+)
+from camelup_env.odds.lru import LRU
+from camelup_env.odds.race import RaceOdds, _race_odds, race_probabilities
+from camelup_env.odds.tables import _mask_of, _position, _tables, _tables_of
+from camelup_env.state import GameState
+
+_position_cache = LRU()
+
+
+# One position's odds, shared -----------------------------------------------------------------
+#: Default samples of :func:`position_odds`' race estimate (the observation's default).
+RACE_SAMPLES = 64
+#: The rollouts' seed: the same for every position (common random numbers).
+RACE_SEED = 12345
+#: Leg-end samples drawn by every enumeration of :func:`position_odds` (more when asked for).
+_PICKS = 1024
+
+
+@dataclass(frozen=True)
+class PositionOdds:
+    """Everything :func:`position_odds` computes for one public position (arrays read-only)."""
+
+    leg: np.ndarray  # (R, R) exact P(camel ends this leg at rank r), as leg_rank_probabilities
+    landings: np.ndarray  # (L + 2,) expected arrivals per space, as expected_landings
+    race: RaceOdds  # P(overall winner / loser), the estimate of "Shared position odds"
+
+
+@dataclass
+class _Enumerated:
+    """One position's enumeration, and the rollouts done from its leg-end sample so far."""
+
+    leg: np.ndarray
+    landings: np.ndarray
+    ended: np.ndarray  # (R, 2) P(the race ends inside this leg with the camel first / last)
+    picks: np.ndarray  # (P, C) the leg outcome at pick point i (see _pick_points), in i order
+    open: np.ndarray  # (P,) 1 where the race goes on from picks[i]
+    first_of: np.ndarray  # per rollout from the open picks, in pick order: the winner
+    last_of: np.ndarray
+    by_samples: dict  # race_samples -> PositionOdds
+
+
+def _pick_points(n: int) -> tuple[np.ndarray, np.ndarray]:
+    """Pick points ``x_0 .. x_{n-1}`` in [0, 1): the base-2 van der Corput sequence (shifted by
+    2^-24 off the interval ends), so the first ``N`` points put one point in each of the ``N``
+    equal intervals whenever ``N`` is a power of two, and every prefix is well spread. Returned
+    sorted, with the sequence index of each sorted point."""
+    found = _tables.get(("picks", n))
+    if found is None:
+        x = np.zeros(n)
+        for i in range(n):
+            f, k, v = 0.5, i, 0.0
+            while k:
+                v += f * (k & 1)
+                k >>= 1
+                f /= 2
+            x[i] = v + 2.0**-24
+        order = np.argsort(x, kind="stable")
+        found = _tables[("picks", n)] = (x[order], order)
+    return found
+
+
+def _picks_for(race_samples: int) -> int:
+    """Leg-end samples an enumeration draws for a race estimate of ``race_samples``:
+    :data:`_PICKS`, doubled until it covers them (so the estimates of every ``N`` up to it
+    share the enumeration)."""
+    n_picks = _PICKS
+    while n_picks < race_samples:
+        n_picks *= 2
+    return n_picks
+
+
+def _enumerate(state: GameState, board: list, side: list, n_picks: int) -> _Enumerated:
+    rules = state.rules
+    t = _tables_of(rules)
+    at, order = _pick_points(n_picks)
+    probs, landings, _, ended, picks, pick_open = _leg_kernel(
+        np.array(board, np.int64),
+        _mask_of(state.pyramid),
+        min(state.pyramid_tiles_left, len(state.pyramid)),
+        t.face_camel,
+        t.face_value,
+        t.face_weight,
+        t.n_faces,
+        rules.n_racing,
+        rules.track_length,
+        np.array(side, np.int64),
+        0,
+        at,
+        order,
+    )
+    probs.setflags(write=False)
+    landings.setflags(write=False)
+    return _Enumerated(probs, landings, ended, picks, pick_open, _NO_ROWS, _NO_ROWS, {})
+
+
+def position_odds(state: GameState, race_samples: int = RACE_SAMPLES) -> PositionOdds:
+    """The leg odds, the expected landings and the race odds of ``state``'s public position,
+    from **one** leg enumeration plus rollouts, cached (LRU) by position across steps, seats,
+    agents and games.
+
+    The position is the board, the tile sides, the dice left and the reveals left: what every
+    odds number depends on, and nothing a seat may not see (R10), so an observer and a greedy
+    opponent of the same game share each computation, whatever ``race_samples`` each uses:
+    the estimate with ``N`` samples reads the first rollouts of the one with more (module
+    docstring, "Shared position odds"). The race estimate is exact where the race ends inside
+    the current leg; its error elsewhere is bounded as documented there. Deterministic: it
+    depends on the position and ``race_samples`` only, not on what was computed before.
+    """
+    if race_samples < 1:
+        raise ValueError(f"race_samples must be >= 1, got {race_samples}")
+    rules = state.rules
+    if rules.wanderer:  # R14: no tiles, so no landings to count
+        return PositionOdds(
+            leg_rank_probabilities(state),
+            np.zeros(rules.last_tile_space + 2),
+            race_probabilities(state, race_samples, RACE_SEED),
+        )
+    board, side, over = _position(state)
+    leg_key = _leg_key(state, board, side)
+    if state.game_over or over:
+        probs, landings = _leg_entry(state, board, side, over)
+        n = rules.n_racing
+        return PositionOdds(
+            probs, landings, _race_odds(np.stack((probs[:, 0], probs[:, n - 1])), race_samples)
+        )
+    entry = _position_cache.get(leg_key)
+    if entry is None or len(entry.open) < race_samples:
+        entry = _enumerate(state, board, side, _picks_for(race_samples))
+        _position_cache.put(leg_key, entry)
+        _leg_cache.put(leg_key, (entry.leg, entry.landings))
+    found = entry.by_samples.get(race_samples)
+    if found is None:
+        found = PositionOdds(entry.leg, entry.landings, _race_estimate(state, entry, race_samples))
+        entry.by_samples[race_samples] = found
+    return found
+
+
+def _race_estimate(state: GameState, entry: _Enumerated, n: int) -> RaceOdds:
+    """``ended`` plus ``1 / n`` per rollout from the open picks among the first ``n``."""
+    rules = state.rules
+    n_open = int(entry.open[:n].sum())
+    if len(entry.first_of) < n_open:  # roll out (again, from the first: the same draws)
+        t = _tables_of(rules)
+        starts = entry.picks[np.flatnonzero(entry.open)[:n_open]]
+        _, _, unfinished, entry.first_of, entry.last_of = _race_kernel(
+            starts,
+            0,
+            0,
+            np.zeros(rules.last_tile_space + 2, np.int64),
+            t.raw_camel,
+            t.raw_value,
+            t.raw_n,
+            rules.n_racing,
+            rules.track_length,
+            rules.pyramid_tiles,
+            n_open,
+            RACE_SEED,
+            10_000,
+            t.start_mask,
+            t.first_support,
+        )
+        if unfinished:
+            raise RuntimeError("a rollout did not finish the race within 10,000 legs")
+    R = rules.n_racing
+    rates = entry.ended.T.copy()
+    rates[0] += np.bincount(entry.first_of[:n_open], minlength=R) / n
+    rates[1] += np.bincount(entry.last_of[:n_open], minlength=R) / n
+    np.clip(rates, 0.0, 1.0, out=rates)  # float sums may stray by an ulp
+    return _race_odds(rates, n)
