@@ -48,8 +48,8 @@ from stable_baselines3.common.callbacks import BaseCallback
 from stable_baselines3.common.vec_env import SubprocVecEnv, VecEnv, VecEnvWrapper
 
 from camelup_config import load_config
+from training.sb3_trainer import TrainConfig, make_env, save_model
 from training.selfplay import SelfPlaySingleAgentEnv
-from training.train_ppo import TrainConfig, make_env, save_model
 
 
 class StepTimer(VecEnvWrapper):

@@ -24,7 +24,7 @@ from camelup_config import ConfigError
 SUBCOMMANDS: dict[str, str] = {
     "demo": "camelup_env.demo",
     "odds": "camelup_env.odds_cli",
-    "train": "training.train_ppo",
+    "train": "training.sb3_trainer",
     "distill": "training.distill",
     "iterate": "training.expert_iteration",
     "evaluate": "tournament.evaluate",

@@ -97,7 +97,7 @@ def test_the_exported_network_is_the_trained_module(run: Path) -> None:
     from ray.rllib.core.columns import Columns
 
     from agents.policy_file import read_policy_file
-    from training.rllib_selfplay import MaskedActorCritic, SelfPlayMultiAgentEnv
+    from training.rllib_trainer import MaskedActorCritic, SelfPlayMultiAgentEnv
 
     file = read_policy_file(run / "model.zip")
     config = json.loads((run / "config.json").read_text())
@@ -133,7 +133,7 @@ def test_the_env_pays_each_agent_its_seats_rewards_since_its_previous_turn() -> 
     included)."""
     from camelup_env.observation import Observer
     from camelup_env.rules import RuleSet
-    from training.rllib_selfplay import SelfPlayMultiAgentEnv, module_for
+    from training.rllib_trainer import SelfPlayMultiAgentEnv, module_for
 
     rules = RuleSet("classic", num_players=4)
     plain = {"odds_features": False, "race_samples": 8, "action_values": False}

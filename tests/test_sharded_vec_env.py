@@ -75,8 +75,8 @@ def test_same_games_as_one_batched_env():
 
 def test_env_method_runs_once_per_shard(tmp_path):
     """add_snapshot must reach each shard's pool once, not once per game."""
+    from training.sb3_trainer import TrainConfig, make_env
     from training.selfplay import SelfPlayVecEnv
-    from training.train_ppo import TrainConfig, make_env
 
     cfg = TrainConfig(
         num_players=2,

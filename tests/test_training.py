@@ -19,7 +19,7 @@ from agents.ppo import ModelFileError, load_agent
 from camelup_config import ConfigError, load_config
 from camelup_env.rules import RuleSet
 from tournament.ratings import mean_ci
-from training.train_ppo import TrainConfig, train
+from training.sb3_trainer import TrainConfig, train
 
 
 def tiny(out: Path, **kw) -> TrainConfig:
@@ -313,7 +313,7 @@ def test_train_command_reports_config_errors_in_one_line(tmp_path, capsys) -> No
 def test_eval_rows_are_never_written_twice(trained, tmp_path) -> None:
     import shutil
 
-    from training.train_ppo import BackgroundEvaluator
+    from training.sb3_trainer import BackgroundEvaluator
 
     cfg, _ = trained
     out = tmp_path / "copy"

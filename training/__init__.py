@@ -10,8 +10,8 @@ from typing import Any
 
 #: ``camelup train --trainer NAME`` -> the module implementing it (imported only when chosen)
 TRAINERS: dict[str, str] = {
-    "sb3": "training.train_ppo",
-    "rllib": "training.rllib_selfplay",
+    "sb3": "training.sb3_trainer",
+    "rllib": "training.rllib_trainer",
 }
 
 

@@ -79,8 +79,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from training.sb3_trainer import TrainConfig
     from training.settings import check_agents
-    from training.train_ppo import TrainConfig
 
     cfg = load_config(TrainConfig, args.config, {})
     check_agents("--teacher", [args.teacher])
