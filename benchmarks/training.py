@@ -48,7 +48,7 @@ from stable_baselines3.common.callbacks import BaseCallback
 from stable_baselines3.common.vec_env import SubprocVecEnv, VecEnv, VecEnvWrapper
 
 from camelup_config import load_config
-from training.sb3_trainer import TrainConfig, make_env, save_model
+from training.sb3_trainer import TrainConfig, build_model, make_env, save_model
 from training.selfplay import SelfPlaySingleAgentEnv
 
 
@@ -158,21 +158,7 @@ def ppo_only(cfg: TrainConfig, seconds: float) -> dict[str, float]:
     torch.set_num_threads(cfg.torch_threads or os.cpu_count() or 1)
     observations, masks = real_samples(cfg)
     venv = ZeroCostVecEnv(observations, masks, cfg.n_envs)
-    model = MaskablePPO(
-        "MlpPolicy",
-        venv,
-        learning_rate=cfg.learning_rate,
-        n_steps=cfg.n_steps,
-        batch_size=cfg.batch_size,
-        n_epochs=cfg.n_epochs,
-        gamma=cfg.gamma,
-        gae_lambda=cfg.gae_lambda,
-        clip_range=cfg.clip_range,
-        ent_coef=cfg.ent_coef,
-        policy_kwargs={"net_arch": list(cfg.net_arch)},
-        seed=cfg.seed,
-        device="cpu",
-    )
+    model = build_model(cfg, venv)
     rollout = cfg.n_envs * cfg.n_steps
     model.learn(rollout)
     start = time.perf_counter()
@@ -246,21 +232,7 @@ def measure(cfg: TrainConfig, path: str, snapshot: str, seconds: float) -> dict[
         # The same rollout size as the new path, split over the worker processes.
         n_steps = max(cfg.batch_size // n_envs, cfg.n_envs * cfg.n_steps // n_envs)
     timed = StepTimer(venv)
-    model = MaskablePPO(
-        "MlpPolicy",
-        timed,
-        learning_rate=cfg.learning_rate,
-        n_steps=n_steps,
-        batch_size=cfg.batch_size,
-        n_epochs=cfg.n_epochs,
-        gamma=cfg.gamma,
-        gae_lambda=cfg.gae_lambda,
-        clip_range=cfg.clip_range,
-        ent_coef=cfg.ent_coef,
-        policy_kwargs={"net_arch": list(cfg.net_arch)},
-        seed=cfg.seed,
-        device="cpu",
-    )
+    model = build_model(cfg, timed, n_steps=n_steps)
     rollout = n_envs * n_steps
     model.learn(rollout)  # warm-up: numba compilation, caches, worker start
     timer = RolloutTimer()

@@ -32,6 +32,7 @@ import sys
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Any
 
 from camelup_config import ConfigError, setting
 from camelup_env.camelup_v1 import ENV_VERSION
@@ -452,9 +453,40 @@ def open_run(cfg: TrainConfig, resume: bool) -> dict:
     )
 
 
+def build_model(
+    cfg: TrainConfig,
+    venv: Any,
+    device: str = "cpu",
+    *,
+    n_steps: int | None = None,
+    tensorboard_log: str | None = None,
+) -> Any:
+    """The run's MaskablePPO on ``venv``: its network, rollout, minibatch, epochs and PPO
+    settings, from ``cfg`` (``n_steps`` instead of ``cfg.n_steps`` when given). The training
+    benchmark builds its PPO-only limit here too, so the two cannot differ."""
+    from sb3_contrib import MaskablePPO
+
+    return MaskablePPO(
+        "MlpPolicy",
+        venv,
+        learning_rate=cfg.learning_rate,
+        n_steps=cfg.n_steps if n_steps is None else n_steps,
+        batch_size=cfg.batch_size,
+        n_epochs=cfg.n_epochs,
+        gamma=cfg.gamma,
+        gae_lambda=cfg.gae_lambda,
+        clip_range=cfg.clip_range,
+        ent_coef=cfg.ent_coef,
+        policy_kwargs={"net_arch": list(cfg.net_arch)},
+        seed=cfg.seed,
+        device=device,
+        tensorboard_log=tensorboard_log,
+        verbose=0,
+    )
+
+
 def train(cfg: TrainConfig, resume: bool = False, command: str | None = None) -> Path:
     import torch
-    from sb3_contrib import MaskablePPO
 
     device = resolve_device(cfg.device)
     progress = open_run(cfg, resume)
@@ -467,23 +499,7 @@ def train(cfg: TrainConfig, resume: bool = False, command: str | None = None) ->
     if cfg.init_from and not resume:
         progress["snapshots"].append(cfg.init_from)  # "self" opponents start as the model refined
     vec_env = make_env(cfg, list(progress["snapshots"]))
-    model = MaskablePPO(
-        "MlpPolicy",
-        vec_env,
-        learning_rate=cfg.learning_rate,
-        n_steps=cfg.n_steps,
-        batch_size=cfg.batch_size,
-        n_epochs=cfg.n_epochs,
-        gamma=cfg.gamma,
-        gae_lambda=cfg.gae_lambda,
-        clip_range=cfg.clip_range,
-        ent_coef=cfg.ent_coef,
-        policy_kwargs={"net_arch": list(cfg.net_arch)},
-        seed=cfg.seed,
-        device=device,
-        tensorboard_log=str(out / "tensorboard"),
-        verbose=0,
-    )
+    model = build_model(cfg, vec_env, device, tensorboard_log=str(out / "tensorboard"))
     from agents.ppo import load_into
 
     if resume:
