@@ -45,54 +45,32 @@ may see (R10), and `"action_mask"`, an `int8` 0/1 vector over the actions (all z
 agent is the one to act). The vector is made of named slices; `env.unwrapped.observation_layout`
 maps each name to its `(start, stop)` and `env.unwrapped.observer.view(obs, name)` returns a slice
 in its documented shape. All per-seat slices are **relative**: seat 0 is the observing agent,
-then the others in turn order. Slices (C camels, R racing camels, L track length, n players, D
-dice, M highest die number, X crazy camels, U distinct leg-bet values, K = n R card slots):
+then the others in turn order. `camelup_env.observation.SLICES` is the table of every slice (its
+shape in symbols, bounds, meaning, and the rule sets or settings that have it), rendered on the
+documentation's environment page; `env.unwrapped.observer.slices` are this game's. In short: the
+track (camels' spaces, heights, ranking, tiles), the leg (dice out, pyramid tiles, leg-bet
+stacks), every seat's public holdings (coins, leg bets, tiles, how many race cards), who placed
+each race-bet card - **another player's card colour is never encoded** - and the agent's own
+cards; each Supercup module and the Persian tutorial add their slices. With
+`odds_features=True` (default) the exact leg rank probabilities, the top leg-bet tiles' values
+and estimated race odds (`camelup_env.odds.position_odds`; deterministic); with
+`action_values=True` (default) the agent's immediate expected coins of every action / 10: the
+numbers the `greedy` bot maximises, so a policy can represent greedy as an argmax over the
+legal actions and learn corrections.
 
-* `camel_space` (C, L) one-hot space; `camel_progress` (C,) space / L; `camel_height` (C,)
-  height in the stack / (C - 1); `camel_crossed` (C, 2) crossed forward / backward;
-  `racing_rank` (R, R) one-hot [camel, rank].
-* `tiles` (L - 1, n + 2): per space 2..L the tile owner's relative seat one-hot and [+1, -1] side.
-* `dice_revealed` (D, 1 + M): revealed this leg, number shown one-hot; `grey_die_shown` (X,)
-  (second edition only); `pyramid_tiles_left` (1,); `leg_stacks` (R, 2): top value / highest
-  value and tiles left / tiles per stack; `leg_number` (1,) min(leg, 20) / 20.
-* Per relative seat: `coins` (n,) min(coins, 100) / 20; `coin_margin` (n,) (coins - own) / 20
-  clipped to [-5, 5]; `leg_bets_held` (n, R, U); `pyramid_tiles_held` (n,); `tile_on_track`
-  (n,); `race_cards_in_hand` (n,) count / R; `is_current` (n,); `is_leg_starter` (n,);
-  `partner` (n, n) and `partner_card_available` (n,) (only when the rule set has partnerships).
-* Supercup, each only with its module: `support_dice` (R, 2) [in the pyramid, in its crater]
-  per camel's support die (R9.1); `extra_pending` (1,) (with `extra_action`, R9.1.4);
-  `photographer` (n,) holder's relative seat one-hot and `camera_space` (L,) one-hot (R9.2);
-  `position_bets` (P, 2 + n + R) per position tile (2nd..5th): [taken, owner's relative seat
-  one-hot, covered camel one-hot, covered value / highest value] (R9.3). `dice_revealed` covers
-  the support dice too (D = 10).
-* `winner_pile`, `loser_pile` (K, n): per card slot in placing order, the owner's relative seat
-  one-hot. **Another player's card colour is never encoded.** `own_cards` (R, 4): per colour,
-  [in hand, on winner pile, on loser pile, slot / (K - 1)] for the observing agent's own cards.
-* With `odds_features=True` (default): `leg_rank_prob` (R, R) exact leg rank probabilities,
-  `leg_bet_ev` (R,) expected value of each top leg-bet tile / highest value (0 if none left),
-  `leg_bet_available` (R,), `race_winner_prob` (R,), `race_loser_prob` (R,) (estimated from
-  `race_samples` samples, see `camelup_env.odds.position_odds`; deterministic).
-* With `action_values=True` (default): `action_values` (A,), A = the number of actions: per
-  action index, the agent's immediate expected coins of that action / 10, clipped to [-1, 1]
-  (0 for the actions it may not take): the numbers the `greedy` bot maximises
-  (`camelup_env.action_values`), so a policy can represent greedy as an argmax over the legal
-  actions and learn corrections.
-
-Sizes with the default slices (odds features: 45 of them with 5 racing camels; action values:
-46 classic, 46-54 second edition, 120-130 supercup): classic 2p 412, 4p 606, 8p 1234; second
-edition 4p 652, 6p 974, 8p 1360; supercup 4p (extra action) 823, 10p 2052.
-`camelup_env.observation` documents every slice in full.
+Sizes with the default slices: classic 2p 412, 4p 606, 8p 1234; second edition 4p 652, 6p 974,
+8p 1360; supercup 4p (extra action) 823, 10p 2052; Persian tutorial 4p 647; Cup 722.
 
 The Persian tutorial (`preset="persian_tutorial"`, R14) has no track tiles (its `tiles` slice
 stays zero), a `wanderer` (L,) slice (the desert wanderer's space), `loser_cards` (n, R) and
 `loser_card_value` (R,) (its leg loser cards); `leg_stacks` and `leg_bets_held` show its leg
 winner cards (the value the next one pays, the values played). 36 actions: winner cards,
 draw a die, race bets, then `PlayLoserCard(camel)` and the wanderer's `WandererSwap(lower,
-upper)` / `WandererSendBack(camel)`; 4 players: 530 observation entries.
+upper)` / `WandererSendBack(camel)`.
 
 The Camel Up Cup (`preset="cup"`, rules C1-C13, 4 players only) has 70 actions: its traps may
 go on spaces 2-28, past the finish line, so the `tiles` slice covers those 27 spaces; coins may
-be negative (`coins` from -5); 722 observation entries with the default slices.
+be negative (`coins` from -5).
 
 #### Legal Actions Mask
 

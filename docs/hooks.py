@@ -13,6 +13,9 @@
 * ``tutorials/*.md``: the tutorials with the outputs of their last execution
   (``tutorials.notebooks.site_pages``).
 
+and :func:`on_page_markdown` puts the observation's slice table, rendered from
+``camelup_env.observation.SLICES``, where a page says ``<!-- observation slices -->``.
+
 ``python docs/hooks.py OUT_DIR`` writes the same files to ``OUT_DIR`` to look at;
 ``python docs/hooks.py --readme`` refreshes the README's committed copy of the board picture.
 """
@@ -216,6 +219,18 @@ def on_files(files, config):  # the MkDocs hook
     for uri, content in generated().items():
         files.append(File.generated(config, uri, content=content))
     return files
+
+
+#: Where a page gets the observation's slice table.
+SLICE_TABLE_MARKER = "<!-- observation slices -->"
+
+
+def on_page_markdown(markdown, page, config, files):  # the MkDocs hook
+    if SLICE_TABLE_MARKER not in markdown:
+        return markdown
+    from camelup_env.observation import markdown_table
+
+    return markdown.replace(SLICE_TABLE_MARKER, markdown_table())
 
 
 #: The README's picture: the same board, committed (the README is read outside the site).

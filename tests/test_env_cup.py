@@ -44,5 +44,5 @@ def test_C1_cup_sizes_in_the_docstring() -> None:
     import camelup_env.camelup_v1 as mod
     from camelup_env import action_table
 
-    assert f"{Observer(CUP).size} observation entries" in mod.__doc__
+    assert f"Cup {Observer(CUP).size}." in mod.__doc__
     assert f"has {len(action_table(CUP))} actions" in mod.__doc__

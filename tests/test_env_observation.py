@@ -11,7 +11,16 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from camelup_env import RuleSet, apply_action, legal_action_indices, new_game, ranking
-from camelup_env.observation import HIDDEN, Observer, public_view
+from camelup_env.observation import (
+    HIDDEN,
+    SLICES,
+    Observer,
+    ReferenceObserver,
+    layout_of,
+    markdown_table,
+    public_view,
+)
+from camelup_env.observation.reference import ENCODERS, ODDS_SLICES
 
 RULESETS = [
     RuleSet("classic", num_players=2),
@@ -190,20 +199,32 @@ def test_odds_features_match_the_odds_module(rules: RuleSet) -> None:
         assert np.all(obs >= ob.low) and np.all(obs <= ob.high)
 
 
+ALL_RULESETS = [
+    *RULESETS,
+    RuleSet("cup"),
+    RuleSet("persian_tutorial", num_players=4),
+    RuleSet("second_edition", num_players=6, partnerships=True),
+]
+
+
 @pytest.mark.parametrize(
     ("odds", "values"), [(False, False), (True, False), (False, True), (True, True)]
 )
-@pytest.mark.parametrize("rules", RULESETS, ids=lambda r: f"{r.preset}-{r.num_players}")
-def test_incremental_observer_equals_the_reference_encoding(
+@pytest.mark.parametrize(
+    "rules",
+    ALL_RULESETS,
+    ids=lambda r: f"{r.preset}-{r.num_players}{'-partners' if r.partnerships else ''}",
+)
+def test_incremental_observer_equals_the_reference_observer(
     rules: RuleSet, odds: bool, values: bool
 ) -> None:
     """The Observer updates a seat-independent vector part by part and permutes it per seat;
-    it must equal the from-scratch encoding exactly, whatever order states come in (steps of
-    one game, then states of several games shuffled, which defeats every part's memo)."""
-    from observation_reference import ReferenceObserver
-
+    it must equal the reference observer (every slice from scratch) exactly, whatever order
+    states come in (steps of one game, then states of several games shuffled, which defeats
+    every part's memo)."""
     ob = Observer(rules, odds_features=odds, race_samples=20, action_values=values)
-    ref = ReferenceObserver(ob)
+    ref = ReferenceObserver(rules, odds_features=odds, race_samples=20, action_values=values)
+    assert ref.layout.spans == ob.layout and ref.layout.size == ob.size
     rng = np.random.default_rng(7)
     games = []
     n_games, length = (3, 150) if not values else (2, 40)  # values: a few ms per state
@@ -220,6 +241,55 @@ def test_incremental_observer_equals_the_reference_encoding(
         for seat in range(rules.num_players):
             fast = ob.observe(state, seat)
             assert np.array_equal(fast, ref.observe(state, seat)), (seat, state)
+
+
+def test_the_slice_table_is_the_one_description_of_every_slice() -> None:
+    """Each slice has one entry (name, shape, meaning), the reference observer one encoder
+    for each (the estimates aside), and the rendered table shows each one."""
+    names = [s.name for s in SLICES]
+    assert len(names) == len(set(names))
+    assert set(names) == set(ENCODERS) | set(ODDS_SLICES) | {"action_values"}
+    table = markdown_table()
+    for piece in SLICES:
+        assert f"| `{piece.name}` |" in table and piece.meaning in table
+    layout = layout_of(RuleSet("classic", num_players=4), True, True)
+    concrete = markdown_table(layout)
+    assert "| `tiles` | (15, 6) | [" in concrete and "support_dice" not in concrete
+
+
+def test_the_sizes_in_the_env_docstring() -> None:
+    """camelup_v1's docstring quotes the vector's size per rule set: each figure is the size."""
+    import re
+
+    import camelup_env.camelup_v1 as mod
+
+    sizes = mod.__doc__.split("Sizes with the default slices:")[1].split("\n\n")[0]
+    checked = 0
+    for group in " ".join(sizes.split()).rstrip(".").split(";"):
+        preset = re.match(r"\s*([a-zA-Z ]+?) \d+p", group)
+        if preset is None:  # the Cup has one table size: test_C1_cup_sizes_in_the_docstring
+            continue
+        name = preset.group(1).lower().replace(" ", "_")
+        for players, extra, size in re.findall(r"(\d+)p (\(extra action\) )?(\d+)", group):
+            rules = RuleSet(name, num_players=int(players), extra_action=bool(extra))
+            assert Observer(rules).size == int(size), (name, players)
+            checked += 1
+    assert checked == 9
+
+
+def test_the_docs_render_the_slice_table_from_the_code() -> None:
+    """docs/environment.md carries a marker, not a copy; the MkDocs hook puts the table there."""
+    import importlib.util
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    page = (root / "docs" / "environment.md").read_text()
+    spec = importlib.util.spec_from_file_location("docs_hooks", root / "docs" / "hooks.py")
+    hooks = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(hooks)
+    assert page.count(hooks.SLICE_TABLE_MARKER) == 1
+    rendered = hooks.on_page_markdown(page, None, None, None)
+    assert markdown_table() in rendered and hooks.SLICE_TABLE_MARKER not in rendered
 
 
 @pytest.mark.parametrize("odds", [False, True])
