@@ -18,10 +18,12 @@ $(STAMP): pyproject.toml | $(PY)
 	$(PIP) install -e ".[dev,train,docs,distributed,web]" "$(TORCH)"
 	touch $(STAMP)
 
-# ruff's rules and its formatter (black's style): a change is formatted before it lands
+# ruff's rules and its formatter (black's style): a change is formatted before it lands;
+# then mypy, with the packages and the strictness of [tool.mypy] in pyproject.toml
 lint: install
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy
 
 test: lint
 	$(PY) -m pytest -q -rs -n 2 --dist loadfile
@@ -55,5 +57,5 @@ bench: install
 	$(PY) benchmarks/tournament.py
 
 clean:
-	rm -rf build dist site *.egg-info .pytest_cache .ruff_cache .hypothesis
+	rm -rf build dist site *.egg-info .pytest_cache .ruff_cache .mypy_cache .hypothesis
 	find . -path ./$(VENV) -prune -o -name __pycache__ -type d -exec rm -rf {} +

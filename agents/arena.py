@@ -103,13 +103,12 @@ def _raise_timeout(signum: int, frame: object) -> None:
 @contextlib.contextmanager
 def alarm_timer(seconds: float | None) -> Iterator[None]:
     """Raise :class:`MoveTimeout` in the block after ``seconds`` (SIGALRM; main thread only)."""
-    usable = (
+    if not (
         seconds is not None
         and seconds > 0
         and hasattr(signal, "setitimer")
         and threading.current_thread() is threading.main_thread()
-    )
-    if not usable:
+    ):
         yield
         return
     previous = signal.signal(signal.SIGALRM, _raise_timeout)

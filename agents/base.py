@@ -61,8 +61,8 @@ def legal_indices(observation: Observation) -> np.ndarray:
 
 
 # Registry ----------------------------------------------------------------------------------
-#: name -> "module:attribute" of the agent class or factory (imported on first use)
-_AGENTS: dict[str, str] = {
+#: name -> the agent class or factory, or its "module:attribute" (imported on first use)
+_AGENTS: dict[str, str | Callable[..., Agent]] = {
     "random": "agents.random_agent:RandomAgent",
     "heuristic": "agents.heuristic:HeuristicAgent",
     "greedy": "agents.greedy:GreedyAgent",
@@ -82,7 +82,7 @@ def register(name: str, target: str | Callable[..., Agent]) -> None:
     """Register an agent factory (a class, callable or ``"module:attr"`` string) under ``name``."""
     if ":" in name:
         raise ValueError(f"agent names cannot contain ':' (reserved for prefixes), got {name!r}")
-    _AGENTS[name] = target  # type: ignore[assignment]
+    _AGENTS[name] = target
 
 
 def register_prefix(
@@ -103,9 +103,10 @@ def model_file(spec: str) -> Path | None:
     """The camelup model file that ``spec`` plays (``None`` for an agent without one); a spec
     whose file cannot be found raises the loader's error."""
     prefix, sep, rest = spec.partition(":")
-    if not sep or prefix not in _PREFIXES or _PREFIXES[prefix][2] is None:
+    find = _PREFIXES[prefix][2] if sep and prefix in _PREFIXES else None
+    if find is None:
         return None
-    return Path(_PREFIXES[prefix][2](rest))
+    return Path(find(rest))
 
 
 def _import(target: str) -> Any:

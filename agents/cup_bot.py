@@ -21,6 +21,7 @@ import random
 import sys
 import types
 from pathlib import Path
+from typing import Any
 
 from agents import cup_compat
 from agents.base import Agent, Observation
@@ -32,11 +33,11 @@ def _install_playerinterface() -> None:
     """Make ``import playerinterface`` (and ``from playerinterface import PlayerInterface``)
     give this project's :class:`~agents.cup_compat.PlayerInterface`."""
     module = types.ModuleType("playerinterface")
-    module.PlayerInterface = cup_compat.PlayerInterface
+    module.__dict__["PlayerInterface"] = cup_compat.PlayerInterface
     sys.modules["playerinterface"] = module
 
 
-def load_bot_class(path: str, name: str | None = None) -> type:
+def load_bot_class(path: str, name: str | None = None) -> type[Any]:
     """The bot class of the Cup bot file ``path``: the class ``name``, or else the one class
     deriving from ``PlayerInterface`` that the file defines (the one named like the file when
     there are several)."""
@@ -48,6 +49,8 @@ def load_bot_class(path: str, name: str | None = None) -> type:
     if folder not in sys.path:
         sys.path.insert(0, folder)
     spec = importlib.util.spec_from_file_location(f"cup_bot_{file.stem}", file)
+    if spec is None or spec.loader is None:  # not for a .py file: Python's source loader
+        raise ValueError(f"cup:{path}: Python cannot load the file as a module")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     if name is not None:

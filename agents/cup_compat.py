@@ -70,6 +70,9 @@ class CupGameState:
     "GameState Fields"); built by :class:`CupView`. Plain lists, so a bot may copy, deep-copy
     and change it freely."""
 
+    #: Set from the second leg on, as the Cup's engine does (unused by bots).
+    camel_bet_values: list[int]
+
     def __init__(self) -> None:
         self.camel_track: list[list[int]] = [[] for _ in range(CUP_SLOTS)]
         self.trap_track: list[list[int]] = [[] for _ in range(CUP_SLOTS)]

@@ -134,12 +134,12 @@ class ExpertAgent(Agent):
         if not values:
             return values
         table = action_table(s.rules)
-        race = [i for i in values if isinstance(table.actions[i], RaceBet)]
+        race = {i: a for i in values if isinstance(a := table.actions[i], RaceBet)}
         if race:
             self._charge_race_cards(s, race, values)
-        tiles = [i for i in values if isinstance(table.actions[i], PlaceTile)]
+        tiles = {i: a for i in values if isinstance(a := table.actions[i], PlaceTile)}
         if tiles and self.tile_bets:
-            places = {i: (table.actions[i].space, table.actions[i].side) for i in tiles}
+            places = {i: (a.space, a.side) for i, a in tiles.items()}
             effects = tile_bet_effects(s, me, places.values(), self.weights(s, me))
             for i, place in places.items():
                 values[i] += effects.get(place, 0.0)
@@ -158,13 +158,14 @@ class ExpertAgent(Agent):
         partner = s.partners[me]
         return {q: 1.0 if q == me else (0.0 if q == partner else -w) for q in range(n)}
 
-    def _charge_race_cards(self, s: GameState, race: list[int], values: dict[int, float]) -> None:
+    def _charge_race_cards(
+        self, s: GameState, race: dict[int, RaceBet], values: dict[int, float]
+    ) -> None:
         horizon = race_horizon(s, self.near, self.far)
         if horizon <= 0:
             return
         ro = self.greedy.race_odds(s)
         payout = self.late_payout(s)
-        actions = action_table(s.rules).actions
-        for i in race:
-            c = actions[i].camel
+        for i, bet in race.items():
+            c = bet.camel
             values[i] -= keep_value(float(ro.winner[c]), float(ro.loser[c]), horizon, payout)

@@ -112,8 +112,8 @@ class HumanAgent(Agent):
             if (
                 isinstance(a, PlaceTile)
                 and j + 1 < len(numbered)
-                and isinstance(actions[numbered[j + 1][1]], PlaceTile)
-                and actions[numbered[j + 1][1]].space == a.space
+                and isinstance(b := actions[numbered[j + 1][1]], PlaceTile)
+                and b.space == a.space
             ):
                 # both sides of one space on one line
                 self.say(

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import argparse
 import re
+import secrets
 import sys
-
-import numpy as np
 
 import agents as registry
 from agents.arena import QuitGame, play_game
@@ -40,7 +39,7 @@ def run(args: argparse.Namespace) -> int:
     if not 0 <= args.seat < n:
         print(f"camelup play: error: --seat must be 0..{n - 1}", file=sys.stderr)
         return 2
-    seed = args.seed if args.seed is not None else int(np.random.SeedSequence().entropy % 10**6)
+    seed = args.seed if args.seed is not None else secrets.randbelow(10**6)
     human = HumanAgent(console=console)
     lineup: list = []
     names: list[str] = []

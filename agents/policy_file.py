@@ -535,8 +535,9 @@ def _architecture_from_weights(path: Path, weights: dict[str, Any]) -> Architect
         )
         return tuple(int(v.shape[0]) for _, v in found if getattr(v, "ndim", 0) == 2)
 
-    head = weights.get("action_net.weight")
-    first = weights.get("mlp_extractor.policy_net.0.weight", head)
+    # whatever the file holds there: checked to be 2-d below
+    head: Any = weights.get("action_net.weight")
+    first: Any = weights.get("mlp_extractor.policy_net.0.weight", head)
     if getattr(head, "ndim", 0) != 2 or getattr(first, "ndim", 0) != 2:
         raise ModelFileError(f"{path}: {WEIGHTS_MEMBER} is not a MaskablePPO policy's weights")
     return Architecture(

@@ -17,11 +17,15 @@ import dataclasses
 import types
 import typing
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import yaml
 
-T = TypeVar("T")
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+
+#: A config class: a dataclass.
+T = TypeVar("T", bound="DataclassInstance")
 
 
 class ConfigError(ValueError):

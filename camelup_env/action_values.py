@@ -60,6 +60,7 @@ player, by definition).
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import cast
 
 import numpy as np
 
@@ -122,38 +123,37 @@ def action_values(
     place = photo = race = None
     for i in legal:
         a = actions[i]
-        kind = type(a)
-        if kind is TakeLegBet:
+        if type(a) is TakeLegBet:
             stack = state.leg_stacks[a.camel]
             if stack:
                 out[i] = leg_tile_ev(shared.leg, a.camel, stack[0])
-        elif kind is TakePyramidTile:
+        elif type(a) is TakePyramidTile:
             if state.pyramid_tiles_left:
                 out[i] = state.rules.pyramid_tile_value
-        elif kind is PlaceTile:
+        elif type(a) is PlaceTile:
             if place is None:
                 place = _placement_gains(state, me, table, tile_odds)
             out[i] = place.get(i, 0.0)
-        elif kind is RaceBet:
+        elif type(a) is RaceBet:
             if race is None:
                 race = _race_values(state, me, table, shared.race)
             out[i] = race.get(i, 0.0)
-        elif kind is Partner:
+        elif type(a) is Partner:
             out[i] = max(0.0, max(held_rewards(state, a.seat), default=0.0))
-        elif kind is PositionBet:
+        elif type(a) is PositionBet:
             out[i] = position_bet_value(state, me, a)
-        elif kind is Photograph:
+        elif type(a) is Photograph:
             if photo is None:
                 photo = photo_gains(state, me)
             out[i] = photo.get(a.space, 0.0)
-        elif kind is AddSupportDie:
+        elif type(a) is AddSupportDie:
             out[i] = support_die_gain(state, me, a.camel) - 1.0
-        elif kind is PlayLoserCard:
+        elif type(a) is PlayLoserCard:
             value = state.rules.loser_bet_values[len(state.loser_cards)]
             out[i] = loser_card_ev(shared.leg, a.camel, value)
-        elif kind is WandererSwap or kind is WandererSendBack:
+        elif type(a) is WandererSwap or type(a) is WandererSendBack:
             out[i] = wanderer_gain(state, me, a)
-        elif kind is not SkipExtra:  # pragma: no cover - every action kind is valued above
+        elif type(a) is not SkipExtra:  # pragma: no cover - every action kind is valued above
             raise TypeError(f"no value for {a!r}")
     return out
 
@@ -182,7 +182,8 @@ def _placement_gains(s: GameState, me: int, table: ActionTable, tile_odds: str) 
         landings = odds.expected_landings(s)
         base = landings[current[0]] if current is not None else 0.0
         first, last = table.tile_offset, table.race_offset
-        return {i: float(landings[table.actions[i].space] - base) for i in range(first, last)}
+        tiles = cast("tuple[PlaceTile, ...]", table.actions[first:last])  # the table's tile block
+        return {first + k: float(landings[a.space] - base) for k, a in enumerate(tiles)}
     probe = s
     if current is not None:
         probe = s.copy()
@@ -194,7 +195,7 @@ def _placement_gains(s: GameState, me: int, table: ActionTable, tile_odds: str) 
 
 def _race_values(s: GameState, me: int, table: ActionTable, ro: odds.RaceOdds) -> dict[int, float]:
     held = [c for c in range(s.rules.n_racing) if s.hands[me] >> c & 1]
-    out = {}
+    out: dict[int, float] = {}
     if not held:
         return out
     payouts = s.rules.race_bet_payouts

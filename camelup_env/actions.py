@@ -248,10 +248,11 @@ class ActionTable:
 
 def action_table(rules: RuleSet) -> ActionTable:
     """The action table of a rule set (built once per rule set object)."""
-    table = rules._derived.get("actions")  # the engine asks on every step: one dict lookup
+    # the engine asks on every step: one dict lookup
+    table: ActionTable | None = rules._derived.get("actions")
     if table is None:
         table = rules._derived["actions"] = _build_action_table(rules)
-    return table  # type: ignore[return-value]
+    return table
 
 
 def _build_action_table(rules: RuleSet) -> ActionTable:

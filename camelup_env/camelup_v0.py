@@ -26,7 +26,9 @@ class raw_env(camelup_v1.raw_env):
     metadata: ClassVar[dict[str, Any]] = {**camelup_v1.raw_env.metadata, "name": ENV_VERSION}
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, action_values=False, **kwargs)
+        # v0 has no action values: passing them (by keyword or as v1's last positional
+        # argument) is the TypeError the checker warns of
+        super().__init__(*args, action_values=False, **kwargs)  # type: ignore[misc]
 
 
 def env(**kwargs: Any) -> AECEnv:

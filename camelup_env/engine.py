@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -72,6 +72,8 @@ from camelup_env.events import (
 from camelup_env.movement import crazy_exception, move_unit, ranking
 from camelup_env.rules import RuleSet
 from camelup_env.state import LOSER_PILE, WINNER_PILE, GameState
+
+_T = TypeVar("_T")
 
 
 class IllegalActionError(ValueError):
@@ -493,7 +495,10 @@ def to_action(state: GameState, action: Action | int) -> Action:
                 f"action index {int(action)} is out of range 0..{len(actions) - 1}"
             )
         return actions[action]
-    if type(action) not in _EFFECTS and type(action) is not TakePyramidTile:
+    # an int left here (a bool, an int subclass) is no action either
+    if isinstance(action, int) or (
+        type(action) not in _EFFECTS and type(action) is not TakePyramidTile
+    ):
         raise IllegalActionError(f"not a camelup action: {action!r}")
     return action
 
@@ -518,7 +523,9 @@ def apply_action(
     return _apply_deterministic(state, action)
 
 
-def chance_outcomes(state: GameState, action: Action | int) -> list[tuple[DieRoll, Fraction]]:
+def chance_outcomes(
+    state: GameState, action: Action | int
+) -> list[tuple[DieRoll | None, Fraction]]:
     """Every die roll ``action`` can lead to, with its exact probability (sums to 1).
 
     Only :class:`TakePyramidTile` has chance; any other action has the single outcome ``None``
@@ -702,7 +709,7 @@ def _skip_extra(state: GameState, new: GameState, p: int, action: SkipExtra) -> 
     return (ExtraSkipped(p),)
 
 
-_EFFECTS: dict[type, Callable[[GameState, GameState, int, Any], tuple[Event]]] = {
+_EFFECTS: dict[type, Callable[[GameState, GameState, int, Any], tuple[Event, ...]]] = {
     TakeLegBet: _take_leg_bet,
     PlaceTile: _place_tile,
     RaceBet: _race_bet,
@@ -735,9 +742,9 @@ def _roll(
     reason = "die"
     if rules.is_crazy(shown):  # R5.5: backward, and R5.5 picks the crazy camel
         exception = crazy_exception(state.stacks, rules.n_racing)
-        camel = shown if exception is None else exception[0]
-        if camel != shown:  # the events say why the other crazy camel moves
-            reason = exception[1]
+        camel = shown
+        if exception is not None and exception[0] != shown:
+            camel, reason = exception  # the events say why the other crazy camel moves
         steps = -value
     else:
         camel, steps = shown, value
@@ -892,5 +899,5 @@ def winners(state: GameState) -> tuple[int, ...]:
     return tuple(s for s, c in enumerate(state.coins) if c == best)
 
 
-def _set(values: tuple, index: int, value: object) -> tuple:
+def _set(values: tuple[_T, ...], index: int, value: _T) -> tuple[_T, ...]:
     return (*values[:index], value, *values[index + 1 :])

@@ -7,7 +7,7 @@ of movement: the engine, the odds tests and the chance API all go through them.
 
 from __future__ import annotations
 
-from camelup_env.events import TilePayout, UnitMoved
+from camelup_env.events import Event, TilePayout, UnitMoved
 
 
 def move_unit(
@@ -16,7 +16,7 @@ def move_unit(
     camel: int,
     steps: int,
     last_tile_space: int,
-    events: list,
+    events: list[Event],
     reason: str = "die",
 ) -> tuple[int, list[int], tuple[int, ...]]:
     """Move ``camel`` and everything above it ``steps`` spaces (negative = backward, R5.5).

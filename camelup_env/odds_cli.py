@@ -22,8 +22,15 @@ import argparse
 import json
 import math
 import sys
+from typing import TYPE_CHECKING
 
 from camelup_env.rules import PRESETS
+
+if TYPE_CHECKING:  # imported when run, not when the CLI starts
+    import numpy as np
+
+    from camelup_env.odds import RaceOdds
+    from camelup_env.state import GameState
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -109,7 +116,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _print_tables(state, leg, evs, race) -> None:
+def _print_tables(state: GameState, leg: np.ndarray, evs: np.ndarray, race: RaceOdds) -> None:
     from rich.console import Console
     from rich.table import Table
 

@@ -20,6 +20,7 @@ greedy agent and the observation use) and the user interfaces all call these.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import overload
 
 import numpy as np
 
@@ -55,7 +56,17 @@ def position_tile_ev(probs: np.ndarray, position: int, camel: int) -> float:
     return 3.0 * p - (1.0 - p)
 
 
-def race_card_ev(p, pile: tuple[tuple[int, int], ...], seat: int, payouts: tuple[int, ...]):
+@overload
+def race_card_ev(
+    p: float, pile: tuple[tuple[int, int], ...], seat: int, payouts: tuple[int, ...]
+) -> float: ...
+@overload
+def race_card_ev(
+    p: np.ndarray, pile: tuple[tuple[int, int], ...], seat: int, payouts: tuple[int, ...]
+) -> np.ndarray: ...
+def race_card_ev(
+    p: float | np.ndarray, pile: tuple[tuple[int, int], ...], seat: int, payouts: tuple[int, ...]
+) -> float | np.ndarray:
     """Expected coins of ``seat`` putting a card of probability ``p`` on top of ``pile`` (R7.2).
 
     The card is paid by its rank among the *correct* cards: ``payouts[min(X, len - 1)]`` where

@@ -9,7 +9,7 @@ the single-agent one), so their render modes and viewers mean one thing.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from camelup_env.movement import ranking
 from camelup_env.state import GameState
@@ -40,10 +40,11 @@ def render_state(
     """``state`` in ``render_mode`` (:data:`RENDER_MODES`; ``"human"`` prints and returns
     ``None``) as ``render_viewer`` sees it: ``"current"`` the seat on move (everything once the
     race is over), a seat, or ``None`` (omniscient)."""
+    # any other string was refused by check_render_settings
     viewer = (
         (None if state.game_over else state.current)
         if render_viewer == "current"
-        else render_viewer
+        else cast("int | None", render_viewer)
     )
     if render_mode == "rgb_array":
         from camelup_env.render_image import render_image

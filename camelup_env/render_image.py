@@ -49,7 +49,7 @@ def track_x(space: int, left: int, cell: int, track_length: int, finish_gap: int
 
 
 @lru_cache(maxsize=4)
-def _font(size: int) -> ImageFont.ImageFont:
+def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
     try:
         return ImageFont.load_default(size)
     except TypeError:  # Pillow < 10.1: fixed-size bitmap font

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field, fields
+from typing import Any
 
 PRESETS = ("classic", "second_edition", "supercup", "persian_tutorial", "cup")
 
@@ -61,6 +62,11 @@ SUPERCUP_MODULES = ("support_dice", "photographer", "position_bets", "partnershi
 
 #: One die face: (camel shown by the face, number of spaces).
 Face = tuple[int, int]
+#: The default of each field the preset decides (R1): ``None``, replaced on construction by the
+#: preset's value (an explicit ``None`` means the same). Typed ``Any`` so that such a field is
+#: annotated with the type it holds once the rule set is built (``track_length: int =
+#: FROM_PRESET``).
+FROM_PRESET: Any = None
 
 
 @dataclass(frozen=True)
@@ -90,50 +96,50 @@ class RuleSet:
 
     preset: str = "classic"
     num_players: int = 4
-    track_length: int | None = None
-    racing_colours: tuple[str, ...] | None = None
-    crazy_colours: tuple[str, ...] | None = None
-    racing_die_faces: tuple[int, ...] | None = None
+    track_length: int = FROM_PRESET
+    racing_colours: tuple[str, ...] = FROM_PRESET
+    crazy_colours: tuple[str, ...] = FROM_PRESET
+    racing_die_faces: tuple[int, ...] = FROM_PRESET
     grey_die_values: tuple[int, ...] = (1, 2, 3)
-    leg_bet_values: tuple[int, ...] | None = None
-    tile_kind: str | None = None
-    starting_coins: int | None = None
-    pyramid_tiles: int | None = None
-    partnerships: bool | None = None
-    race_bet_payouts: tuple[int, ...] | None = None
+    leg_bet_values: tuple[int, ...] = FROM_PRESET
+    tile_kind: str = FROM_PRESET
+    starting_coins: int = FROM_PRESET
+    pyramid_tiles: int = FROM_PRESET
+    partnerships: bool = FROM_PRESET
+    race_bet_payouts: tuple[int, ...] = FROM_PRESET
     #: Supercup module 1 (R9.1): support dice, one per racing camel; their faces (R9.1.3,
     #: an assumption: the seed's numbers are unreadable); the optional extra action (R9.1.4).
-    support_dice: bool | None = None
+    support_dice: bool = FROM_PRESET
     support_die_faces: tuple[int, ...] = (1, 1, 1, 2, 2, 2)
     extra_action: bool = False
     #: Supercup module 2 (R9.2) and module 3 (R9.3, the position shown on each tile).
-    photographer: bool | None = None
-    position_bets: bool | None = None
+    photographer: bool = FROM_PRESET
+    position_bets: bool = FROM_PRESET
     position_tiles: tuple[int, ...] = (2, 3, 4, 5)
     #: The Persian tutorial (R14): the desert wanderer (R14.1, R14.5, R14.6); leg bets as
     #: winner and loser cards (R14.3, R14.4, ``loser_bet_values`` in the order played); the
     #: coins a roll earns at leg scoring (R6.2's pyramid tile; R14.2: none).
-    wanderer: bool | None = None
-    leg_cards: bool | None = None
-    loser_bet_values: tuple[int, ...] | None = None
-    pyramid_tile_value: int | None = None
+    wanderer: bool = FROM_PRESET
+    leg_cards: bool = FROM_PRESET
+    loser_bet_values: tuple[int, ...] = FROM_PRESET
+    pyramid_tile_value: int = FROM_PRESET
     #: The Camel Up Cup (C1-C13): the last value of each leg-bet stack is never used up (C5);
     #: coins may go below 0 (C10, no R8.1 floor); a roll pays its coin at once, not at leg
     #: scoring (C4); track tiles may go on spaces up to ``last_tile_space``, past the finish
     #: line (C6), and a placed tile may be put again on its own space (C6).
-    endless_leg_bets: bool | None = None
-    money_floor: bool | None = None
-    roll_pays_at_once: bool | None = None
-    last_tile_space: int | None = None
-    tile_same_space: bool | None = None
+    endless_leg_bets: bool = FROM_PRESET
+    money_floor: bool = FROM_PRESET
+    roll_pays_at_once: bool = FROM_PRESET
+    last_tile_space: int = FROM_PRESET
+    tile_same_space: bool = FROM_PRESET
     #: Per die: its faces. Derived from the fields above; not an argument.
     dice: tuple[tuple[Face, ...], ...] = field(init=False, repr=False, compare=False)
     _hash: int = field(init=False, repr=False, compare=False)
     #: Tables other modules derive from these rules (``actions.action_table``), built on first
     #: use and kept here by name, not in a cache keyed by rule set: equal rule sets are often
     #: distinct objects, and comparing them field by field on every engine step cost about a
-    #: twentieth of the step. Not pickled.
-    _derived: dict[str, object] = field(init=False, repr=False, compare=False)
+    #: twentieth of the step. Not pickled. Each module reads its own tables with their types.
+    _derived: dict[str, Any] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.preset not in PRESETS:
@@ -401,18 +407,18 @@ class RuleSet:
             self.tile_kind, ("cheering", "booing")
         )
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """The fields that differ from the preset, plus preset and num_players (JSON-safe).
         Built once per rule set (every state document of a tournament carries it); each call
         returns a fresh copy."""
-        doc = self._derived.get("document")
+        doc: dict[str, Any] | None = self._derived.get("document")
         if doc is None:
             doc = self._derived["document"] = self._document()
         return {k: list(v) if isinstance(v, list) else v for k, v in doc.items()}
 
-    def _document(self) -> dict:
+    def _document(self) -> dict[str, Any]:
         base = RuleSet(self.preset, self.num_players)
-        out: dict = {"preset": self.preset, "num_players": self.num_players}
+        out: dict[str, Any] = {"preset": self.preset, "num_players": self.num_players}
         for name in self.__dataclass_fields__:
             if name in ("preset", "num_players") or name in _NOT_ARGUMENTS:
                 continue
@@ -422,7 +428,7 @@ class RuleSet:
         return out
 
     @classmethod
-    def from_dict(cls, data: dict) -> RuleSet:
+    def from_dict(cls, data: object) -> RuleSet:
         """The rule set of a :meth:`to_dict` document, which may come from a stranger: every
         value's JSON type is checked against the field's annotation before the constructor
         validates the rules, so a bad document is a ``ValueError`` naming the field. Equal
@@ -440,14 +446,15 @@ class RuleSet:
         return known
 
     @classmethod
-    def _from_document(cls, data: dict) -> RuleSet:
+    def _from_document(cls, data: object) -> RuleSet:
         if not isinstance(data, dict) or "preset" not in data:
             raise ValueError(f"a rule set document needs at least a 'preset', got {str(data)[:80]}")
         known = set(cls.__dataclass_fields__) - _NOT_ARGUMENTS
         unknown = set(data) - known
         if unknown:
             raise ValueError(f"unknown rule set field(s) {sorted(map(str, unknown))[:5]}")
-        kwargs = {k: _typed(k, v) for k, v in data.items()}
+        # each value of the type its field's annotation names (checked by _typed)
+        kwargs: dict[str, Any] = {k: _typed(k, v) for k, v in data.items()}
         return cls(**kwargs)
 
 
@@ -455,8 +462,8 @@ class RuleSet:
 _FROM_DICT: dict[str, RuleSet] = {}
 #: Derived fields of a rule set: neither constructor arguments nor part of its document.
 _NOT_ARGUMENTS = frozenset(f.name for f in fields(RuleSet) if not f.init)
-#: JSON type of each document field, read off its annotation ("int | None" -> "int").
-_DOCUMENT_TYPES = {f.name: str(f.type).split(" | ")[0] for f in fields(RuleSet) if f.init}
+#: JSON type of each document field, read off its annotation ("int", "tuple[int, ...]").
+_DOCUMENT_TYPES = {f.name: str(f.type) for f in fields(RuleSet) if f.init}
 #: Longest list and largest magnitude a rule set document may hold (far beyond any game).
 _MOST_ITEMS, _MOST_MAGNITUDE = 64, 1 << 31
 
@@ -481,12 +488,12 @@ def _typed_scalar(name: str, value: object, kind: str) -> object:
     expected = {"int": int, "bool": bool, "str": str}[kind]
     if type(value) is not expected:
         raise ValueError(f"rule set field {name} must be {kind}, got {str(value)[:60]}")
-    if kind == "int" and abs(value) >= _MOST_MAGNITUDE:
+    if kind == "int" and isinstance(value, int) and abs(value) >= _MOST_MAGNITUDE:
         raise ValueError(f"rule set field {name} is out of range: {value}")
-    if kind == "str" and len(value) > _MOST_ITEMS:
+    if kind == "str" and isinstance(value, str) and len(value) > _MOST_ITEMS:
         raise ValueError(f"rule set field {name} is longer than {_MOST_ITEMS} characters")
     return value
 
 
 #: Fields whose ``None`` means "the preset's value".
-_NULLABLE = frozenset(f.name for f in fields(RuleSet) if f.init and "None" in str(f.type))
+_NULLABLE = frozenset(f.name for f in fields(RuleSet) if f.init and f.default is FROM_PRESET)

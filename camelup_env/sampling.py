@@ -33,7 +33,8 @@ def random_positions(
     followed by a new one seeded from the same generator.
     """
     rng = np.random.default_rng(seed)
-    state, out = new_game(rules, seed=seed), []
+    state = new_game(rules, seed=seed)
+    out: list[GameState] = []
     while len(out) < count:
         if state.game_over:
             state = new_game(rules, seed=int(rng.integers(1 << 30)))

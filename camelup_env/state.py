@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 from dataclasses import dataclass, field, fields
-from typing import Any
+from typing import Any, Literal, overload
 
 from camelup_env import safe_json
 from camelup_env.rules import RuleSet
@@ -241,12 +241,9 @@ class GameState:
         rules = RuleSet.from_dict(doc["rules"])
         n = rules.num_players
 
-        def seats(name: str, width: int = 0) -> tuple:
-            """A per-seat list: ints, or (with ``width``) lists of ``width``-int rows."""
-            if not width:
-                return _ints(doc[name], name, n)
-            rows = _items(doc[name], name, length=n)
-            return tuple(_rows(r, f"{name}[{i}]", width) for i, r in enumerate(rows))
+        def seats(name: str) -> tuple[int, ...]:
+            """A per-seat list of ints."""
+            return _ints(doc[name], name, n)
 
         photographer = doc["photographer"]
         state = cls(
@@ -258,7 +255,10 @@ class GameState:
             leg_stacks=_rows(doc["leg_stacks"], "leg_stacks", length=rules.n_racing),
             pyramid_tiles_left=_int(doc["pyramid_tiles_left"], "pyramid_tiles_left"),
             coins=seats("coins"),
-            leg_bets=seats("leg_bets", 2),
+            leg_bets=tuple(
+                _rows(r, f"leg_bets[{i}]", 2)
+                for i, r in enumerate(_items(doc["leg_bets"], "leg_bets", length=n))
+            ),
             pyramid_tiles=seats("pyramid_tiles"),
             hands=seats("hands"),
             partners=seats("partners"),
@@ -478,7 +478,7 @@ def _int(value: Any, name: str) -> int:
     return value
 
 
-def _fits(values: list) -> bool:
+def _fits(values: list[Any]) -> bool:
     """Every value is an int ``_int`` accepts: the checks of a whole list in one pass, with no
     per-entry field name built (a bot process rebuilds every state it is sent, so this is its
     hot path); only a list that fails is walked again entry by entry, to name the bad one."""
@@ -491,7 +491,7 @@ def _bool(value: Any, name: str) -> bool:
     return value
 
 
-def _items(value: Any, name: str, length: int | None = None) -> list:
+def _items(value: Any, name: str, length: int | None = None) -> list[Any]:
     if type(value) is not list:
         raise ValueError(f"{name} must be a list, got {type(value).__name__}")
     if length is not None and len(value) != length:
@@ -499,6 +499,10 @@ def _items(value: Any, name: str, length: int | None = None) -> list:
     return value
 
 
+@overload
+def _ints(value: Any, name: str, length: Literal[2]) -> tuple[int, int]: ...
+@overload
+def _ints(value: Any, name: str, length: int | None = None) -> tuple[int, ...]: ...
 def _ints(value: Any, name: str, length: int | None = None) -> tuple[int, ...]:
     """A list of ints (of ``length`` entries, if given) as a tuple."""
     items = _items(value, name, length)
@@ -507,6 +511,15 @@ def _ints(value: Any, name: str, length: int | None = None) -> tuple[int, ...]:
     return tuple(_int(v, f"{name}[{j}]") for j, v in enumerate(items))
 
 
+# The rows' width is checked, so a fixed width gives rows of that many ints.
+@overload
+def _rows(value: Any, name: str, width: Literal[2]) -> tuple[tuple[int, int], ...]: ...
+@overload
+def _rows(value: Any, name: str, width: Literal[3]) -> tuple[tuple[int, int, int], ...]: ...
+@overload
+def _rows(value: Any, name: str, width: Literal[4]) -> tuple[tuple[int, int, int, int], ...]: ...
+@overload
+def _rows(value: Any, name: str, *, length: int) -> tuple[tuple[int, ...], ...]: ...
 def _rows(
     value: Any,
     name: str,
@@ -522,7 +535,7 @@ def _rows(
 
 def _stacks(value: Any) -> dict[int, tuple[int, ...]]:
     """``[[space, [camel, ...]], ...]`` as the ``stacks`` dict."""
-    stacks = {}
+    stacks: dict[int, tuple[int, ...]] = {}
     for i, entry in enumerate(_items(value, "stacks")):
         space, camels = _items(entry, f"stacks[{i}]", 2)
         stacks[_int(space, f"stacks[{i}][0]")] = _ints(camels, f"stacks[{i}][1]")

@@ -83,16 +83,16 @@ def _leg_odds(state: GameState, board: Board, pyramid: tuple[int, ...]) -> np.nd
     rules = state.rules
     n, wanderer = rules.n_racing, state.wanderer
     faces = []  # per die: ((camel, value), probability of the face) for each distinct face
-    for die in rules.dice:
+    for die_faces in rules.dice:
         counts: dict[tuple[int, int], int] = {}
-        for face in die:
+        for face in die_faces:
             counts[face] = counts.get(face, 0) + 1
-        faces.append(tuple((face, k / len(die)) for face, k in counts.items()))
-    keys = [0] * n
+        faces.append(tuple((face, k / len(die_faces)) for face, k in counts.items()))
+    start = [0] * n
     for space, stack in board:
         for height, camel in enumerate(stack):
-            keys[camel] = space * 16 + height
-    level: dict[tuple[tuple[int, ...], tuple[int, ...]], float] = {(tuple(keys), pyramid): 1.0}
+            start[camel] = space * 16 + height
+    level: dict[tuple[tuple[int, ...], tuple[int, ...]], float] = {(tuple(start), pyramid): 1.0}
     out = np.zeros((n, n))
     while level:
         following: dict[tuple[tuple[int, ...], tuple[int, ...]], float] = {}

@@ -41,11 +41,12 @@ Example (sb3-contrib's MaskablePPO reads :meth:`~SingleAgentEnv.action_masks`)::
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import Any, cast
 
 import gymnasium
 import numpy as np
 
+from camelup_env.batch.engine_games import EngineGames
 from camelup_env.batch.learner import LearnerGames, Opponent
 from camelup_env.events import Event
 from camelup_env.events import public_view as public_event
@@ -111,7 +112,9 @@ class SingleAgentEnv(gymnasium.Env):
     every game, as in ``camelup_v1`` without options).
     """
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": list(RENDER_MODES), "render_fps": 2}
+    # declared as gymnasium.Env declares it (an instance variable), though shared by the class
+    metadata: dict[str, Any] = {"render_modes": list(RENDER_MODES), "render_fps": 2}  # noqa: RUF012
+    action_space: gymnasium.spaces.Discrete
 
     def __init__(
         self,
@@ -186,7 +189,7 @@ class SingleAgentEnv(gymnasium.Env):
     @property
     def state(self) -> GameState:
         """The engine's omniscient state of the game (debugging only; never give it to bots)."""
-        return self.learner.games.states[0]
+        return cast(EngineGames, self.learner.games).states[0]  # engine=True in __init__
 
     # Gymnasium API ------------------------------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict | None = None):
@@ -219,7 +222,8 @@ class SingleAgentEnv(gymnasium.Env):
             return np.zeros(self.action_space.n, dtype=bool)
         return self.learner.action_masks()[0]
 
-    def render(self) -> str | np.ndarray | None:
+    # gymnasium.Env.render returns a type variable of the method, which no concrete frame meets
+    def render(self) -> str | np.ndarray | None:  # type: ignore[override]
         if self.render_mode is None:
             gymnasium.logger.warn(
                 "You are calling render method without specifying any render mode."
@@ -230,7 +234,7 @@ class SingleAgentEnv(gymnasium.Env):
     # Internals ----------------------------------------------------------------------------
     def _new_events(self) -> tuple[Event, ...]:
         """The game's events since the learner last saw them, as the learner may see them."""
-        log = self.learner.games.events[0]
+        log = cast(EngineGames, self.learner.games).events[0]  # engine=True in __init__
         seat = self.seat
         new = tuple(public_event(event, seat) for event in log[self._events_seen :])
         self._events_seen = len(log)

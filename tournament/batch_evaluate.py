@@ -18,6 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 import agents
+from agents.ppo import PolicyAgent
 from camelup_env.batch.arrays import BATCH_PRESETS
 from camelup_env.batch.games import BatchGames, random_streams
 from camelup_env.batch.observe import BatchObserver
@@ -40,13 +41,15 @@ class _Player:
     """One agent deciding every game where it is on move."""
 
     def __init__(self, spec: str, rules: RuleSet, n: int, seed: int) -> None:
-        self.agent = agents.make(spec)
-        self.random = getattr(self.agent, "uniform_random", False)
+        agent = agents.make(spec)
+        self.random = getattr(agent, "uniform_random", False)
         if self.random:
             self.streams = random_streams(n, seed)
         else:
-            self.agent.check_rules(rules)
-            self.observer = BatchObserver(rules, **self.agent.observer.metadata)
+            assert isinstance(agent, PolicyAgent)  # batch_capable: a policy model file (ppo:)
+            agent.check_rules(rules)
+            self.policy = agent
+            self.observer = BatchObserver(rules, **agent.observer.metadata)
 
     def act(self, games: BatchGames, idx: np.ndarray) -> np.ndarray:
         if self.random:
@@ -54,7 +57,7 @@ class _Player:
         seats = games.current_player[idx].astype(np.int64)
         obs = self.observer.observe(games, seats, idx)
         masks = games.legal_action_mask()[idx].astype(bool)
-        return np.asarray(self.agent.act_batch(obs, masks), np.int64)
+        return np.asarray(self.policy.act_batch(obs, masks), np.int64)
 
 
 def evaluate_on_batch(

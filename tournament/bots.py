@@ -72,20 +72,21 @@ class BotProcess:
             "MKL_NUM_THREADS": "1",
             "PYTHONUNBUFFERED": "1",
         }
-        stderr = open(log, "ab") if log is not None else subprocess.DEVNULL  # noqa: SIM115
+        log_file = open(log, "ab") if log is not None else None  # noqa: SIM115
         try:
             self.process = subprocess.Popen(
                 [sys.executable, "-m", "tournament.sandbox", json.dumps(sandbox), "--", *argv],
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
-                stderr=stderr,
+                stderr=subprocess.DEVNULL if log_file is None else log_file,
                 env=env,
                 start_new_session=True,
                 close_fds=True,
             )
         finally:
-            if log is not None:
-                stderr.close()
+            if log_file is not None:
+                log_file.close()
+        assert self.process.stdin is not None and self.process.stdout is not None  # the pipes
         self.stdin = self.process.stdin.fileno()
         self.stdout = self.process.stdout.fileno()
         os.set_blocking(self.stdin, False)
@@ -202,7 +203,8 @@ class BotProcess:
             self.process.wait(5)
         for stream in (self.process.stdin, self.process.stdout):
             with contextlib.suppress(Exception):
-                stream.close()
+                if stream is not None:
+                    stream.close()
 
     def close(self) -> None:
         """Ask the bot to quit, then make sure of it."""

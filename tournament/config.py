@@ -206,9 +206,10 @@ def agent_entries(items: list) -> list[AgentEntry]:
         if isinstance(item, str):
             spec, label, kwargs = item, item, {}
         elif isinstance(item, dict):
-            spec = item.get("spec") or item.get("name")
-            if not isinstance(spec, str) or not spec:
+            given = item.get("spec") or item.get("name")
+            if not isinstance(given, str) or not given:
                 raise ValueError(f"agent entry {item!r} needs a 'spec' (or 'name')")
+            spec = given
             label = str(item.get("label") or spec)
             kwargs = dict(item.get("kwargs") or {})
         else:

@@ -81,7 +81,9 @@ def check_bots_start(setup: MatchSetup) -> None:
             raise TournamentError(f"agent {name!r} cannot be built: {problem}")
 
 
-def play_spec(spec: GameSpec, setup: MatchSetup, bots: dict, worker: int = 0) -> dict:
+def play_spec(
+    spec: GameSpec, setup: MatchSetup, bots: dict[tuple[int, int], BotProcess], worker: int = 0
+) -> dict:
     """Play one scheduled game with the worker's bots (started or replaced as needed) and
     return its record."""
     import time
@@ -139,7 +141,7 @@ def play_spec(spec: GameSpec, setup: MatchSetup, bots: dict, worker: int = 0) ->
     }
 
 
-def worker_cpus(workers: int) -> list[int | None]:
+def worker_cpus(workers: int) -> list[int] | list[None]:
     """The CPU each game worker and its bots are pinned to (module docstring), or None each
     where there are more workers than usable CPUs (or no affinity API: not Linux)."""
     try:
@@ -228,7 +230,7 @@ def run_games(
             for conn in wait(list(busy)):
                 w = busy[conn]
                 try:
-                    record = conn.recv()
+                    record = w.conn.recv()
                 except (EOFError, OSError):
                     record = None
                 if record is None:  # the worker died: play its game again, once

@@ -70,11 +70,11 @@ def start_message(game: int, seat: int, seed: int, rules: RuleSet) -> dict[str, 
 
 def action_names(rules: RuleSet) -> list[str]:
     """Every action index of ``rules`` in words (built once per rule set)."""
-    names = rules._derived.get("action_names")
+    names: list[str] | None = rules._derived.get("action_names")
     if names is None:
         table = action_table(rules).actions
         names = rules._derived["action_names"] = [describe(a, rules) for a in table]
-    return names  # type: ignore[return-value]
+    return names
 
 
 def move_message(

@@ -96,7 +96,7 @@ def summarise(records: list[dict], labels: list[str]) -> dict[str, Any]:
             mu = sum(r.mu for r in new) / len(new)
             sigma = sum(r.sigma for r in new) / len(new)
             ratings[label] = model.rating(mu=mu, sigma=sigma, name=label)
-    rows = []
+    rows: list[dict[str, Any]] = []
     for label in labels:
         win, win_ci = mean_ci(shares[label], rounds[label])
         coins, coins_ci = mean_ci(scores[label], rounds[label])

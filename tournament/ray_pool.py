@@ -18,7 +18,9 @@ import contextlib
 import socket
 from collections.abc import Callable, Sequence
 from dataclasses import asdict
+from typing import Any
 
+from tournament.bots import BotProcess
 from tournament.config import TournamentError
 from tournament.pool import MatchSetup, play_spec
 from tournament.schedule import GameSpec
@@ -69,7 +71,8 @@ class _GameWorker:
     """A Ray actor: one game at a time, with the bots it has started (module docstring)."""
 
     def __init__(self, setup: MatchSetup, index: int) -> None:
-        self.setup, self.index, self.bots = setup, index, {}
+        self.setup, self.index = setup, index
+        self.bots: dict[tuple[int, int], BotProcess] = {}  # (agent, copy) -> its bot
 
     def play(self, task: dict) -> dict:
         return play_spec(GameSpec(**task), self.setup, self.bots, self.index)
@@ -97,7 +100,8 @@ def run_games_ray(
     connect(address, workers)
     count = min(workers or int(ray.cluster_resources().get("CPU", 1)), len(todo))
     actor = ray.remote(num_cpus=1)(_GameWorker)
-    pool = [actor.remote(setup, i) for i in range(max(count, 1))]
+    # actor handles: Ray's types do not describe their remote methods
+    pool: list[Any] = [actor.remote(setup, i) for i in range(max(count, 1))]
     pending = list(reversed(todo))
     retried: set[int] = set()
     running: dict = {}  # object ref -> (worker index, spec)

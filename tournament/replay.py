@@ -97,7 +97,7 @@ def replay(rules: RuleSet, record: dict) -> list[Step]:
 
 def caption(step: Step, rules: RuleSet, labels: list[str]) -> str:
     """What happened in a step, in words (all cards shown: the game is over)."""
-    if step.seat is None:
+    if step.seat is None or step.action is None:  # the deal: neither
         return "The deal: " + ", ".join(f"P{s} {name}" for s, name in enumerate(labels))
     action = action_table(rules).actions[step.action]
     lines = [f"P{step.seat} ({labels[step.seat]}): {describe(action, rules)}"]

@@ -64,7 +64,7 @@ def schedule(config: TournamentConfig) -> list[GameSpec]:
     ups = [(up, cyclic_orders(up, config.seating)) for up in lineups(k, p)]
     size = sum(len(orders) for _, orders in ups) * p
     rounds = math.ceil(config.games / size)
-    games = []
+    games: list[GameSpec] = []
     for r in range(rounds):
         seed = config.seed * 1_000_000 + r
         for li, (_, orders) in enumerate(ups):

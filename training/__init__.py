@@ -6,7 +6,10 @@ import argparse
 import contextlib
 import signal
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
 
 #: ``camelup train --trainer NAME`` -> the module implementing it (imported only when chosen)
 TRAINERS: dict[str, str] = {
@@ -55,7 +58,7 @@ def add_train_arguments(
 
 def run_trainer(
     args: argparse.Namespace,
-    config_cls: type,
+    config_cls: type[DataclassInstance],
     train: Callable[..., Any],
     user_errors: tuple[type[Exception], ...] = (),
 ) -> int:

@@ -127,7 +127,7 @@ def distill(
         dist = model.policy.get_distribution(
             torch.as_tensor(held["obs"]), action_masks=held["masks"]
         )
-        chosen = dist.distribution.probs.argmax(dim=1).numpy()
+        chosen = dist.mode().numpy()  # the most likely legal action of each row
     report = {
         "teacher": teacher,
         "rules": rules.to_dict(),

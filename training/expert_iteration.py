@@ -170,7 +170,8 @@ def iterate(cfg: Any, model: Any, args: argparse.Namespace, out: Path, command: 
         student = load_agent(current, deterministic=False, trust_observation=True)
         data = collect(cfg, student, teacher, current, args.games, args.envs, seed)
         agreement = _agreement(model, data)
-        np.savez_compressed(out / "data" / f"round_{k}.npz", **data)
+        # numpy's stub would let a key of **data stand for its allow_pickle flag
+        np.savez_compressed(out / "data" / f"round_{k}.npz", **data)  # type: ignore[arg-type]
         everything = _concatenate(
             [dict(np.load(out / "data" / f"round_{j}.npz")) for j in range(k + 1)]
         )
@@ -215,7 +216,8 @@ def collect(
     legal actions at each of its decisions, the teacher's move there and the discounted return
     the student went on to get."""
     from camelup_env.batch.learner import LearnerGames
-    from camelup_env.observation import LazyObservation, public_view
+    from camelup_env.observation import public_view
+    from training.imitation import known_observation
     from training.selfplay import OpponentPool
 
     rules = cfg.rules()
@@ -240,7 +242,10 @@ def collect(
     if hasattr(teacher, "reset"):
         teacher.reset(seed)
     rng = np.random.default_rng(seed)
-    obs, masks, actions, returns = [], [], [], []
+    obs: list[np.ndarray] = []
+    masks: list[np.ndarray] = []
+    actions: list[int] = []
+    returns: list[float] = []
     open_rows: list[list[tuple[int, float]]] = [[] for _ in range(len(learner))]
     finished = 0
     observations = learner.reset()
@@ -251,9 +256,7 @@ def collect(
             seat = int(learner.seats[i])
             features = observations[i]
             move = int(
-                teacher(
-                    LazyObservation(legal[i].copy(), lambda f=features: f), public_view(state, seat)
-                )
+                teacher(known_observation(legal[i].copy(), features), public_view(state, seat))
             )
             open_rows[i].append((len(actions), 0.0))
             obs.append(features)

@@ -21,6 +21,11 @@ from camelup_env.observation import LazyObservation, Observer, public_view
 from camelup_env.rules import RuleSet
 
 
+def known_observation(mask: np.ndarray, features: np.ndarray) -> LazyObservation:
+    """The observation dict of a bot's decision whose features are computed already."""
+    return LazyObservation(mask, lambda: features)
+
+
 def collect_demonstrations(
     rules: RuleSet,
     observer: Observer,
@@ -41,9 +46,7 @@ def collect_demonstrations(
             seat = state.current
             mask = legal_action_mask(state)
             features = observer.observe(state, seat)
-            action = int(
-                bot(LazyObservation(mask.copy(), lambda f=features: f), public_view(state, seat))
-            )
+            action = int(bot(known_observation(mask.copy(), features), public_view(state, seat)))
             obs.append(features)
             masks.append(mask.astype(bool))
             actions.append(action)

@@ -47,7 +47,7 @@ import time
 from dataclasses import asdict, dataclass
 from itertools import pairwise
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import gymnasium
 import numpy as np
@@ -57,6 +57,7 @@ from ray.rllib.core.columns import Columns
 from ray.rllib.core.rl_module.apis.value_function_api import ValueFunctionAPI
 from ray.rllib.core.rl_module.torch import TorchRLModule
 from ray.rllib.env.multi_agent_env import MultiAgentEnv
+from ray.rllib.utils.typing import AgentID, MultiAgentDict
 from torch import nn
 
 from agents.rllib import CHECKPOINT_PREFIX, POLICY_FILE
@@ -64,6 +65,7 @@ from camelup_config import (
     ConfigError,
     setting,
 )
+from camelup_env.batch.engine_games import EngineGames
 from camelup_env.batch.learner import EXTERNAL, LearnerGames
 from camelup_env.camelup_v1 import ENV_VERSION, observation_space
 from camelup_env.rules import RuleSet
@@ -193,7 +195,7 @@ class SelfPlayMultiAgentEnv(MultiAgentEnv):
                 int(getattr(config, "vector_index", 0)),
             ]
         )
-        self.possible_agents = [LEARNER] + [f"opponent_{k}" for k in range(1, self.n)]
+        self.possible_agents = [LEARNER, *(f"opponent_{k}" for k in range(1, self.n))]
         self.agents = []
         space = observation_space(self.learner.observers[0], self.learner.num_actions)
         self.observation_spaces = dict.fromkeys(self.possible_agents, space)
@@ -206,7 +208,7 @@ class SelfPlayMultiAgentEnv(MultiAgentEnv):
     @property
     def state(self) -> GameState:
         """The engine's omniscient state of the game (debugging only; never give it to bots)."""
-        return self.learner.games.states[0]
+        return cast(EngineGames, self.learner.games).states[0]  # engine=True in __init__
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         if seed is not None:
@@ -223,7 +225,7 @@ class SelfPlayMultiAgentEnv(MultiAgentEnv):
         obs, _, _, _, infos = self._outputs(False, False)
         return obs, infos
 
-    def step(self, action_dict: dict[str, int]):
+    def step(self, action_dict: MultiAgentDict):
         agent = self.agent_at[self.state.current]
         done, truncated, _ = self.learner.play(np.array([action_dict[agent]]))
         return self._outputs(bool(done[0]), bool(truncated[0]))
@@ -282,7 +284,7 @@ class SelfPlayMultiAgentEnv(MultiAgentEnv):
         )
 
 
-def module_for(agent_id: str, episode: Any = None, **kwargs: Any) -> str:
+def module_for(agent_id: AgentID, episode: Any = None, **kwargs: Any) -> str:
     """The policy mapping: the learner's seat to ``"learner"``, "self" seats to ``"frozen"``."""
     return LEARNER if agent_id == LEARNER else FROZEN
 
@@ -299,6 +301,15 @@ def _mlp(sizes: list[int]) -> nn.Sequential:
     return nn.Sequential(*layers)
 
 
+class _Extractor(nn.Module):
+    """sb3-contrib's ``mlp_extractor``: the policy and the value MLP."""
+
+    def __init__(self, widths: list[int]) -> None:
+        super().__init__()
+        self.policy_net = _mlp(widths)
+        self.value_net = _mlp(widths)
+
+
 class MaskedActorCritic(TorchRLModule, ValueFunctionAPI):
     """Separate policy and value MLPs (tanh) over the observation vector, masked logits.
 
@@ -308,12 +319,15 @@ class MaskedActorCritic(TorchRLModule, ValueFunctionAPI):
     weights as it is. ``model_config``: ``{"net_arch": [widths]}``.
     """
 
+    # as RLlib sets them before setup: the env's spaces and the RLModuleSpec's model_config
+    observation_space: gymnasium.spaces.Dict
+    action_space: gymnasium.spaces.Discrete
+    model_config: dict[str, Any]
+
     def setup(self) -> None:
-        size = int(self.observation_space["observation"].shape[0])
+        size = gymnasium.spaces.flatdim(self.observation_space["observation"])
         widths = [size, *self.model_config["net_arch"]]
-        self.mlp_extractor = nn.Module()
-        self.mlp_extractor.policy_net = _mlp(widths)
-        self.mlp_extractor.value_net = _mlp(widths)
+        self.mlp_extractor = _Extractor(widths)
         self.action_net = nn.Linear(widths[-1], int(self.action_space.n))
         self.value_net = nn.Linear(widths[-1], 1)
 

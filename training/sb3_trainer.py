@@ -31,6 +31,7 @@ import shlex
 import sys
 import time
 from dataclasses import asdict, dataclass
+from multiprocessing.process import BaseProcess
 from pathlib import Path
 from typing import Any
 
@@ -238,7 +239,7 @@ class BackgroundEvaluator:
     def __init__(self, cfg: TrainConfig, out: Path, progress: dict):
         self.cfg, self.out, self.progress = cfg, out, progress
         progress.setdefault("evals_pending", [])
-        self.process: mp.Process | None = None
+        self.process: BaseProcess | None = None
         self.running: int | None = None
         (out / "evals").mkdir(parents=True, exist_ok=True)
 

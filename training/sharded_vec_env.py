@@ -28,16 +28,19 @@ import signal
 import traceback
 from collections.abc import Callable, Sequence
 from multiprocessing.connection import Connection
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numba
 import numpy as np
 from stable_baselines3.common.vec_env import VecEnv
 
+if TYPE_CHECKING:
+    from training.vec_env import CamelUpVecEnv
+
 __all__ = ["ShardedVecEnv"]
 
 
-def _serve(remote: Connection, build: Callable[[int], VecEnv], index: int) -> None:
+def _serve(remote: Connection, build: Callable[[int], CamelUpVecEnv], index: int) -> None:
     """Worker loop: build shard ``index``, then answer the learner's commands until ``close``.
     A worker is one core's share of the games: numba's threads (the batch core's kernels) would
     only contend with the other workers for the cores."""
@@ -77,15 +80,15 @@ class ShardedVecEnv(VecEnv):
     """``VecEnv`` over ``workers`` processes, each stepping the shard ``build(k)`` returns.
 
     Args:
-        build: ``build(k) -> VecEnv`` for ``k`` in ``range(workers)``, called in worker ``k``
-            (picklable: a module-level function or a ``functools.partial`` of one). Shards must
-            share observation and action spaces and answer ``action_masks()``.
+        build: ``build(k) -> CamelUpVecEnv`` for ``k`` in ``range(workers)``, called in worker
+            ``k`` (picklable: a module-level function or a ``functools.partial`` of one). Shards
+            must share observation and action spaces.
         workers: processes (and shards).
         start_method: multiprocessing start method (``forkserver``: no torch state inherited).
     """
 
     def __init__(
-        self, build: Callable[[int], VecEnv], workers: int, start_method: str = "forkserver"
+        self, build: Callable[[int], CamelUpVecEnv], workers: int, start_method: str = "forkserver"
     ):
         if workers < 1:
             raise ValueError(f"workers must be positive, got {workers}")
@@ -94,7 +97,11 @@ class ShardedVecEnv(VecEnv):
         self.processes = []
         for k in range(workers):
             here, there = context.Pipe()
-            process = context.Process(target=_serve, args=(there, build, k), daemon=True)
+            # every start method's context has a Process; typeshed's BaseContext (what a method
+            # named by a str gets) declares none
+            process = context.Process(  # type: ignore[attr-defined]
+                target=_serve, args=(there, build, k), daemon=True
+            )
             process.start()
             there.close()
             self.remotes.append(here)
@@ -109,7 +116,7 @@ class ShardedVecEnv(VecEnv):
         self.bounds = np.cumsum([0, *self.sizes])
         _, obs_space, action_space = shapes[0]
         super().__init__(int(self.bounds[-1]), obs_space, action_space)
-        self._masks: np.ndarray | None = None
+        self._masks: np.ndarray  # the learners' legal actions, set by reset and each step
         self.closed = False
 
     def _answer(self, k: int) -> Any:

@@ -229,7 +229,8 @@ def create_app(runs: Path | None = None, allow_code: bool = False, max_games: in
         return one_line(exc.status_code, f"error: {exc.detail}")
 
     async def refused(request: Request, exc: Exception) -> Response:
-        status = {StaleTurn: 409, TooManyGames: 429, WatchError: 404}.get(type(exc), 400)
+        statuses: dict[type[Exception], int] = {StaleTurn: 409, TooManyGames: 429, WatchError: 404}
+        status = statuses.get(type(exc), 400)
         return one_line(status, f"error: {exc}")
 
     async def crashed(request: Request, exc: Exception) -> Response:

@@ -11,11 +11,10 @@ with ``--allow-code``.
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-
-import numpy as np
 
 import agents as registry
 from camelup_env.rules import PRESETS, RuleSet
@@ -104,7 +103,7 @@ def play_options(params: Mapping[str, str], allow_code: bool = False) -> PlayOpt
         raise GameError(f"{players} players need {need} (or one for all), got {len(specs)}")
     for spec in dict.fromkeys(specs):
         check_spec(spec, allow_code)
-    seed = _integer(params, "seed", int(np.random.SeedSequence().entropy % 10**6))
+    seed = _integer(params, "seed", secrets.randbelow(10**6))
     if not 0 <= seed < 2**63:
         raise GameError(f"seed must be 0..2**63-1, got {seed}")
     return PlayOptions(rules, seat, tuple(specs), seed)

@@ -33,7 +33,9 @@ def numba_threads(threads: int) -> Iterator[None]:
         yield
         return
     before = numba.get_num_threads()
-    numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
+    # numba.config sets its settings at import, from the environment: no declared attributes
+    most = numba.config.NUMBA_NUM_THREADS  # type: ignore[attr-defined]
+    numba.set_num_threads(min(threads, most))
     try:
         yield
     finally:

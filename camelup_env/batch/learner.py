@@ -37,7 +37,8 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from typing import Any
+from functools import partial
+from typing import Any, cast
 
 import numpy as np
 
@@ -261,7 +262,8 @@ class LearnerGames:
     def observe(self, indices: np.ndarray, seats: np.ndarray) -> np.ndarray:
         """The observations of ``seats[j]`` in game ``indices[j]`` (len(indices), F)."""
         if self.batch_observer is not None:
-            return self.batch_observer.observe(self.games, seats, indices)
+            # built only for the batch core's games (__init__)
+            return self.batch_observer.observe(cast(BatchGames, self.games), seats, indices)
         states = self.games.to_states(indices)
         return np.stack(
             [
@@ -372,9 +374,7 @@ class LearnerGames:
         for j, (i, state) in enumerate(zip(idx, self.games.to_states(idx), strict=True)):
             seat = int(seats[j])
             observer = self.observers[i]
-            observation = LazyObservation(
-                masks[j], lambda s=state, q=seat, o=observer: o.observe(s, q)
-            )
+            observation = LazyObservation(masks[j], partial(observer.observe, state, seat))
             action = opponent(observation, public_view(state, seat))
             try:
                 out[j] = int(action)
