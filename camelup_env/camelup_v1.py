@@ -163,7 +163,13 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from camelup_env.actions import action_table
-from camelup_env.engine import apply_action, legal_action_mask, new_game, winners
+from camelup_env.engine import (
+    IllegalActionError,
+    apply_action,
+    legal_action_mask,
+    new_game,
+    winners,
+)
 from camelup_env.events import RaceBetPlaced
 from camelup_env.events import public_view as public_event
 from camelup_env.observation import Observer
@@ -206,7 +212,7 @@ def final_rewards(coins: tuple[int, ...] | list[int], mode: str) -> list[float]:
             out.append(1.0 - 2.0 * mean_rank / (n - 1))
         return out
     if mode == "coins":
-        return [(c - max(coins[:s] + coins[s + 1 :])) / 10.0 for s, c in enumerate(tuple(coins))]
+        return [(c - max([*coins[:s], *coins[s + 1 :]])) / 10.0 for s, c in enumerate(coins)]
     raise ValueError(f"reward_mode must be one of {REWARD_MODES}, got {mode!r}")
 
 
@@ -273,7 +279,9 @@ class raw_env(AECEnv):
         self.observation_spaces = {
             a: observation_space(self.observer, self._n_actions) for a in self.possible_agents
         }
-        self.action_spaces = {a: spaces.Discrete(self._n_actions) for a in self.possible_agents}
+        self.action_spaces: dict[str, spaces.Discrete] = {
+            a: spaces.Discrete(self._n_actions) for a in self.possible_agents
+        }
         self._state: GameState | None = None
         self._np_random: np.random.Generator | None = None
         self._np_random_seed: int | None = None
@@ -295,7 +303,7 @@ class raw_env(AECEnv):
         return dict(self.observer.layout)
 
     @property
-    def state(self) -> GameState:  # type: ignore[override]
+    def state(self) -> GameState:
         """The engine's omniscient :class:`GameState` (debugging only; never give it to bots)."""
         if self._state is None:
             raise AttributeError("the environment has no game before reset()")
@@ -335,9 +343,11 @@ class raw_env(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
+        if action is None:  # only a finished agent's step may pass None (handled above)
+            raise IllegalActionError("not a camelup action: None")
         old = self.state
         # Raises IllegalActionError (naming the rule) for an illegal or out-of-range action.
-        new, events = apply_action(old, action, self._np_random)
+        new, events = apply_action(old, action, self.np_random)
         self._state = new
         self._turns += 1
         self._cumulative_rewards[agent] = 0.0
@@ -363,7 +373,7 @@ class raw_env(AECEnv):
             self.render()
 
     def _set_mask_and_infos(self, events: tuple) -> None:
-        state = self._state
+        state = self.state
         mask = legal_action_mask(state)  # all zero once the race is over
         mask.setflags(write=False)  # shared by infos; observe() hands out copies
         self._mask = mask

@@ -577,6 +577,7 @@ def _dependencies_fingerprint() -> str:
     helpers (:mod:`camelup_env.batch.kernels`) and the odds kernels they call."""
     digest = hashlib.sha256()
     for module in (batch_kernels, reference_odds):
+        assert module.__file__ is not None  # modules imported from files
         digest.update(Path(module.__file__).read_bytes())
     return digest.hexdigest()
 
@@ -590,7 +591,8 @@ def drop_stale_cache() -> bool:
         for v in globals().values()
         if isinstance(v, Dispatcher) and v.py_func.__module__ == __name__
     ]
-    folder = observe_games._cache.cache_path
+    # numba's disk cache is a private attribute of its dispatchers, absent from its types
+    folder = observe_games._cache.cache_path  # type: ignore[attr-defined]
     if folder is None:  # caching disabled
         return False
     marker = Path(folder) / f"{Path(__file__).stem}.deps"
@@ -599,7 +601,7 @@ def drop_stale_cache() -> bool:
         if marker.is_file() and marker.read_text() == fingerprint:
             return False
         for dispatcher in kernels_here:
-            dispatcher._cache.flush()
+            dispatcher._cache.flush()  # type: ignore[attr-defined]
         marker.parent.mkdir(parents=True, exist_ok=True)
         marker.write_text(fingerprint)
     except OSError:

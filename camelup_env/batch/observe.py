@@ -99,7 +99,7 @@ class BatchObserver:
             self._picks = (np.empty(0), np.empty(0, np.int64))
         self._memo = self._empty_memo(0)
 
-    def _empty_memo(self, n: int) -> tuple[np.ndarray, ...]:
+    def _empty_memo(self, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """Per row: the last position whose odds were computed there (its key: board, tile
         sides, dice mask, reveals left, seed; -1s match no position) and those odds (leg ranks,
         arrivals, race)."""

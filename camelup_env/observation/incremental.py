@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from operator import attrgetter
+from typing import Any
 
 import numpy as np
 
@@ -107,8 +108,9 @@ class Observer:
 
     def _make_views(self) -> None:
         """The memoryviews observe() writes through (not picklable: rebuilt on unpickling)."""
-        self._m = memoryview(self._src)
-        self._zeros = memoryview(np.zeros(self.size, dtype=np.float32))
+        # Any: memoryviews of float32 buffers take floats; typeshed types byte views only.
+        self._m: Any = self._src.data
+        self._zeros: Any = np.zeros(self.size, dtype=np.float32).data
 
     def __getstate__(self) -> dict:
         state = dict(self.__dict__)

@@ -46,23 +46,23 @@ class LazyObservation(dict):
     def __len__(self) -> int:
         return dict.__len__(self) + (self._compute is not None)  # the features, once computed
 
-    def __iter__(self):  # type: ignore[override]
+    def __iter__(self):
         self._fill()
         return dict.__iter__(self)
 
-    def keys(self):  # type: ignore[override]
+    def keys(self):
         self._fill()
         return dict.keys(self)
 
-    def values(self):  # type: ignore[override]
+    def values(self):
         self._fill()
         return dict.values(self)
 
-    def items(self):  # type: ignore[override]
+    def items(self):
         self._fill()
         return dict.items(self)
 
-    def copy(self) -> dict:  # type: ignore[override]
+    def copy(self) -> dict:
         self._fill()
         return dict(dict.items(self))
 
@@ -70,7 +70,7 @@ class LazyObservation(dict):
         self._fill()
         return dict.__eq__(self, other)
 
-    __hash__ = None  # type: ignore[assignment]
+    __hash__ = None
 
     def __repr__(self) -> str:
         self._fill()
