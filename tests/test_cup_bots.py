@@ -192,5 +192,10 @@ def test_C12_a_tournament_counts_the_fallbacks_in_its_records_and_summary(tmp_pa
         seat = rec["agents"].index(invalid)
         assert rec["fallbacks"][seat] == len(rec["actions"][seat::4]) > 0
         assert sum(rec["fallbacks"]) == rec["fallbacks"][seat] and rec["forfeit"] is None
+        # and says why, move by move: the action the Cup's engine would refuse
+        reasons = rec["fallback_reasons"][seat]
+        assert sum(reasons.values()) == rec["fallbacks"][seat]
+        assert all(why.startswith("invalid action ") for why in reasons)
         total += rec["fallbacks"][seat]
-    assert f"{invalid}: {total}" in (tmp_path / "summary.md").read_text()
+    summary = (tmp_path / "summary.md").read_text()
+    assert f"{invalid}: {total}" in summary and f"- {invalid}: invalid action " in summary

@@ -40,25 +40,31 @@ def config(**kw):
     return tournament_config(None, base)
 
 
+@pytest.mark.parametrize("pairing", ["order", "round"])
 @pytest.mark.parametrize("seating", ["orders", "rotations"])
 @pytest.mark.parametrize("k,p", [(4, 4), (4, 2), (3, 2), (5, 3), (2, 4)])
-def test_every_agent_sits_in_every_seat_equally_often(k: int, p: int, seating: str) -> None:
+def test_every_agent_sits_in_every_seat_equally_often(
+    k: int, p: int, seating: str, pairing: str
+) -> None:
     names = ["random"] + [f"py:agents.random_agent:RandomAgent#{i}" for i in range(k - 1)]
     size = round_size(k, p, seating)
-    cfg = config(agents=names, players=p, games=3 * size, seating=seating)
+    cfg = config(agents=names, players=p, games=3 * size, seating=seating, pairing=pairing)
     games = schedule(cfg)
     assert len(games) == 3 * size
     seats = Counter((g.seats[s], s) for g in games for s in range(p))
     assert len(set(seats.values())) == 1 and len(seats) == k * p
-    # every seating of a line-up is played in all p rotations, all with the round's seed
+    # every seating of a line-up is played in all p rotations, all with one seed
     for g in games:
         group = [h for h in games if (h.round, h.lineup, h.order) == (g.round, g.lineup, g.order)]
         assert sorted(h.rotation for h in group) == list(range(p))
         assert {h.seed for h in group} == {g.seed}
         base = next(h for h in group if h.rotation == 0).seats
         assert g.seats == tuple(base[(i + g.rotation) % p] for i in range(p))
-    assert len({g.seed for g in games}) == 3
-    assert len({g.seed for g in games if g.round == 0}) == 1
+    if pairing == "round":  # one seed a round
+        assert len({g.seed for g in games}) == 3
+        assert len({g.seed for g in games if g.round == 0}) == 1
+    else:  # a seed of its own for every seating of every round
+        assert len({g.seed for g in games}) == len(games) // p
     if seating == "orders" and p <= k:
         # and every agent moves right after every other agent equally often
         after = Counter((g.seats[i], g.seats[(i + 1) % p]) for g in games for i in range(p))
@@ -133,6 +139,7 @@ def test_summary_statistics_by_hand() -> None:
         {
             "game": 0,
             "round": 0,
+            "seed": 0,
             "agents": ["a", "b", "c"],
             "scores": [5, 5, 1],
             "ranks": [1, 1, 3],
@@ -142,6 +149,7 @@ def test_summary_statistics_by_hand() -> None:
         {
             "game": 1,
             "round": 0,
+            "seed": 0,
             "agents": ["b", "c", "a"],
             "scores": [0, 9, 4],
             "ranks": [3, 1, 2],
@@ -156,10 +164,10 @@ def test_summary_statistics_by_hand() -> None:
     assert rows["b"]["forfeits"] == 1 and rows["a"]["mean_coins"] == 4.5
     assert s["h2h"]["a"]["b"] == 0.75 and s["h2h"]["b"]["a"] == 0.25
     assert s["h2h"]["c"]["a"] == 0.5
-    # both games are one round (one seed): the interval is clustered by round, and one cluster
-    # has no measurable spread
-    assert math.isnan(rows["a"]["win_ci"])
-    records[1]["round"] = 1
+    # both games have one seed: the interval is clustered by seed, and one cluster has no
+    # measurable spread
+    assert s["seeds"] == 1 and math.isnan(rows["a"]["win_ci"])
+    records[1]["seed"] = 1
     assert summarise(records, ["a", "b", "c"])["rows"][0]["win_ci"] > 0
 
 

@@ -35,6 +35,7 @@ IDENTITY_KEYS = (
     "max_turns",
     "rules",
     "seating",
+    "pairing",
 )
 
 
@@ -73,6 +74,11 @@ class TournamentConfig:
         "orders",
         help="orders: every cyclic order of a line-up in every "
         "rotation; rotations: one order, every rotation",
+    )
+    pairing: str = setting(
+        "order",
+        help="which games share a seed (the same deal and dice): order: the rotations of one "
+        "cyclic order of a line-up; round: every game of a round",
     )
     rules: dict[str, Any] = setting(
         default_factory=dict, help="extra RuleSet fields, e.g. {track_length: 20}"
@@ -130,6 +136,8 @@ class TournamentConfig:
             raise ValueError(f"games must be >= 1, got {self.games}")
         if self.seating not in ("orders", "rotations"):
             raise ValueError(f"seating must be 'orders' or 'rotations', got {self.seating!r}")
+        if self.pairing not in ("order", "round"):
+            raise ValueError(f"pairing must be 'order' or 'round', got {self.pairing!r}")
         for key in ("move_timeout", "game_timeout", "load_timeout"):
             value = getattr(self, key)
             if value is not None and value < 0:

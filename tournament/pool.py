@@ -137,6 +137,7 @@ def play_spec(
         "seconds": round(time.perf_counter() - start, 4),
         "move_seconds": [round(x, 4) for x in result.move_seconds],
         "fallbacks": result.fallbacks,
+        "fallback_reasons": match.fallback_reasons,
         "actions": match.actions,
     }
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Hashable, Sequence
 from typing import Any
 
@@ -21,7 +21,7 @@ def mean_ci(
     """Mean and the half-width of its 95% normal-approximation interval (nan if undefined).
 
     ``groups`` labels the values that are not independent of each other: games played on one
-    seed (the seat rotations of an evaluation, the seatings of a tournament round) see the same
+    seed (the seat rotations of an evaluation or of a tournament's seating) see the same
     dice, so their results move together, and treating them as independent understates the
     spread (in four-player classic, one agent against three greedy, by about a sixth:
     ``docs/tournaments.md``). The variance is then the cluster-robust one over the group sums,
@@ -62,25 +62,29 @@ def summarise(records: list[dict], labels: list[str]) -> dict[str, Any]:
     ranks: dict[str, list[float]] = defaultdict(list)
     forfeits: dict[str, int] = defaultdict(int)
     fallbacks: dict[str, int] = defaultdict(int)  # Cup bots' rolls in place of their move (C12)
+    fallback_reasons: dict[str, Counter[str]] = defaultdict(Counter)
     ahead: dict[tuple[str, str], float] = defaultdict(float)
     met: dict[tuple[str, str], int] = defaultdict(int)
     seat_shares: dict[int, list[float]] = defaultdict(list)
-    rounds: dict[str, list[int]] = defaultdict(list)  # the seed group of each value above
-    seat_rounds: dict[int, list[int]] = defaultdict(list)
+    seeds: dict[str, list[int]] = defaultdict(list)  # the seed group of each value above
+    seat_seeds: dict[int, list[int]] = defaultdict(list)
     for rec in records:
         agents, rk = rec["agents"], rec["ranks"]
         for seat, label in enumerate(agents):
             share = win_share(rec, seat)
             shares[label].append(share)
             seat_shares[seat].append(share)
-            rounds[label].append(rec["round"])
-            seat_rounds[seat].append(rec["round"])
+            seeds[label].append(rec["seed"])
+            seat_seeds[seat].append(rec["seed"])
             scores[label].append(rec["scores"][seat])
             ranks[label].append(rk[seat])
         if rec["forfeit"]:
             forfeits[rec["forfeit"]["agent"] or agents[rec["forfeit"]["seat"]]] += 1
         for label, count in zip(agents, rec.get("fallbacks") or (), strict=False):
             fallbacks[label] += count
+        for label, why in zip(agents, rec.get("fallback_reasons") or (), strict=False):
+            for reason, count in why.items():
+                fallback_reasons[label][reason] += count
         for i, j in itertools.permutations(range(len(agents)), 2):
             a, b = agents[i], agents[j]
             if a == b:
@@ -98,8 +102,8 @@ def summarise(records: list[dict], labels: list[str]) -> dict[str, Any]:
             ratings[label] = model.rating(mu=mu, sigma=sigma, name=label)
     rows: list[dict[str, Any]] = []
     for label in labels:
-        win, win_ci = mean_ci(shares[label], rounds[label])
-        coins, coins_ci = mean_ci(scores[label], rounds[label])
+        win, win_ci = mean_ci(shares[label], seeds[label])
+        coins, coins_ci = mean_ci(scores[label], seeds[label])
         rank, _ = mean_ci(ranks[label])
         r = ratings[label]
         rows.append(
@@ -119,7 +123,7 @@ def summarise(records: list[dict], labels: list[str]) -> dict[str, Any]:
         )
     rows.sort(key=lambda row: -row["ordinal"])
     h2h = {a: {b: (ahead[a, b] / met[a, b] if met[a, b] else None) for b in labels} for a in labels}
-    seats = {seat: mean_ci(v, seat_rounds[seat]) for seat, v in sorted(seat_shares.items())}
+    seats = {seat: mean_ci(v, seat_seeds[seat]) for seat, v in sorted(seat_shares.items())}
     forfeit_list = [
         (r["game"], r["forfeit"]["agent"], r["forfeit"]["reason"]) for r in records if r["forfeit"]
     ]
@@ -129,7 +133,9 @@ def summarise(records: list[dict], labels: list[str]) -> dict[str, Any]:
         "h2h_games": {f"{a} vs {b}": n for (a, b), n in met.items()},
         "seats": seats,
         "games": len(records),
+        "seeds": len({r["seed"] for r in records}),
         "forfeits": forfeit_list,
         "fallbacks": {label: n for label, n in fallbacks.items() if n},
+        "fallback_reasons": {label: dict(c.most_common()) for label, c in fallback_reasons.items()},
         "truncated": sum(1 for r in records if r.get("truncated")),
     }

@@ -146,9 +146,13 @@ def prepare_out(out: Path, config: TournamentConfig) -> list[dict]:
 
 
 def _comparable(identity: dict[str, Any]) -> dict[str, Any]:
-    """Results written before ``seating`` existed used rotations; with 2 players both modes are
-    one schedule."""
-    doc = {**identity, "seating": identity.get("seating", "rotations")}
+    """Results written before ``seating`` existed used rotations, and before ``pairing``
+    existed one seed a round; with 2 players both seatings are one schedule."""
+    doc = {
+        **identity,
+        "seating": identity.get("seating", "rotations"),
+        "pairing": identity.get("pairing", "round"),
+    }
     if doc.get("players") == 2:
         doc["seating"] = "orders"
     return doc

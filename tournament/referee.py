@@ -31,10 +31,12 @@ from tournament.bots import BotFault, BotProcess
 
 @dataclass
 class Match:
-    """A played game: its result and every action index, in order."""
+    """A played game: its result, every action index in order, and why each seat's Camel Up
+    Cup bot rolled in place of its move (C12): reason -> count, per seat."""
 
     result: GameResult
     actions: list[int]
+    fallback_reasons: list[dict[str, int]]
 
 
 def play_match(
@@ -49,6 +51,7 @@ def play_match(
     :func:`agents.arena.run_game`. A faulting bot's process is killed here; the caller
     replaces it before its next game."""
     fallbacks = [0] * rules.num_players
+    reasons: list[dict[str, int]] = [{} for _ in range(rules.num_players)]
 
     def begin(state: GameState) -> None:
         for seat, bot in enumerate(bots):
@@ -59,7 +62,7 @@ def play_match(
 
     def move(state: GameState, thinking: list[float]) -> int:
         try:
-            return ask_move(bots[state.current], state, thinking, fallbacks)
+            return ask_move(bots[state.current], state, thinking, fallbacks, reasons)
         except BotFault as fault:
             raise Forfeit(str(fault)) from fault
 
@@ -72,15 +75,20 @@ def play_match(
     for bot in bots:
         if bot.process.poll() is None:
             bot.tell(end)
-    return Match(result, actions)
+    return Match(result, actions, reasons)
 
 
 def ask_move(
-    bot: BotProcess, state: GameState, thinking: list[float], fallbacks: list[int] | None = None
+    bot: BotProcess,
+    state: GameState,
+    thinking: list[float],
+    fallbacks: list[int] | None = None,
+    reasons: list[dict[str, int]] | None = None,
 ) -> int:
     """The legal action the bot of the seat on move answers in ``state``, under the move and
     game deadlines; ``thinking[seat]`` gains the time it took, and ``fallbacks[seat]`` one if
-    the answer is a Camel Up Cup bot's roll in place of its own move (C12). :class:`BotFault`
+    the answer is a Camel Up Cup bot's roll in place of its own move (C12), counted by its
+    reason in ``reasons[seat]``. :class:`BotFault`
     (the forfeit reason) if it faults, answers without an action or answers an illegal one.
     The web app's games ask their bots here too, so a bot meets one set of rules everywhere."""
     seat = state.current
@@ -104,6 +112,9 @@ def ask_move(
     problem = check_action(reply["action"], mask)
     if problem is not None:
         raise BotFault(problem)
-    if fallbacks is not None and reply.get("fallback"):
+    why = reply.get("fallback")
+    if fallbacks is not None and why:
         fallbacks[seat] += 1
+        if reasons is not None:
+            reasons[seat][str(why)] = reasons[seat].get(str(why), 0) + 1
     return int(reply["action"])

@@ -51,7 +51,8 @@ def write_summary(
         f"forfeits {len(summary['forfeits'])} · stopped at the turn cap {summary['truncated']}",
         "",
         "Win rate counts a shared victory as 1/k; ± is the 95% interval (normal approximation, "
-        "clustered by round: the games of a round share a seed). "
+        f"clustered by seed: the games of one seed play the same race; {summary['seeds']} "
+        f"seeds, pairing `{config.pairing}`). "
         "Ordinal = mu - 3 sigma (openskill Plackett-Luce). "
         f"An equal player wins {100 / n:.1f}% of its games.",
         "",
@@ -89,6 +90,14 @@ def write_summary(
             "Rolls in place of an invalid or failed move of a Camel Up Cup bot (rule "
             "C12): " + ", ".join(f"{a}: {n}" for a, n in summary["fallbacks"].items()),
         ]
+        for agent, reasons in summary.get("fallback_reasons", {}).items():
+            shown = list(reasons.items())[:5]
+            more = sum(reasons.values()) - sum(n for _, n in shown)
+            lines.append(
+                f"- {agent}: "
+                + ", ".join(f"{why} ({n})" for why, n in shown)
+                + (f", other reasons ({more})" if more else "")
+            )
     if summary["forfeits"]:
         lines += ["", "Forfeits (game, agent, reason):", ""]
         lines += [f"- game {g}: {a}: {why}" for g, a, why in summary["forfeits"][:50]]

@@ -11,9 +11,18 @@ agent always moves right after the same opponent, which biases the result badly 
 greedy players finished 70.6% / 29.4% against each other that way, because the one moving first
 takes the leg bets that the other's turn would have found; ``results/tournaments/
 classic4_rotations_bias``). A *round* is every line-up in every seating; ``games`` is rounded up
-to whole rounds. All games of a round share one seed (``seed * 1_000_000 + round``): the same
-setup and the same dice stream (:func:`agents.arena.game_rngs`) for every seating and line-up,
-so luck is paired.
+to whole rounds.
+
+Games that share a seed share the setup and the dice stream (:func:`agents.arena.game_rngs`), and
+so, traps aside, the whole race: the camels' rolls come out of the pyramid in the same order
+whatever the players do. ``pairing: order`` (the default) gives the ``p`` rotations of each
+cyclic order of a line-up a seed of their own (``seed * 1_000_000`` plus the order's number,
+counted over the rounds): every seat sees the same race, so seat luck is paired, and a round of
+many line-ups plays many races. ``pairing: round`` gives every game of a round one seed
+(``seed * 1_000_000 + round``): every line-up plays the same race, which pairs the luck of
+different line-ups but makes a round one race; with few rounds an interval clustered by seed
+(:func:`tournament.ratings.mean_ci`) then rests on a handful of races. It suits many rounds of
+few line-ups (a two-agent match).
 """
 
 from __future__ import annotations
@@ -66,9 +75,10 @@ def schedule(config: TournamentConfig) -> list[GameSpec]:
     rounds = math.ceil(config.games / size)
     games: list[GameSpec] = []
     for r in range(rounds):
-        seed = config.seed * 1_000_000 + r
         for li, (_, orders) in enumerate(ups):
             for oi, up in enumerate(orders):
+                group = len(games) // p if config.pairing == "order" else r
+                seed = config.seed * 1_000_000 + group
                 for rot in range(p):
                     seats = tuple(up[(i + rot) % p] for i in range(p))
                     games.append(GameSpec(len(games), r, li, rot, seed, seats, oi))
