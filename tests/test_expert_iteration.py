@@ -120,3 +120,19 @@ def test_bad_input_is_refused_before_playing(run, tmp_path, capsys) -> None:
     assert "--student" in capsys.readouterr().err
     assert main([*base, "--teacher", "greedy", "--student", student, "--resume"]) == 2
     assert "holds no run" in capsys.readouterr().err
+
+
+def test_the_teacher_can_be_the_rounds_own_policy(run, tmp_path) -> None:
+    """``{student}`` in the teacher's spec is each round's policy file: with ``ppo:{student}``
+    the teacher is the policy itself, so it agrees with the policy everywhere, round after
+    round, and each round names the file it was."""
+    argv = list(run["argv"])
+    argv[argv.index("--teacher") + 1] = "ppo:{student}"
+    argv[argv.index("--out") + 1] = str(tmp_path / "self")
+    argv[argv.index("--games") + 1] = "6"
+    assert main([*argv, "--rounds", "2"]) == 0
+    rounds = json.loads((tmp_path / "self" / "progress.json").read_text())["rounds"]
+    student = argv[argv.index("--student") + 1]
+    assert rounds[0]["teacher"] == f"ppo:{student}"
+    assert rounds[1]["teacher"] == f"ppo:{rounds[0]['model']}"
+    assert all(r["agreement"] == 1.0 for r in rounds)

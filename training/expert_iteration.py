@@ -15,7 +15,10 @@ that gap: every round
 2. **asks the teacher** what it would play at every one of the policy's decisions, on the
    public view of that position (any agent: ``expert``, ``search:FILE``, ...), and records the
    policy's observation, its legal actions, the teacher's move and the return the policy went on
-   to get (the config's reward and discount);
+   to get (the config's reward and discount). ``{student}`` in the teacher's spec stands for
+   the round's policy file: ``--teacher 'search:{student}'`` is expert iteration proper, each
+   round's teacher the search on the policy it improves, so the teacher rises with the student
+   (a fixed teacher can only be copied);
 3. **fits** the policy to every round's data so far (masked cross-entropy to the teacher's moves,
    the value head to the returns: :func:`training.imitation.pretrain`), starting from its
    current weights, and writes it as ``DIR/round_K/model.zip``.
@@ -50,7 +53,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="training config: the game, observation, network, reward, discount and opponent mix",
     )
     parser.add_argument(
-        "--teacher", required=True, help="the agent whose moves are the targets (camelup agents)"
+        "--teacher",
+        required=True,
+        help="the agent whose moves are the targets (camelup agents); {student} stands for the "
+        "round's policy file, e.g. 'search:{student}'",
     )
     parser.add_argument(
         "--student",
@@ -83,7 +89,7 @@ def run(args: argparse.Namespace) -> int:
     from training.settings import check_agents
 
     cfg = load_config(TrainConfig, args.config, {})
-    check_agents("--teacher", [args.teacher])
+    check_agents("--teacher", [teacher_spec(args.teacher, args.student)])
     for name in ("rounds", "games", "envs", "epochs", "batch_size"):
         if getattr(args, name) < 1:
             raise ConfigError(
@@ -109,6 +115,11 @@ def run(args: argparse.Namespace) -> int:
             f"{last['fit_accuracy']:.3f} on {last['samples']}; {last['model']}"
         )
     return 0
+
+
+def teacher_spec(teacher: str, student: str) -> str:
+    """The teacher's agent spec for a round whose policy file is ``student``."""
+    return teacher.replace("{student}", student)
 
 
 def _build_model(cfg: Any, student: str, seed: int) -> Any:
@@ -162,12 +173,16 @@ def iterate(cfg: Any, model: Any, args: argparse.Namespace, out: Path, command: 
             load_into(model, current, weights_only=True)
     rules = cfg.rules()
     settings = cfg.observer_settings()
-    teacher = agents.make(args.teacher)
+    made: tuple[str, Any] | None = None  # the teacher's spec and agent
     torch.manual_seed(args.seed + len(progress["rounds"]))
     for k in range(len(progress["rounds"]), args.rounds):
         start = time.perf_counter()
         seed = args.seed + k * ROUND_SEED_STRIDE
         student = load_agent(current, deterministic=False, trust_observation=True)
+        spec = teacher_spec(args.teacher, current)
+        if made is None or made[0] != spec:
+            made = (spec, agents.make(spec))
+        teacher = made[1]
         data = collect(cfg, student, teacher, current, args.games, args.envs, seed)
         agreement = _agreement(model, data)
         # numpy's stub would let a key of **data stand for its allow_pickle flag
@@ -184,11 +199,12 @@ def iterate(cfg: Any, model: Any, args: argparse.Namespace, out: Path, command: 
             observer=settings,
             env_version=ENV_VERSION,
             optimizer=False,
-            expert_iteration={"teacher": args.teacher, "round": k},
+            expert_iteration={"teacher": spec, "round": k},
         )
         progress["rounds"].append(
             {
                 "round": k,
+                "teacher": spec,
                 "seed": seed,
                 "decisions": len(data["actions"]),
                 "agreement": agreement,
