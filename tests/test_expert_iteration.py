@@ -136,3 +136,9 @@ def test_the_teacher_can_be_the_rounds_own_policy(run, tmp_path) -> None:
     assert rounds[0]["teacher"] == f"ppo:{student}"
     assert rounds[1]["teacher"] == f"ppo:{rounds[0]['model']}"
     assert all(r["agreement"] == 1.0 for r in rounds)
+    # every round's file, like the distilled start, records the reward its value head was
+    # fitted to, so search: can score with it (it refuses a file without)
+    import agents
+
+    for path in (student, rounds[1]["model"]):
+        assert agents.make(f"search:{path}").reward_mode == "win"

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import time
+from dataclasses import asdict
 from pathlib import Path
 
 import numpy as np
@@ -156,6 +157,7 @@ def distill(
         optimizer=False,
         distilled_from=teacher,
         distillation=report,
+        config=asdict(cfg),  # the reward the value head was fitted to (search: reads it)
     )
     write_json(out / "distillation.json", report)
     return report

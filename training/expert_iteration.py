@@ -35,6 +35,7 @@ from __future__ import annotations
 import argparse
 import json
 import time
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
@@ -200,6 +201,7 @@ def iterate(cfg: Any, model: Any, args: argparse.Namespace, out: Path, command: 
             env_version=ENV_VERSION,
             optimizer=False,
             expert_iteration={"teacher": spec, "round": k},
+            config=asdict(cfg),  # the reward the value head was fitted to (search: reads it)
         )
         progress["rounds"].append(
             {
