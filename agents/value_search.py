@@ -1,7 +1,7 @@
 """Decision-time search with a trained policy's value head: ``search:path/to/model.zip``.
 
 A PPO policy picks moves by instinct; its value head estimates how a position will end for the
-learner. This agent uses both (issue #13's "search at decision time with the value head"):
+learner. This agent uses both:
 
 1. **Candidates**: at most ``candidates`` legal actions the policy likes best (its own choice
    first), among those whose logit is within ``margin`` of the best one's (probability at

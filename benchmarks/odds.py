@@ -1,4 +1,4 @@
-"""Benchmark: exact leg odds (numba kernel) against a plain-Python enumeration (issue #3).
+"""Benchmark: exact leg odds (numba kernel) against a plain-Python enumeration.
 
 Run with::
 

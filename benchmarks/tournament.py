@@ -15,7 +15,7 @@ Side by side in one run, on the same schedule (4-player classic, seat-rotated, p
 * *isolated*: the real tournament (:func:`tournament.run.run_tournament`): the referee, one
   sandboxed bot process per seat speaking the line protocol, fsynced ``games.jsonl``.
 
-Prints the three times and the ratios to in-process (issue #14: isolated at most 1.5), and
+Prints the three times and the ratios to in-process (the target: isolated at most 1.5), and
 checks that all played the same games (the same final coins: the referee is the in-process
 game, moved).
 

@@ -1,4 +1,4 @@
-"""Agents (issue #5): the registry, the protocol (public view only), and baselines that only
+"""Agents: the registry, the protocol (public view only), and baselines that only
 ever play legal moves (R4) in both presets."""
 
 from __future__ import annotations

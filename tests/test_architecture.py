@@ -11,6 +11,7 @@ above it, so it fails here, naming the file.
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -58,3 +59,30 @@ def test_imports_only_go_down(package: str) -> None:
 def test_every_package_has_a_floor() -> None:
     packages = {path.parent.name for path in ROOT.glob("*/__init__.py")}
     assert packages == set(FLOORS), "a new package needs its floor in FLOORS"
+
+
+#: Where the project's own prose and code live (run bulk, the virtual environment and other
+#: projects' checkouts are not the project's text).
+TEXT_FOLDERS = (*FLOORS, "benchmarks", "configs", "docs", "tests", "results", ".ci")
+ISSUE_NUMBER = re.compile(r"\bissues? #?\d+|\(#\d+\)", re.IGNORECASE)
+
+
+def test_no_text_cites_a_tracker_issue_number() -> None:
+    """Code and docs say what a thing is and why, not which ticket asked for it: a tracker's
+    numbers mean nothing to a reader of the repository."""
+    files = [ROOT / "README.md", ROOT / "Makefile", ROOT / "pyproject.toml"]
+    for folder in TEXT_FOLDERS:
+        files += [
+            p
+            for p in (ROOT / folder).rglob("*")
+            if p.suffix in {".py", ".md", ".yaml", ".yml", ".toml", ".txt", ""}
+            and p.is_file()
+            and "__pycache__" not in p.parts
+        ]
+    cited = [
+        f"{path.relative_to(ROOT)}:{n}"
+        for path in files
+        for n, line in enumerate(path.read_text(errors="replace").splitlines(), 1)
+        if ISSUE_NUMBER.search(line)
+    ]
+    assert not cited, f"tracker issue numbers cited at {cited[:10]}"

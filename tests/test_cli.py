@@ -1,4 +1,4 @@
-"""The ``camelup`` command (issue #14): every ``--help`` works, and every user error in every
+"""The ``camelup`` command: every ``--help`` works, and every user error in every
 subcommand is one line on stderr and exit code 2, never a traceback."""
 
 from __future__ import annotations

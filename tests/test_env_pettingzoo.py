@@ -1,5 +1,5 @@
 """camelup_v1 against PettingZoo's API and seed tests, pickling, illegal actions, rewards and
-rendering (issue #4)."""
+rendering."""
 
 from __future__ import annotations
 

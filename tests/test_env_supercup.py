@@ -1,4 +1,4 @@
-"""camelup_v1 with the Supercup preset (issue #7): PettingZoo API and seed tests for a few module
+"""camelup_v1 with the Supercup preset: PettingZoo API and seed tests for a few module
 combinations, the extra action (R9.1.4) as a second decision of the same agent with its own
 mask, and the Supercup observation slices (support dice, craters, photographer and camera,
 position bets, extra_pending; R9.1-R9.3)."""

@@ -1,4 +1,4 @@
-"""Exact leg odds, placement EVs and race odds (issue #3) against the real engine.
+"""Exact leg odds, placement EVs and race odds against the real engine.
 
 The numba kernels in ``camelup_env.odds`` reimplement movement, so every check here goes through
 the engine (``chance_outcomes`` + ``apply_outcome`` / ``apply_action``): exact brute force with

@@ -1,4 +1,4 @@
-"""The speed-ups of the odds kernels changed no result (issue #3).
+"""The speed-ups of the odds kernels changed no result.
 
 ``race_probabilities`` draws one uniform number per reveal from numba's generator seeded with
 ``seed`` (die = ``int(x * k)``-th of the ``k`` dice left in ascending order, face from the

@@ -1,4 +1,4 @@
-"""``camelup play`` driven end to end by a scripted stdin (issue #5)."""
+"""``camelup play`` driven end to end by a scripted stdin."""
 
 from __future__ import annotations
 

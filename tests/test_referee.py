@@ -1,4 +1,4 @@
-"""The referee and isolated bots (issue #14): one real game, bots in their own processes,
+"""The referee and isolated bots: one real game, bots in their own processes,
 limits, the line protocol, a zoo of hostile bots, and the referee as the in-process game."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Odds for Supercup (issue #7): exact leg odds against the engine's brute force with support dice
+"""Odds for Supercup: exact leg odds against the engine's brute force with support dice
 on the 20-space track (R9.1), race odds following Supercup's leg start (R9.1.1) against Monte
 Carlo of the real engine, placement EVs that respect the camera space (R9.2, R4.2), and the
 ``dice_left`` notation / ``camelup odds --preset supercup``.

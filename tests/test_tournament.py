@@ -1,4 +1,4 @@
-"""The tournament runner (issues #5, #14): exact schedule, statistics, records, resume, locks,
+"""The tournament runner: exact schedule, statistics, records, resume, locks,
 replay of every game, and the command line."""
 
 from __future__ import annotations
