@@ -151,6 +151,18 @@ register_prefix(
 )
 
 
+def _load_rollout(rest: str, **kwargs: Any) -> Agent:
+    return _import("agents.rollout_search:load")(rest, **kwargs)
+
+
+register_prefix(
+    "rollout",
+    _load_rollout,
+    "rollout:path/to/model.zip - a ppo: policy plus its candidates played out to the end",
+    model_file=Path,
+)
+
+
 def _rllib_policy_file(rest: str) -> Path:
     return _import("agents.rllib:policy_file")(rest)
 

@@ -70,6 +70,26 @@ def deal_hidden(view: GameState, rng: np.random.Generator) -> GameState:
     return dealt
 
 
+def policy_logits(policy: PolicyAgent, obs: np.ndarray) -> np.ndarray:
+    """The policy head's logits (unmasked) of each observation."""
+    import torch
+
+    net = policy.policy
+    with torch.no_grad():
+        tensor = torch.as_tensor(obs, device=net.device)
+        return net.get_distribution(tensor).distribution.logits.cpu().numpy()
+
+
+def policy_candidates(
+    logits: np.ndarray, legal: Sequence[int] | np.ndarray, candidates: int, margin: float
+) -> list[int]:
+    """The moves a search weighs: at most ``candidates`` legal actions in the policy's order,
+    those whose logit is within ``margin`` of the best one's (module docstring, step 1)."""
+    order = sorted(legal, key=lambda i: -logits[i])
+    best = logits[order[0]]
+    return [int(i) for i in order[:candidates] if logits[i] >= best - margin]
+
+
 class ValueSearchAgent(Agent):
     """Expectimax over the policy's candidates to the agent's next turn, scored by the value
     head (module docstring)."""
@@ -117,9 +137,7 @@ class ValueSearchAgent(Agent):
         me = public_state.current
         root = deal_hidden(public_state, self.rng)
         logits = self._logits(self._observe([(root, me)]))[0]
-        order = sorted(legal, key=lambda i: -logits[i])
-        best = logits[order[0]]
-        chosen = [i for i in order[: self.candidates] if logits[i] >= best - self.margin]
+        chosen = policy_candidates(logits, legal, self.candidates, self.margin)
         if len(chosen) == 1:
             return chosen[0]
         scores = [self._score(root, me, a) for a in chosen]
@@ -177,13 +195,7 @@ class ValueSearchAgent(Agent):
         return np.stack([observe(s, seat) for s, seat in seats]).astype(np.float32)
 
     def _logits(self, obs: np.ndarray) -> np.ndarray:
-        """The policy head's logits (unmasked) of each observation."""
-        import torch
-
-        net = self.policy.policy
-        with torch.no_grad():
-            tensor = torch.as_tensor(obs, device=net.device)
-            return net.get_distribution(tensor).distribution.logits.cpu().numpy()
+        return policy_logits(self.policy, obs)
 
     def _values(self, obs: np.ndarray) -> np.ndarray:
         """The value head's estimate of each observation."""

@@ -1,0 +1,143 @@
+"""Decision-time search by playing the game out: ``rollout:path/to/model.zip``.
+
+The value head that :mod:`agents.value_search` scores with is a noisy estimate: its errors are
+about the size of the differences between the moves it compares. A game played to its end is
+not an estimate. This agent weighs the policy's candidate moves by playing each of them out,
+many times, on the batch core (Tesauro's rollouts: one step of policy iteration at decision
+time):
+
+1. **Candidates**: the policy's best moves, as :func:`agents.value_search.policy_candidates`
+   chooses them (at most ``candidates``, logits within ``margin`` of the best).
+2. **Rollouts**: ``rollouts`` complete games are dealt from the public view
+   (:func:`agents.value_search.deal_hidden`: the hidden race-bet cards drawn anew for each
+   rollout); each candidate is played in each of them, then every seat plays the policy's most
+   likely move until the race ends, all games of all candidates side by side
+   (:class:`~camelup_env.batch.games.BatchGames`, one forward pass a step).
+3. **Common dice**: rollout ``k`` of every candidate draws its dice from the same stream, so the
+   candidates meet the same luck as far as their games stay alike, and the comparison measures
+   the move, not the dice (common random numbers).
+4. **Score**: the agent's win share at the end (1/k for a k-way tie), averaged over the
+   rollouts; the best candidate is played (ties: the policy's order).
+
+The pure policy (``ppo:`` of the same file) is the baseline this agent is measured against.
+It plays the rule sets of the batch core only (``camelup_env.batch.arrays.BATCH_PRESETS``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from agents.base import Agent, Observation, legal_indices
+from agents.ppo import PolicyAgent, load_agent
+from agents.value_search import deal_hidden, policy_candidates, policy_logits
+from camelup_env.batch.arrays import BATCH_PRESETS
+from camelup_env.batch.games import BatchGames
+from camelup_env.batch.observe import BatchObserver
+from camelup_env.state import GameState
+
+#: A rollout still running after this many further turns is scored as it stands.
+ROLLOUT_TURNS = 1000
+
+
+class RolloutSearchAgent(Agent):
+    """The policy's candidates weighed by complete games played out with the policy (module
+    docstring)."""
+
+    description = (
+        "a trained policy plus rollouts: each candidate played out to the end with the "
+        "policy, on common dice: rollout:path/to/model.zip"
+    )
+
+    def __init__(
+        self,
+        policy: PolicyAgent,
+        candidates: int = 4,
+        margin: float = 1.0,
+        rollouts: int = 32,
+    ) -> None:
+        if candidates < 1 or rollouts < 1:
+            raise ValueError("candidates and rollouts must be >= 1")
+        if margin < 0:
+            raise ValueError(f"margin must be >= 0, got {margin}")
+        self.policy = policy
+        self.candidates = int(candidates)
+        self.margin = float(margin)
+        self.rollouts = int(rollouts)
+        self.rng = np.random.default_rng()
+        self.observer: BatchObserver | None = None
+
+    def reset(self, seed: int | None = None) -> None:
+        self.rng = np.random.default_rng(seed)
+        self.policy.reset(seed)
+
+    def warmup(self, public_state: GameState) -> None:
+        self.policy.warmup(public_state)
+        self._check(public_state)
+
+    def _check(self, state: GameState) -> None:
+        self.policy.check_rules(state.rules)
+        if state.rules.preset not in BATCH_PRESETS:
+            raise ValueError(
+                f"rollout: plays out games on the batch core, which does not play preset "
+                f"{state.rules.preset!r} (it plays {', '.join(BATCH_PRESETS)})"
+            )
+        if self.observer is None or self.observer.rules != state.rules:
+            self.observer = BatchObserver(state.rules, **self.policy.observer.metadata)
+
+    def act(self, observation: Observation, public_state: GameState) -> int:
+        self._check(public_state)
+        legal = legal_indices(observation)
+        if len(legal) == 1:
+            return int(legal[0])
+        me = public_state.current
+        root = deal_hidden(public_state, self.rng)
+        obs = self.policy.observer.observe(root, me)[None].astype(np.float32)
+        chosen = policy_candidates(policy_logits(self.policy, obs)[0], legal, *self._limits())
+        if len(chosen) == 1:
+            return chosen[0]
+        scores = self.play_out(public_state, me, chosen)
+        return chosen[int(np.argmax(scores))]  # first of the best: the policy's order
+
+    def _limits(self) -> tuple[int, float]:
+        return self.candidates, self.margin
+
+    def play_out(self, view: GameState, me: int, moves: list[int]) -> np.ndarray:
+        """Each move's mean win share for ``me`` over the rollouts (module docstring)."""
+        k = self.rollouts
+        deals = [deal_hidden(view, self.rng) for _ in range(k)]
+        streams = self.rng.integers(0, 2**62, size=k)
+        n = len(moves) * k  # row c * k + j: move c in rollout j
+        games = BatchGames.from_states(deals * len(moves), seed=np.tile(streams, len(moves)))
+        first = np.repeat(np.asarray(moves, np.int64), k)
+        result = games.step(first, check=False)
+        final = np.zeros((n, view.rules.num_players), np.int64)
+        done = result.terminated | result.truncated
+        final[done] = result.final_coins[done]
+        assert self.observer is not None  # set by _check
+        for _ in range(ROLLOUT_TURNS):
+            if done.all():
+                break
+            idx = np.flatnonzero(~done)
+            seats = games.current_player[idx].astype(np.int64)
+            obs = self.observer.observe(games, seats, idx)
+            masks = games.legal_action_mask()[idx].astype(bool)
+            actions = np.full(n, -1, np.int64)
+            actions[idx] = self.policy.act_batch(obs, masks, deterministic=True)
+            result = games.step(actions, check=False)
+            ended = (result.terminated | result.truncated) & ~done
+            final[ended] = result.final_coins[ended]
+            done |= ended
+        live = np.flatnonzero(~done)
+        if live.size:  # past the turn limit: scored as it stands
+            final[live] = games.coins[live]
+        best = final.max(axis=1, keepdims=True)
+        winners = final == best
+        share = np.where(winners[:, me], 1.0 / winners.sum(axis=1), 0.0)
+        return share.reshape(len(moves), k).mean(axis=1)
+
+
+def load(rest: str, **kwargs: Any) -> RolloutSearchAgent:
+    """Loader for the ``rollout:`` prefix: the model file and the search's settings."""
+    return RolloutSearchAgent(load_agent(rest), **kwargs)
