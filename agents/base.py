@@ -126,38 +126,32 @@ def _load_python(rest: str, **kwargs: Any) -> Agent:
 register_prefix("py", _load_python, "py:package.module:Class - any importable agent factory")
 
 
-def _load_ppo(rest: str, **kwargs: Any) -> Agent:
-    return _import("agents.ppo:load")(rest, **kwargs)  # torch is imported only here
+def _loader(target: str) -> Callable[..., Agent]:
+    """A prefix loader that imports ``target`` (``module:load``) on first use, so that
+    registering the prefix imports nothing heavy."""
 
+    def load(rest: str, **kwargs: Any) -> Agent:
+        return _import(target)(rest, **kwargs)
+
+    return load
+
+
+_load_ppo = _loader("agents.ppo:load")  # torch is imported only here
+_load_rllib = _loader("agents.rllib:load")  # reads no pickle, imports no Ray
+_load_cup = _loader("agents.cup_bot:load")
 
 register_prefix(
     "ppo", _load_ppo, "ppo:path/to/model.zip - a trained MaskablePPO policy", model_file=Path
 )
-
-
-def _load_rllib(rest: str, **kwargs: Any) -> Agent:
-    return _import("agents.rllib:load")(rest, **kwargs)  # reads no pickle, imports no Ray
-
-
-def _load_search(rest: str, **kwargs: Any) -> Agent:
-    return _import("agents.value_search:load")(rest, **kwargs)
-
-
 register_prefix(
     "search",
-    _load_search,
+    _loader("agents.value_search:load"),
     "search:path/to/model.zip - a ppo: policy plus expectimax scored by its value head",
     model_file=Path,
 )
-
-
-def _load_rollout(rest: str, **kwargs: Any) -> Agent:
-    return _import("agents.rollout_search:load")(rest, **kwargs)
-
-
 register_prefix(
     "rollout",
-    _load_rollout,
+    _loader("agents.rollout_search:load"),
     "rollout:path/to/model.zip - a ppo: policy plus its candidates played out to the end",
     model_file=Path,
 )
@@ -165,10 +159,6 @@ register_prefix(
 
 def _rllib_policy_file(rest: str) -> Path:
     return _import("agents.rllib:policy_file")(rest)
-
-
-def _load_cup(rest: str, **kwargs: Any) -> Agent:
-    return _import("agents.cup_bot:load")(rest, **kwargs)
 
 
 register_prefix("cup", _load_cup, "cup:PATH.py[:Class] - a Camel Up Cup bot (preset cup only)")

@@ -94,14 +94,12 @@ class RolloutSearchAgent(Agent):
         me = public_state.current
         root = deal_hidden(public_state, self.rng)
         obs = self.policy.observer.observe(root, me)[None].astype(np.float32)
-        chosen = policy_candidates(policy_logits(self.policy, obs)[0], legal, *self._limits())
+        logits = policy_logits(self.policy, obs)[0]
+        chosen = policy_candidates(logits, legal, self.candidates, self.margin)
         if len(chosen) == 1:
             return chosen[0]
         scores = self.play_out(public_state, me, chosen)
         return chosen[int(np.argmax(scores))]  # first of the best: the policy's order
-
-    def _limits(self) -> tuple[int, float]:
-        return self.candidates, self.margin
 
     def play_out(self, view: GameState, me: int, moves: list[int]) -> np.ndarray:
         """Each move's mean win share for ``me`` over the rollouts (module docstring)."""
