@@ -31,7 +31,7 @@ import numpy as np
 
 from agents.base import Agent, Observation, legal_indices
 from agents.ppo import PolicyAgent, load_agent
-from agents.value_search import deal_hidden, policy_candidates, policy_logits
+from agents.value_search import deal_hidden, policy_candidates
 from camelup_env.batch.arrays import BATCH_PRESETS
 from camelup_env.batch.games import BatchGames
 from camelup_env.batch.observe import BatchObserver
@@ -94,7 +94,7 @@ class RolloutSearchAgent(Agent):
         me = public_state.current
         root = deal_hidden(public_state, self.rng)
         obs = self.policy.observer.observe(root, me)[None].astype(np.float32)
-        logits = policy_logits(self.policy, obs)[0]
+        logits = self.policy.logits(obs)[0]
         chosen = policy_candidates(logits, legal, self.candidates, self.margin)
         if len(chosen) == 1:
             return chosen[0]

@@ -70,16 +70,6 @@ def deal_hidden(view: GameState, rng: np.random.Generator) -> GameState:
     return dealt
 
 
-def policy_logits(policy: PolicyAgent, obs: np.ndarray) -> np.ndarray:
-    """The policy head's logits (unmasked) of each observation."""
-    import torch
-
-    net = policy.policy
-    with torch.no_grad():
-        tensor = torch.as_tensor(obs, device=net.device)
-        return net.get_distribution(tensor).distribution.logits.cpu().numpy()
-
-
 def policy_candidates(
     logits: np.ndarray, legal: Sequence[int] | np.ndarray, candidates: int, margin: float
 ) -> list[int]:
@@ -136,7 +126,7 @@ class ValueSearchAgent(Agent):
             return legal[0]
         me = public_state.current
         root = deal_hidden(public_state, self.rng)
-        logits = self._logits(self._observe([(root, me)]))[0]
+        logits = self.policy.logits(self._observe([(root, me)]))[0]
         chosen = policy_candidates(logits, legal, self.candidates, self.margin)
         if len(chosen) == 1:
             return chosen[0]
@@ -193,9 +183,6 @@ class ValueSearchAgent(Agent):
         """The observation of each (state, seat), with the policy's own settings."""
         observe = self.policy.observer.observe
         return np.stack([observe(s, seat) for s, seat in seats]).astype(np.float32)
-
-    def _logits(self, obs: np.ndarray) -> np.ndarray:
-        return policy_logits(self.policy, obs)
 
     def _values(self, obs: np.ndarray) -> np.ndarray:
         """The value head's estimate of each observation."""

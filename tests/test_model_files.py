@@ -209,6 +209,10 @@ def test_the_rebuilt_policy_acts_as_sb3_predicts(tmp_path) -> None:
     masks[np.arange(64), rng.integers(46, size=64)] = True
     expected, _ = model.predict(obs, action_masks=masks, deterministic=True)
     assert np.array_equal(agent.act_batch(obs, masks), expected)
+    with torch.no_grad():  # the raw logits are the distribution's, shifted per row
+        normalised = model.policy.get_distribution(torch.as_tensor(obs)).distribution.logits
+    shift = agent.logits(obs) - normalised.numpy()
+    assert np.allclose(shift, shift[:, :1], atol=1e-5) and np.ptp(shift[:, 0]) > 0
     sampled = agent.act_batch(
         np.repeat(obs[:1], 4000, 0), np.repeat(masks[:1], 4000, 0), deterministic=False, rng_seed=1
     )
