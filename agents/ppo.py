@@ -15,7 +15,7 @@ env and self-play opponents use it); :meth:`PolicyAgent.act` is the one-game cas
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -30,6 +30,9 @@ from agents.policy_file import (
 from camelup_env.observation import Observer
 from camelup_env.rules import RuleSet
 from camelup_env.state import GameState
+
+if TYPE_CHECKING:  # the batch core (numba) is imported only by the callers that use it
+    from camelup_env.batch.games import BatchGames
 
 __all__ = [
     "ModelFileError",
@@ -78,6 +81,7 @@ class PolicyAgent(Agent):
         self.source = source
         self.env_version = env_version
         self.rng = np.random.default_rng()
+        self._batch_observer: Any = None  # built on the first act_games
 
     def reset(self, seed: int | None = None) -> None:
         self.rng = np.random.default_rng(seed)
@@ -152,6 +156,19 @@ class PolicyAgent(Agent):
         rng = self.rng if rng_seed is None else np.random.default_rng(rng_seed)
         noisy = logits + rng.gumbel(size=logits.shape)
         return np.where(masks, noisy, -np.inf).argmax(axis=1)
+
+    def act_games(self, games: BatchGames, idx: np.ndarray) -> np.ndarray:
+        """The actions of the seats on move in games ``idx`` of a batch core (one compiled
+        observation and one forward pass for all of them); (len(idx),) int64."""
+        from camelup_env.batch.observe import BatchObserver
+
+        self.check_rules(games.rules)
+        if self._batch_observer is None:
+            self._batch_observer = BatchObserver(self.rules, **self.observer.metadata)
+        seats = games.current_player[idx].astype(np.int64)
+        obs = self._batch_observer.observe(games, seats, idx)
+        masks = games.legal_action_mask()[idx].astype(bool)
+        return np.asarray(self.act_batch(obs, masks), np.int64)
 
 
 def load_agent(path: str | Path, device: str = "cpu", **kwargs: Any) -> PolicyAgent:

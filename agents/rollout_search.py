@@ -34,10 +34,11 @@ from agents.ppo import PolicyAgent, load_agent
 from agents.value_search import deal_hidden, policy_candidates
 from camelup_env.batch.arrays import BATCH_PRESETS
 from camelup_env.batch.games import BatchGames
-from camelup_env.batch.observe import BatchObserver
+from camelup_env.batch.playout import play_to_end
+from camelup_env.batch.rewards import win_shares
 from camelup_env.state import GameState
 
-#: A rollout still running after this many further turns is scored as it stands.
+#: A rollout still running after this many further actions is scored as it stands.
 ROLLOUT_TURNS = 1000
 
 
@@ -66,7 +67,6 @@ class RolloutSearchAgent(Agent):
         self.margin = float(margin)
         self.rollouts = int(rollouts)
         self.rng = np.random.default_rng()
-        self.observer: BatchObserver | None = None
 
     def reset(self, seed: int | None = None) -> None:
         self.rng = np.random.default_rng(seed)
@@ -83,8 +83,6 @@ class RolloutSearchAgent(Agent):
                 f"rollout: plays out games on the batch core, which does not play preset "
                 f"{state.rules.preset!r} (it plays {', '.join(BATCH_PRESETS)})"
             )
-        if self.observer is None or self.observer.rules != state.rules:
-            self.observer = BatchObserver(state.rules, **self.policy.observer.metadata)
 
     def act(self, observation: Observation, public_state: GameState) -> int:
         self._check(public_state)
@@ -106,33 +104,16 @@ class RolloutSearchAgent(Agent):
         k = self.rollouts
         deals = [deal_hidden(view, self.rng) for _ in range(k)]
         streams = self.rng.integers(0, 2**62, size=k)
-        n = len(moves) * k  # row c * k + j: move c in rollout j
+        # row c * k + j: move c in rollout j
         games = BatchGames.from_states(deals * len(moves), seed=np.tile(streams, len(moves)))
-        first = np.repeat(np.asarray(moves, np.int64), k)
-        result = games.step(first, check=False)
-        final = np.zeros((n, view.rules.num_players), np.int64)
-        done = result.terminated | result.truncated
-        final[done] = result.final_coins[done]
-        assert self.observer is not None  # set by _check
-        for _ in range(ROLLOUT_TURNS):
-            if done.all():
-                break
-            idx = np.flatnonzero(~done)
-            seats = games.current_player[idx].astype(np.int64)
-            obs = self.observer.observe(games, seats, idx)
-            masks = games.legal_action_mask()[idx].astype(bool)
-            actions = np.full(n, -1, np.int64)
-            actions[idx] = self.policy.act_batch(obs, masks, deterministic=True)
-            result = games.step(actions, check=False)
-            ended = (result.terminated | result.truncated) & ~done
-            final[ended] = result.final_coins[ended]
-            done |= ended
-        live = np.flatnonzero(~done)
-        if live.size:  # past the turn limit: scored as it stands
-            final[live] = games.coins[live]
-        best = final.max(axis=1, keepdims=True)
-        winners = final == best
-        share = np.where(winners[:, me], 1.0 / winners.sum(axis=1), 0.0)
+        games.step(np.repeat(np.asarray(moves, np.int64), k), check=False)
+        final = play_to_end(
+            games,
+            self.policy.act_games,
+            max_turns=int(games.state.turns.max()) + ROLLOUT_TURNS,
+            check=False,
+        )
+        share = win_shares(final)[:, me]
         return share.reshape(len(moves), k).mean(axis=1)
 
 

@@ -6,6 +6,7 @@ Rule-for-rule equality with the engine is ``tests/test_batch_differential.py``.
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
 
 import numba
 import numpy as np
@@ -14,8 +15,10 @@ from engine_positions import CLASSIC, position
 
 from camelup_env import IllegalActionError, RuleSet, action_table
 from camelup_env.batch import BatchGames, random_streams
-from camelup_env.batch.rewards import final_rewards_batch
+from camelup_env.batch.playout import play_to_end
+from camelup_env.batch.rewards import final_rewards_batch, win_shares
 from camelup_env.camelup_v1 import REWARD_MODES, final_rewards
+from camelup_env.engine import new_game, winners
 from camelup_env.observation import public_view
 
 CLASSIC4 = RuleSet("classic", num_players=4)
@@ -233,3 +236,31 @@ def test_batch_rewards_equal_camelup_v1_final_rewards(mode: str) -> None:
         coins[0] = 4  # everyone tied
         expected = np.array([final_rewards(list(row), mode) for row in coins])
         np.testing.assert_allclose(final_rewards_batch(coins, mode), expected, atol=1e-12)
+
+
+def test_R7_3_batch_win_shares_equal_the_engine_winners() -> None:
+    rng = np.random.default_rng(1)
+    for players in range(2, 9):
+        coins = rng.integers(0, 4, size=(200, players))  # many ties
+        expected = np.zeros(coins.shape)
+        for g, row in enumerate(coins):
+            state = new_game(RuleSet("classic", num_players=players), seed=0)
+            state = replace(state, coins=tuple(int(c) for c in row))
+            won = winners(state)
+            expected[g, list(won)] = 1.0 / len(won)
+        np.testing.assert_allclose(win_shares(coins), expected, atol=1e-12)
+
+
+def test_play_to_end_scores_every_game_once() -> None:
+    """Oracle: the loop's final coins are each game's coins at its end, games over on entry
+    keep theirs, and ``max_turns`` truncates as :meth:`BatchGames.step` does."""
+    games = BatchGames(CLASSIC4, 64, seed=3)
+    streams = random_streams(64, 4)
+    ended = play_to_end(games, lambda g, idx: g.random_actions(streams, idx)[idx])
+    assert games.game_over.all() and np.array_equal(ended, games.coins)
+    again = play_to_end(games, lambda g, idx: pytest.fail("no game is left to play"))
+    assert np.array_equal(again, ended)
+    short = BatchGames(CLASSIC4, 64, seed=3)
+    cut = play_to_end(short, lambda g, idx: g.random_actions(streams, idx)[idx], max_turns=5)
+    assert (short.state.turns == 5).all() and not short.game_over.any()
+    assert np.array_equal(cut, short.coins)

@@ -21,7 +21,8 @@ import agents
 from agents.ppo import PolicyAgent
 from camelup_env.batch.arrays import BATCH_PRESETS
 from camelup_env.batch.games import BatchGames, random_streams
-from camelup_env.batch.observe import BatchObserver
+from camelup_env.batch.playout import play_to_end
+from camelup_env.batch.rewards import win_shares
 from camelup_env.rules import RuleSet
 from tournament.evaluate import CandidateGame, EvalResult
 from tournament.ratings import mean_ci
@@ -49,15 +50,11 @@ class _Player:
             assert isinstance(agent, PolicyAgent)  # batch_capable: a policy model file (ppo:)
             agent.check_rules(rules)
             self.policy = agent
-            self.observer = BatchObserver(rules, **agent.observer.metadata)
 
     def act(self, games: BatchGames, idx: np.ndarray) -> np.ndarray:
         if self.random:
             return games.random_actions(self.streams, idx)[idx]
-        seats = games.current_player[idx].astype(np.int64)
-        obs = self.observer.observe(games, seats, idx)
-        masks = games.legal_action_mask()[idx].astype(bool)
-        return np.asarray(self.policy.act_batch(obs, masks), np.int64)
+        return self.policy.act_games(games, idx)
 
 
 def evaluate_on_batch(
@@ -70,30 +67,28 @@ def evaluate_on_batch(
     seeds = seed + np.arange(games) // n
     board = BatchGames(rules, games, seed=seeds)
     players = (_Player(candidate, rules, games, seed), _Player(opponent, rules, games, seed + 1))
-    final = np.zeros((games, n), np.int64)
-    done = np.zeros(games, bool)
-    while not done.all():
-        current = board.current_player
-        actions = np.full(games, -1, np.int64)
-        for player, mine in zip(players, (current == seat, current != seat), strict=True):
-            idx = np.flatnonzero(mine & ~done)
-            if idx.size:
-                actions[idx] = player.act(board, idx)
-        result = board.step(actions, max_turns=max_turns)
-        ended = result.terminated | result.truncated
-        final[ended] = result.final_coins[ended]
-        done |= ended
+
+    def choose(board: BatchGames, idx: np.ndarray) -> np.ndarray:
+        """The candidate in its seat, the opponent in the others."""
+        actions = np.empty(idx.size, np.int64)
+        mine = board.current_player[idx] == seat[idx]
+        for player, rows in ((players[0], mine), (players[1], ~mine)):
+            if rows.any():
+                actions[rows] = player.act(board, idx[rows])
+        return actions
+
+    final = play_to_end(board, choose, max_turns=max_turns)
+    shares = win_shares(final)[np.arange(games), seat]
     rows = []
     for g in range(games):
         coins, me = final[g], int(seat[g])
-        winners = np.flatnonzero(coins == coins.max())
         others = np.delete(coins, me)
         rows.append(
             CandidateGame(
                 game=g,
                 seed=int(seeds[g]),
                 seat=me,
-                win_share=1.0 / len(winners) if me in winners else 0.0,
+                win_share=float(shares[g]),
                 coins=float(coins[me]),
                 opponent_coins=float(others.mean()),
                 forfeit=False,

@@ -12,6 +12,14 @@ import numpy as np
 from camelup_env.camelup_v1 import REWARD_MODES
 
 
+def win_shares(coins: np.ndarray) -> np.ndarray:
+    """(N, P) each seat's share of the win from final coins: 1/k for each of the k seats with
+    the most coins (R7.3: they all win), 0 for the others; how evaluations count a tie."""
+    coins = np.asarray(coins, np.int64)
+    winner = coins == coins.max(axis=1, keepdims=True)
+    return np.where(winner, 1.0 / winner.sum(axis=1, keepdims=True), 0.0)
+
+
 def final_rewards_batch(coins: np.ndarray, mode: str) -> np.ndarray:
     """(N, P) float64 rewards per seat from (N, P) final coins (``camelup_v1``'s Rewards)."""
     coins = np.asarray(coins, np.int64)
