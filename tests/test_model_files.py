@@ -294,7 +294,7 @@ def test_save_policy_refuses_what_it_cannot_record(tmp_path) -> None:
     assert not list(tmp_path.iterdir())
 
 
-@pytest.mark.parametrize("name", ["classic2", "classic4", "second4"])
+@pytest.mark.parametrize("name", ["classic2", "classic2_iterated", "classic4", "second4"])
 def test_shipped_models_are_tensor_only_files(name: str) -> None:
     path = ROOT / "results" / "models" / name / "model.zip"
     assert sorted(zipfile.ZipFile(path).namelist()) == [METADATA_MEMBER, "policy.pth"]
