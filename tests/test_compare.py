@@ -42,10 +42,19 @@ def test_the_difference_is_paired_game_by_game_and_clustered_by_seed(tmp_path):
     assert row.half_width < mean_ci(a, [g // 2 for g in range(8)])[1]
 
 
+def test_a_shorter_evaluation_is_compared_on_the_games_both_played(tmp_path, capsys):
+    a = read_evaluation_games(write(tmp_path / "a", [1.0, 0.0, 0.0, 1.0]))
+    (row,) = compare(a, read_evaluation_games(write(tmp_path / "short", [0.0, 0.0])))
+    assert row.games == 2 and row.share_a == 0.5 and row.difference == pytest.approx(0.5)
+    assert main(["compare", str(tmp_path / "a"), str(tmp_path / "short")]) == 0
+    assert "compared on the 2 games both played (A played 4, B 2)" in capsys.readouterr().out
+
+
 def test_evaluations_of_other_games_are_refused(tmp_path):
     a = read_evaluation_games(write(tmp_path / "a", [1.0, 0.0, 0.0, 1.0]))
-    with pytest.raises(CompareError, match="different games"):
-        compare(a, read_evaluation_games(write(tmp_path / "short", [1.0, 0.0])))
+    other = read_evaluation_games(write(tmp_path / "other", [1.0], opponent="expert"))
+    with pytest.raises(CompareError, match="share no game"):
+        compare(a, other)
     with pytest.raises(CompareError, match="same --seed"):
         seeded = write(tmp_path / "seeded", [1.0, 0.0, 0.0, 1.0], [5, 5, 6, 6])
         compare(a, read_evaluation_games(seeded))

@@ -6,7 +6,10 @@ difference** with its 95% interval. Two evaluations with the same ``--games``, `
 set and opponent play the same seeds in the same seats, so the luck of the dice is common to
 both and drops out of the difference: the paired interval is narrower than the two separate
 intervals suggest (both are clustered by seed, :func:`tournament.ratings.mean_ci`). Games are
-matched by opponent and game id and must agree on seed and seat; anything else is refused.
+matched by opponent and game id and must agree on seed and seat; anything else is refused. A
+shorter evaluation from the same ``--seed`` plays the first games of a longer one, so the two
+are compared on the games both played (the command says so when that is fewer than either
+played).
 """
 
 from __future__ import annotations
@@ -62,15 +65,17 @@ def read_evaluation_games(path: Path) -> dict[tuple[str, int], tuple[int, int, f
 
 
 def compare(a: dict, b: dict) -> list[Comparison]:
-    """Per opponent (in ``a``'s order), the paired difference of ``a`` over ``b``."""
-    if a.keys() != b.keys():
+    """Per opponent (in ``a``'s order), the paired difference of ``a`` over ``b`` on the games
+    both played."""
+    shared = a.keys() & b.keys()
+    if not shared:
         raise CompareError(
-            f"the two evaluations played different games ({len(a)} and "
-            f"{len(b)} rows; run both with the same --opponents, --games)"
+            f"the two evaluations share no game ({len(a)} and {len(b)} rows; run both with "
+            "the same --opponents and --seed)"
         )
     results = []
-    for opponent in dict.fromkeys(key[0] for key in a):
-        keys = sorted(key for key in a if key[0] == opponent)
+    for opponent in dict.fromkeys(key[0] for key in a if key in shared):
+        keys = sorted(key for key in shared if key[0] == opponent)
         for key in keys:
             if a[key][:2] != b[key][:2]:
                 raise CompareError(
@@ -100,10 +105,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     try:
-        rows = compare(read_evaluation_games(Path(args.a)), read_evaluation_games(Path(args.b)))
+        a, b = read_evaluation_games(Path(args.a)), read_evaluation_games(Path(args.b))
+        rows = compare(a, b)
     except CompareError as exc:
         print(f"camelup compare: error: {exc}", file=sys.stderr)
         return 2
+    paired = sum(r.games for r in rows)
+    if paired < max(len(a), len(b)):
+        print(f"compared on the {paired} games both played (A played {len(a)}, B {len(b)})")
     for r in rows:
         print(
             f"vs {r.opponent:<10} A {r.share_a:.3f}  B {r.share_b:.3f}  A - B "
