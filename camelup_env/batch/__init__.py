@@ -29,6 +29,19 @@ Each game owns its random stream, so results do not depend on the thread count (
 with ``numba.set_num_threads``). The docs' "Batch core" page has the layout and the speed.
 """
 
+import os
+
+import numba
+
+# numba's OpenMP threading layer keeps its worker threads spinning after every parallel kernel,
+# and in a process that also runs torch (training, search, evaluation) each torch operation then
+# waits on them: a tanh of a policy's hidden layer went from 0.01 ms to 12 ms after one kernel
+# on a busy two-core machine (benchmarks/threading_layer.py). The workqueue layer has no
+# spinning threads; it serves one calling thread at a time, as a BatchGames does anyway. A
+# layer chosen with NUMBA_THREADING_LAYER is left alone.
+if "NUMBA_THREADING_LAYER" not in os.environ:
+    numba.config.THREADING_LAYER = "workqueue"  # type: ignore[attr-defined]
+
 from camelup_env.batch.arrays import BATCH_PRESETS, BatchState
 from camelup_env.batch.games import BatchGames, StepResult, random_streams
 from camelup_env.batch.observe import BatchObserver
