@@ -38,8 +38,11 @@ from camelup_env.batch.playout import play_to_end
 from camelup_env.batch.rewards import win_shares
 from camelup_env.state import GameState
 
-#: A rollout still running after this many further actions is scored as it stands.
-ROLLOUT_TURNS = 1000
+#: A rollout still running after this many further actions is scored as it stands. Whole games
+#: of a shipped policy against itself took 76 actions (median) and at most 136 in 512 games; but
+#: a deterministic policy can also loop (moving desert tiles to and fro) and never end: 1 in 512
+#: did, and one such rollout kept the search stepping for 1,000 actions, 1.7 s of a move.
+ROLLOUT_TURNS = 200
 
 
 class RolloutSearchAgent(Agent):
