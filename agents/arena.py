@@ -61,8 +61,6 @@ class GameResult:
     forfeit: dict | None = None  # {"seat": s, "reason": "..."}
     truncated: bool = False
     move_seconds: list[float] = field(default_factory=list)  # per seat, total thinking time
-    #: per seat, the moves a Camel Up Cup bot rolled instead of its own (C12)
-    fallbacks: list[int] = field(default_factory=list)
 
 
 def game_rngs(seed: int) -> tuple[np.random.Generator, np.random.Generator]:
@@ -160,15 +158,14 @@ def run_game(
     max_turns: int = MAX_TURNS,
     on_deal: Callable[[GameState], None] | None = None,
     on_step: Callable[[GameState, int, int, tuple[Event, ...]], None] | None = None,
-    fallbacks: list[int] | None = None,
 ) -> tuple[GameResult, list[int]]:
     """The one game loop, for agents in this process (:func:`play_game`) and for bots in
     processes of their own (:func:`tournament.referee.play_match`): deal game ``seed``
     (:func:`game_rngs`), call ``on_deal(state)``, then until the race ends or ``max_turns``
     actions: ``move`` answers for the seat on move, the action is applied and recorded, and
     ``on_step(new_state, seat, action, events)`` runs. A :class:`Forfeit` from ``on_deal`` or
-    ``move`` ends the game (module docstring). Returns the result (``fallbacks``: the Camel Up
-    Cup bots' rolls per seat, C12) and every action, in order."""
+    ``move`` ends the game (module docstring). Returns the result and every action, in
+    order."""
     setup_rng, dice_rng = game_rngs(seed)
     state = new_game(rules, seed=setup_rng)
     thinking = [0.0] * rules.num_players
@@ -186,7 +183,7 @@ def run_game(
                 on_step(state, seat, action, events)
     except Forfeit as exc:
         forfeit = {"seat": state.current if exc.seat is None else exc.seat, "reason": exc.reason}
-    return result_of(state, len(actions), forfeit, thinking, fallbacks), actions
+    return result_of(state, len(actions), forfeit, thinking), actions
 
 
 def play_game(
@@ -249,7 +246,6 @@ def result_of(
     turns: int,
     forfeit: dict | None,
     thinking: list[float] | None = None,
-    fallbacks: list[int] | None = None,
 ) -> GameResult:
     """Score a finished, forfeited or stopped game (module docstring)."""
     coins = list(state.coins)
@@ -268,5 +264,4 @@ def result_of(
         forfeit=forfeit,
         truncated=not state.game_over and forfeit is None,
         move_seconds=thinking or [0.0] * len(coins),
-        fallbacks=fallbacks or [0] * len(coins),
     )

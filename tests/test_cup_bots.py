@@ -54,7 +54,7 @@ def match(specs: list[str], seeds=(0, 1), move_timeout: float = 10.0):
 def test_C12_cup_bots_play_whole_games_in_their_own_processes() -> None:
     for m in match([spec("leader_bettor.py"), "greedy", spec("peeker.py"), "random"]):
         r = m.result
-        assert r.forfeit is None and not r.truncated and r.fallbacks == [0, 0, 0, 0]
+        assert r.forfeit is None and not r.truncated and m.fallbacks == [0, 0, 0, 0]
         assert any(a != ROLL for a in m.actions[0::4])  # the bettor did bet, not only roll
 
 
@@ -66,7 +66,7 @@ def test_C12_an_invalid_action_or_an_exception_rolls_and_is_counted() -> None:
         assert r.forfeit is None and not r.truncated
         own = [m.actions[0::4], m.actions[2::4]]
         assert all(a == ROLL for moves in own for a in moves)
-        assert r.fallbacks == [len(own[0]), 0, len(own[1]), 0]
+        assert m.fallbacks == [len(own[0]), 0, len(own[1]), 0]
 
 
 def test_C12_a_bot_that_hangs_forfeits() -> None:
@@ -87,7 +87,7 @@ def test_C13_a_cup_bot_never_sees_other_players_game_bets() -> None:
             for seat in (i % 4,)
         ]
         assert {0, 2} <= set(bets) and {1, 3} & set(bets)
-        assert r.forfeit is None and r.fallbacks == [0, 0, 0, 0]
+        assert r.forfeit is None and m.fallbacks == [0, 0, 0, 0]
 
 
 def test_C13_the_view_is_the_cups_player_view_with_round_bets_in_the_order_made() -> None:

@@ -136,7 +136,7 @@ def play_spec(
         "turns": result.turns,
         "seconds": round(time.perf_counter() - start, 4),
         "move_seconds": [round(x, 4) for x in result.move_seconds],
-        "fallbacks": result.fallbacks,
+        "fallbacks": match.fallbacks,
         "fallback_reasons": match.fallback_reasons,
         "actions": match.actions,
     }

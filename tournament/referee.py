@@ -38,6 +38,11 @@ class Match:
     actions: list[int]
     fallback_reasons: list[dict[str, int]]
 
+    @property
+    def fallbacks(self) -> list[int]:
+        """Per seat, the moves its Cup bot rolled in place of its own (C12)."""
+        return [sum(reasons.values()) for reasons in self.fallback_reasons]
+
 
 def play_match(
     rules: RuleSet,
@@ -50,7 +55,6 @@ def play_match(
     """Play game ``seed`` with one bot per seat (module docstring) in the one game loop,
     :func:`agents.arena.run_game`. A faulting bot's process is killed here; the caller
     replaces it before its next game."""
-    fallbacks = [0] * rules.num_players
     reasons: list[dict[str, int]] = [{} for _ in range(rules.num_players)]
 
     def begin(state: GameState) -> None:
@@ -62,13 +66,11 @@ def play_match(
 
     def move(state: GameState, thinking: list[float]) -> int:
         try:
-            return ask_move(bots[state.current], state, thinking, fallbacks, reasons)
+            return ask_move(bots[state.current], state, thinking, reasons)
         except BotFault as fault:
             raise Forfeit(str(fault)) from fault
 
-    result, actions = run_game(
-        rules, seed, move, max_turns=max_turns, on_deal=begin, fallbacks=fallbacks
-    )
+    result, actions = run_game(rules, seed, move, max_turns=max_turns, on_deal=begin)
     if result.forfeit is not None:
         bots[result.forfeit["seat"]].kill()
     end = protocol.end_message(result.coins, result.ranks, result.forfeit)
@@ -82,15 +84,14 @@ def ask_move(
     bot: BotProcess,
     state: GameState,
     thinking: list[float],
-    fallbacks: list[int] | None = None,
     reasons: list[dict[str, int]] | None = None,
 ) -> int:
     """The legal action the bot of the seat on move answers in ``state``, under the move and
-    game deadlines; ``thinking[seat]`` gains the time it took, and ``fallbacks[seat]`` one if
-    the answer is a Camel Up Cup bot's roll in place of its own move (C12), counted by its
-    reason in ``reasons[seat]``. :class:`BotFault`
-    (the forfeit reason) if it faults, answers without an action or answers an illegal one.
-    The web app's games ask their bots here too, so a bot meets one set of rules everywhere."""
+    game deadlines; ``thinking[seat]`` gains the time it took, and ``reasons[seat]`` counts
+    the answer by its reason if it is a Camel Up Cup bot's roll in place of its own move (C12).
+    :class:`BotFault` (the forfeit reason) if it faults, answers without an action or answers an
+    illegal one. The web app's games ask their bots here too, so a bot meets one set of rules
+    everywhere."""
     seat = state.current
     mask = legal_action_mask(state)
     legal = np.flatnonzero(mask).tolist()
@@ -113,8 +114,6 @@ def ask_move(
     if problem is not None:
         raise BotFault(problem)
     why = reply.get("fallback")
-    if fallbacks is not None and why:
-        fallbacks[seat] += 1
-        if reasons is not None:
-            reasons[seat][str(why)] = reasons[seat].get(str(why), 0) + 1
+    if reasons is not None and why:
+        reasons[seat][str(why)] = reasons[seat].get(str(why), 0) + 1
     return int(reply["action"])
