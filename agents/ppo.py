@@ -33,6 +33,7 @@ from camelup_env.state import GameState
 
 if TYPE_CHECKING:  # the batch core (numba) is imported only by the callers that use it
     from camelup_env.batch.games import BatchGames
+    from camelup_env.batch.observe import BatchObserver
 
 __all__ = [
     "ModelFileError",
@@ -81,7 +82,7 @@ class PolicyAgent(Agent):
         self.source = source
         self.env_version = env_version
         self.rng = np.random.default_rng()
-        self._batch_observer: Any = None  # built on the first act_games
+        self._batch_observer: BatchObserver | None = None  # built on the first act_games
 
     def reset(self, seed: int | None = None) -> None:
         self.rng = np.random.default_rng(seed)
@@ -160,7 +161,7 @@ class PolicyAgent(Agent):
     def act_games(self, games: BatchGames, idx: np.ndarray) -> np.ndarray:
         """The actions of the seats on move in games ``idx`` of a batch core (one compiled
         observation and one forward pass for all of them); (len(idx),) int64."""
-        from camelup_env.batch.observe import BatchObserver
+        from camelup_env.batch.observe import BatchObserver  # numba: imported on first use
 
         self.check_rules(games.rules)
         if self._batch_observer is None:
