@@ -129,7 +129,8 @@ def setting(
     )
 
 
-def _yaml_value(text: str) -> Any:
+def yaml_value(text: str) -> Any:
+    """A command-line value parsed as YAML (`[128, 128]`, `{self: 1.0}`, `3e-4`)."""
     try:
         return yaml.safe_load(text)
     except yaml.YAMLError as exc:
@@ -148,7 +149,7 @@ def add_override_flags(parser: argparse.ArgumentParser, cls: type) -> None:
         group.add_argument(
             "--" + f.name.replace("_", "-"),
             dest=f.name,
-            type=_yaml_value,
+            type=yaml_value,
             default=None,
             metavar=f.name.upper(),
             help=text.replace("%", "%%") if text else None,

@@ -40,12 +40,15 @@ def test_distill_writes_a_policy_that_follows_its_teacher(tmp_path, capsys) -> N
         "20",
         "--batch-size",
         "32",
+        "--net-arch",
+        "[64]",
         "--out",
         str(out),
     ]
     assert main(argv) == 0
     report = json.loads((out / "distillation.json").read_text())
     assert report["teacher"] == "greedy" and report["holdout_decisions"] > 100
+    assert report["net_arch"] == [64]  # --net-arch over the config's [32]
     # Greedy plays the best entry of its action_values slice: far above a random pick's ~0.04
     assert 0.4 < report["holdout_agreement"] <= 1.0
     assert "agreement" in capsys.readouterr().out
@@ -70,3 +73,6 @@ def test_distill_refuses_bad_input_before_playing(tmp_path, capsys) -> None:
         == 2
     )
     assert "--games must be positive" in capsys.readouterr().err
+    bad_net = ["distill", str(config), "--teacher", "greedy", "--net-arch", "[0]"]
+    assert main([*bad_net, "--out", str(tmp_path)]) == 2
+    assert "net_arch must be positive layer widths" in capsys.readouterr().err

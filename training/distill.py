@@ -25,7 +25,7 @@ from pathlib import Path
 
 import numpy as np
 
-from camelup_config import ConfigError, load_config
+from camelup_config import ConfigError, load_config, yaml_value
 from camelup_env.files import write_json
 
 #: The held-out games are seeded this far from the training games.
@@ -42,6 +42,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--epochs", type=int, default=15)
     parser.add_argument("--batch-size", type=int, default=512)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--net-arch",
+        type=yaml_value,
+        help="hidden layer widths instead of the config's net_arch, e.g. '[512, 512, 512]' "
+        "(a larger copy of the teacher)",
+    )
     parser.add_argument("--out", required=True, help="folder for model.zip and distillation.json")
     parser.add_argument("--overwrite", action="store_true", help="replace a model in --out")
 
@@ -50,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
     from training.sb3_trainer import TrainConfig
     from training.settings import check_agents
 
-    cfg = load_config(TrainConfig, args.config, {})
+    cfg = load_config(TrainConfig, args.config, {"net_arch": args.net_arch})
     check_agents("--teacher", [args.teacher])
     for name in ("games", "holdout", "epochs", "batch_size"):
         if getattr(args, name) < 1:
