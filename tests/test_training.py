@@ -349,6 +349,44 @@ def test_ctrl_c_saves_a_checkpoint_and_resumes(tmp_path, monkeypatch, capsys) ->
     assert json.loads(zipfile.ZipFile(path).read("camelup.json"))["trained_steps"] >= 384
 
 
+def test_an_interrupt_inside_a_compiled_kernel_still_saves_a_checkpoint(
+    tmp_path, monkeypatch, capsys
+) -> None:
+    """numba reports a KeyboardInterrupt raised during its dispatcher's callbacks as a
+    SystemError caused by it; the run stops as on Ctrl-C (seen on a SIGTERM'd run)."""
+    from stable_baselines3.common.callbacks import BaseCallback
+
+    cfg = tiny(tmp_path / "run", total_timesteps=10_000)
+    original = BaseCallback.on_step
+
+    def interrupt_in_kernel(self):
+        if self.num_timesteps >= 128:
+            try:
+                raise KeyboardInterrupt
+            except KeyboardInterrupt as exc:
+                raise SystemError("CPUDispatcher returned a result with an exception set") from exc
+        return original(self)
+
+    monkeypatch.setattr(BaseCallback, "on_step", interrupt_in_kernel)
+    with pytest.raises(KeyboardInterrupt):
+        train(cfg, command="camelup train tiny.yaml")
+    assert "camelup train tiny.yaml --resume" in capsys.readouterr().err
+    assert json.loads((tmp_path / "run" / "progress.json").read_text())["timesteps"] >= 128
+
+
+def test_other_errors_are_not_taken_for_a_stop(tmp_path, monkeypatch) -> None:
+    from stable_baselines3.common.callbacks import BaseCallback
+
+    cfg = tiny(tmp_path / "run", total_timesteps=10_000)
+
+    def broken(self):
+        raise SystemError("a real error")
+
+    monkeypatch.setattr(BaseCallback, "on_step", broken)
+    with pytest.raises(SystemError, match="a real error"):
+        train(cfg)
+
+
 def test_a_background_run_stopped_by_kill_saves_a_checkpoint(tmp_path) -> None:
     """A run started as a shell's background job (SIGINT ignored) and stopped with ``kill``
     (SIGTERM) stops as Ctrl-C stops it: a checkpoint and the --resume command, exit code 130."""

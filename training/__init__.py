@@ -78,6 +78,19 @@ def run_trainer(
     return 0
 
 
+def stop_requested(exc: BaseException | None) -> bool:
+    """Whether ``exc`` is a stop request: a KeyboardInterrupt, or an error raised around one.
+
+    The interrupt is raised by a signal handler wherever the run happens to be; inside a numba
+    kernel's call (its dispatcher runs Python callbacks) numba reports it as a ``SystemError``
+    caused by the KeyboardInterrupt, which must stop the run the same way, with a checkpoint."""
+    while exc is not None:
+        if isinstance(exc, KeyboardInterrupt):
+            return True
+        exc = exc.__cause__ or exc.__context__
+    return False
+
+
 @contextlib.contextmanager
 def interrupts_stop_the_run() -> Iterator[None]:
     """Ctrl-C and SIGTERM both stop a run the way Ctrl-C does (a checkpoint, the ``--resume``

@@ -70,6 +70,7 @@ from camelup_env.batch.learner import EXTERNAL, LearnerGames
 from camelup_env.camelup_v1 import ENV_VERSION, observation_space
 from camelup_env.rules import RuleSet
 from camelup_env.state import GameState
+from training import stop_requested
 from training.run_folder import open_progress, resume_command, write_progress
 from training.settings import SelfPlaySettings, check_positive, name_setting, out_dir_setting
 
@@ -527,7 +528,9 @@ def train(cfg: RLlibConfig, resume: bool = False, command: str | None = None) ->
         if progress["iteration"] != algo.iteration:
             checkpoint(algo, cfg, out, progress)
         final = save_policy_file(algo, cfg, out / "model.zip", int(algo.iteration))
-    except KeyboardInterrupt:
+    except BaseException as exc:
+        if not stop_requested(exc):
+            raise
         checkpoint(algo, cfg, out, progress)
         again = resume_command(
             command, f"camelup train --trainer rllib CONFIG --out-dir {shlex.quote(str(out))}"
@@ -537,7 +540,7 @@ def train(cfg: RLlibConfig, resume: bool = False, command: str | None = None) ->
             f"  {again}",
             file=sys.stderr,
         )
-        raise
+        raise KeyboardInterrupt from exc
     finally:
         writer.close()
         algo.stop()

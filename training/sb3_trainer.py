@@ -39,6 +39,7 @@ from camelup_config import ConfigError, setting
 from camelup_env.camelup_v1 import ENV_VERSION
 from camelup_env.files import replacing, write_json
 from camelup_env.rules import RuleSet
+from training import stop_requested
 from training.run_folder import open_progress, resume_command, write_progress
 from training.settings import (
     SelfPlaySettings,
@@ -520,7 +521,9 @@ def train(cfg: TrainConfig, resume: bool = False, command: str | None = None) ->
                 remaining, callback=callback, reset_num_timesteps=not resume, tb_log_name="ppo"
             )
             callback.checkpoint()
-    except KeyboardInterrupt:
+    except BaseException as exc:
+        if not stop_requested(exc):
+            raise
         callback.checkpoint()
         evaluator.stop()
         again = resume_command(
@@ -531,7 +534,7 @@ def train(cfg: TrainConfig, resume: bool = False, command: str | None = None) ->
             f"  {again}",
             file=sys.stderr,
         )
-        raise
+        raise KeyboardInterrupt from exc
     finally:
         vec_env.close()
     if evaluator.process is not None or progress["evals_pending"]:
