@@ -109,6 +109,17 @@ def model_file(spec: str) -> Path | None:
     return Path(find(rest))
 
 
+def model_prefixes() -> list[str]:
+    """The prefixes whose specs name a model file to play (``ppo``, ``search``...), which load
+    data, not code; every other prefix imports or runs the code its spec names."""
+    return [p for p, (_, _, find) in _PREFIXES.items() if find is not None]
+
+
+def is_prefix(prefix: str) -> bool:
+    """Whether ``prefix:...`` specs have a loader."""
+    return prefix in _PREFIXES
+
+
 def _import(target: str) -> Any:
     module_name, _, attr = target.partition(":")
     if not module_name or not attr:

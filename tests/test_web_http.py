@@ -12,13 +12,17 @@ from starlette.testclient import TestClient
 
 from camelup_env.actions import TakePyramidTile, action_table
 from webapp.app import create_app
+from webapp.games import GameStore
 
 PLAY = "/play?preset=classic&players=2&seat=0&opponents=random"
+#: the address the test client sends (a name the server answers to)
+BASE = "http://localhost"
+TESTS = Path(__file__).resolve().parent
 
 
 @pytest.fixture(scope="module")
 def client(runs_root: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(runs_root), raise_server_exceptions=False) as c:
+    with TestClient(create_app(runs_root), base_url=BASE, raise_server_exceptions=False) as c:
         yield c
 
 
@@ -119,7 +123,7 @@ def test_tabs_play_separate_games(client: TestClient) -> None:
         ("/play?opponents=nobody", 400, "unknown agent"),
         ("/play?opponents=human", 400, "you are the human"),
         ("/play?opponents=random,random", 400, "need 1 opponent (or one for all), got 2"),
-        ("/play?opponents=ppo:no/such/model.zip", 400, "no such model file"),
+        ("/play?opponents=ppo:no/such/model.zip", 400, "no such model in the served models"),
         ("/play?opponents=py:agents.random_agent:RandomAgent", 400, "--allow-code"),
         ("/play?opponents=cmd:sh", 400, "--allow-code"),
         ("/game/not-a-game", 404, "no such game"),
@@ -166,12 +170,12 @@ def test_watch_lists_the_folders_and_replays_every_step(client: TestClient) -> N
 
 
 def test_watch_is_off_without_a_runs_folder() -> None:
-    with TestClient(create_app(None)) as c:
+    with TestClient(create_app(None), base_url=BASE) as c:
         assert "--runs" in one_line_refusal(c.get("/watch"), 404)
 
 
 def test_a_bot_that_cannot_start_forfeits_and_the_page_says_why(tmp_path: Path) -> None:
-    with TestClient(create_app(None, allow_code=True)) as c:
+    with TestClient(create_app(None, code=(TESTS,)), base_url=BASE) as c:
         page = c.get("/play?players=2&opponents=py:tests.faulty_bots:RaisingBot&seed=1")
         while 'id="result"' not in page.text:  # it raises at its first move
             page = c.post(re.search(r'formaction="([^"]+)"', page.text)[1])
@@ -180,6 +184,6 @@ def test_a_bot_that_cannot_start_forfeits_and_the_page_says_why(tmp_path: Path) 
 
 
 def test_more_unfinished_games_than_allowed_are_refused() -> None:
-    with TestClient(create_app(None, max_games=1)) as c:
+    with TestClient(create_app(None, store=GameStore(max_games=1)), base_url=BASE) as c:
         assert c.get(PLAY + "&seed=1").status_code == 200
         assert "games are open already" in one_line_refusal(c.get(PLAY + "&seed=2"), 429)

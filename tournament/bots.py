@@ -8,6 +8,12 @@ protocol message, or writes a line longer than the output limit raises :class:`B
 text is the forfeit reason. After a fault the process and everything it started (its process
 group) is killed; the next game starts a fresh one. Processes stay up across games otherwise
 (warm), and one is replaced before a game when its CPU time runs short of a game's worth.
+
+Every bot is forked by :mod:`tournament.spawner`'s one thread, so it lives as long as this
+process wants it, whichever thread asked for it. With ``private_dir`` (the web app's bots) a
+bot runs in a fresh empty folder of its own (its working directory, ``HOME`` and ``TMPDIR``),
+removed when the bot is killed; a tournament's bots keep the caller's working directory, since
+their specs name paths relative to it.
 """
 
 from __future__ import annotations
@@ -16,15 +22,17 @@ import contextlib
 import json
 import os
 import select
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
 from camelup_env.rules import RuleSet
-from tournament import protocol
+from tournament import protocol, spawner
 from tournament.config import AgentEntry, Limits, command_of
 
 #: the project root, so that ``python -m tournament.host`` imports this checkout
@@ -44,9 +52,12 @@ def _clock_ticks() -> int:
 
 
 class BotProcess:
-    """One running bot (module docstring). ``log`` receives its stderr (None: discarded)."""
+    """One running bot (module docstring). ``log`` receives its stderr (None: discarded);
+    ``private_dir``: run it in a fresh folder of its own."""
 
-    def __init__(self, entry: AgentEntry, limits: Limits, log: Path | None = None) -> None:
+    def __init__(
+        self, entry: AgentEntry, limits: Limits, log: Path | None = None, private_dir: bool = False
+    ) -> None:
         self.entry, self.limits, self.log = entry, limits, log
         self.cap = limits.output_kb * 1024
         self.wants_observation = False
@@ -72,17 +83,24 @@ class BotProcess:
             "MKL_NUM_THREADS": "1",
             "PYTHONUNBUFFERED": "1",
         }
+        self.folder = Path(tempfile.mkdtemp(prefix="camelup-bot-")) if private_dir else None
+        if self.folder is not None:
+            env.update(HOME=str(self.folder), TMPDIR=str(self.folder))
         log_file = open(log, "ab") if log is not None else None  # noqa: SIM115
         try:
-            self.process = subprocess.Popen(
+            self.process = spawner.popen(
                 [sys.executable, "-m", "tournament.sandbox", json.dumps(sandbox), "--", *argv],
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.DEVNULL if log_file is None else log_file,
                 env=env,
+                cwd=self.folder,
                 start_new_session=True,
                 close_fds=True,
             )
+        except BaseException:
+            self._remove_folder()
+            raise
         finally:
             if log_file is not None:
                 log_file.close()
@@ -205,6 +223,11 @@ class BotProcess:
             with contextlib.suppress(Exception):
                 if stream is not None:
                     stream.close()
+        self._remove_folder()
+
+    def _remove_folder(self) -> None:
+        if self.folder is not None:
+            shutil.rmtree(self.folder, ignore_errors=True)
 
     def close(self) -> None:
         """Ask the bot to quit, then make sure of it."""

@@ -9,7 +9,15 @@ Limits (``LIMITS`` is a JSON object): ``memory_mb`` (address space, ``RLIMIT_AS`
 ``cpu_seconds`` (``RLIMIT_CPU``: SIGXCPU, then SIGKILL), ``file_bytes`` (``RLIMIT_FSIZE``: the
 bot's stderr log and any file it writes cannot grow past it), ``max_processes`` (``RLIMIT_NPROC``:
 tasks the bot may add to those its user already runs; the kernel does not apply it to root), no
-core dumps. The process also dies with its parent (``PR_SET_PDEATHSIG``).
+core dumps. The process also dies with its parent (``PR_SET_PDEATHSIG``; the parent is the
+thread that forked it, which :mod:`tournament.spawner` keeps alive as long as the referee).
+
+No network: on Linux the launcher moves itself into a network namespace of its own
+(``unshare(CLONE_NEWNET)``, or with a user namespace first where the user is not root and the
+kernel lets unprivileged users have one), which holds only a loopback interface that is down:
+the bot can reach no address, local or remote. Where neither is allowed (another system, a
+kernel or container that forbids it) the bot keeps the referee's network; the documentation
+says so. Files are not isolated: the bot runs as the referee's user.
 """
 
 from __future__ import annotations
@@ -51,10 +59,39 @@ def apply_limits(limits: dict) -> None:
         ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
 
 
+CLONE_NEWUSER, CLONE_NEWNET = 0x10000000, 0x40000000
+
+
+def isolate_network() -> bool:
+    """Move this process into a network namespace of its own (module docstring); False where
+    the platform does not allow it."""
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        if libc.unshare(CLONE_NEWNET) == 0:
+            return True
+        uid, gid = os.getuid(), os.getgid()
+        if libc.unshare(CLONE_NEWUSER | CLONE_NEWNET) != 0:
+            return False
+    except (OSError, AttributeError):  # no C library to call (not Linux)
+        return False
+    # the same user and group inside the new user namespace, so files look as they did
+    with contextlib.suppress(OSError):
+        with open("/proc/self/setgroups", "w") as f:
+            f.write("deny")
+        with open("/proc/self/uid_map", "w") as f:
+            f.write(f"{uid} {uid} 1")
+        with open("/proc/self/gid_map", "w") as f:
+            f.write(f"{gid} {gid} 1")
+    return True
+
+
 def main(argv: list[str]) -> int:
     if len(argv) < 4 or argv[2] != "--":
         print("usage: python -m tournament.sandbox LIMITS_JSON -- PROGRAM [ARGS]", file=sys.stderr)
         return 2
+    isolate_network()
     apply_limits(json.loads(argv[1]))
     try:
         os.execvp(argv[3], argv[3:])

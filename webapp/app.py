@@ -17,6 +17,8 @@ Pages are rendered on the server (Jinja templates); the only JavaScript steps a 
 (``static/watch.js``). Endpoints are plain functions, which Starlette runs in its thread pool,
 so a game whose bots are thinking does not hold up another tab's. Every refused request is a
 4xx answer whose body is one line, and the server goes on; the app writes no file.
+:mod:`webapp.guard` keeps other sites out, :mod:`webapp.specs` decides which bots a page may
+name, and the game store (:class:`webapp.games.GameStore`) bounds how many games run.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from pathlib import Path
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route
@@ -37,7 +40,9 @@ from camelup_env.rules import PRESETS
 from webapp import pages
 from webapp.coach import coach
 from webapp.games import GameError, GameStore, StaleTurn, TooManyGames, WebGame
+from webapp.guard import SameSiteOnly
 from webapp.play_options import play_options, suggested_opponents
+from webapp.specs import Allowed
 from webapp.watch import (
     RunsRoot,
     WatchError,
@@ -61,11 +66,21 @@ def _integer(request: Request, name: str, default: int | None = None) -> int:
         raise HTTPException(400, f"{name} must be a whole number") from None
 
 
-def create_app(runs: Path | None = None, allow_code: bool = False, max_games: int = 8) -> Starlette:
-    """The app. ``runs``: the root Watch may read (None: Watch is off); ``allow_code``: let a
-    page name ``py:``/``cmd:`` opponents; ``max_games``: unfinished games at once."""
+def create_app(
+    runs: Path | None = None,
+    *,
+    models: Path | None = None,
+    code: tuple[Path, ...] = (),
+    allowed_hosts: tuple[str, ...] = (),
+    store: GameStore | None = None,
+) -> Starlette:
+    """The app. ``runs``: the root Watch may read (None: Watch is off); ``models``: the folder
+    model opponents come from (None: the shipped models); ``code``: the folders code opponents
+    may come from (none: no code); ``allowed_hosts``: names besides IP addresses and
+    ``localhost`` the server answers to; ``store``: the games and their limits."""
     templates = Jinja2Templates(directory=HERE / "templates")
-    store = GameStore(max_games)
+    store = store if store is not None else GameStore()
+    allowed = Allowed.of(models, code)
     root = RunsRoot(runs) if runs is not None else None
 
     def game_of(game_id: str) -> WebGame:
@@ -74,8 +89,8 @@ def create_app(runs: Path | None = None, allow_code: bool = False, max_games: in
         except KeyError:
             raise HTTPException(
                 404,
-                "no such game (finished games are forgotten after an "
-                "hour idle, and all of them when the server stops)",
+                f"no such game (a game is forgotten after {store.idle_seconds:g} s idle, "
+                "and every game when the server stops)",
             ) from None
 
     def snapshot(game: WebGame) -> tuple:
@@ -98,17 +113,22 @@ def create_app(runs: Path | None = None, allow_code: bool = False, max_games: in
         return templates.TemplateResponse(
             request,
             "index.html",
-            {"presets": PRESETS, "opponents": suggested_opponents(), "watch": root is not None},
+            {
+                "presets": PRESETS,
+                "opponents": suggested_opponents(allowed),
+                "watch": root is not None,
+            },
         )
 
     def start(request: Request) -> Response:
-        options = play_options(request.query_params, allow_code)
-        game = WebGame(options.rules, options.seat, options.opponents, options.seed)
+        options = play_options(request.query_params, allowed)
+        client = request.client.host if request.client else ""
+        game = WebGame(options.rules, options.seat, options.opponents, options.seed, client)
         store.add(game)
         with game.lock:
             try:
                 game.start()
-            except BaseException:  # a bot that could not even be launched: no half-open game
+            except BaseException:  # a bot that could not load or launch: no half-open game
                 store.drop(game.id)
                 game.close()
                 raise
@@ -239,6 +259,7 @@ def create_app(runs: Path | None = None, allow_code: bool = False, max_games: in
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        store.start_sweeping()
         yield
         store.close_all()  # no bot process outlives the server
 
@@ -262,6 +283,7 @@ def create_app(runs: Path | None = None, allow_code: bool = False, max_games: in
             Exception: crashed,
         },
         lifespan=lifespan,
+        middleware=[Middleware(SameSiteOnly, allowed_hosts=allowed_hosts)],
     )
     app.state.games = store
     return app

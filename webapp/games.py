@@ -3,20 +3,24 @@
 A :class:`WebGame` is the referee's game (:mod:`tournament.referee`) with one seat answered by
 clicks instead of a bot: the same deal and dice for a seed (:func:`agents.arena.game_rngs`), bot
 processes started through the tournament's sandbox (:class:`tournament.bots.BotProcess`, the
-tournament's default limits) and asked with :func:`tournament.referee.ask_move`, and the same
-forfeits (:func:`agents.arena.result_of`). The person has no deadline; an illegal click is
-refused without a forfeit (the page only offers legal ones).
+tournament's default limits, each in a folder of its own) and asked with
+:func:`tournament.referee.ask_move`, and the same forfeits (:func:`agents.arena.result_of`).
+The person has no deadline; an illegal click is refused without a forfeit (the page only offers
+legal ones). A bot that cannot even load refuses the game instead (there is no game to score).
 
 The real state never leaves this module: :meth:`WebGame.view` is the person's public view
 (R10) and every turn's events are stored as the person may see them, so a page cannot show what
 a bot in that seat would not be told: another seat's race bet is stored without its action index
 (which names the colour). The seed decides the dice, so the pages show it only once the game is
-over. Each game has an unguessable id; :class:`GameStore` keeps
-them server-side, several at once, closes a game's bots when it ends, and drops games left idle.
+over, and a bot's seed is derived from it one way (:func:`bot_seed`): a bot cannot work the dice
+out from its own seed. Each game has an unguessable id; :class:`GameStore` keeps them
+server-side, several at once, closes a game's bots when it ends, and on a timer of its own
+closes and forgets games left idle, so an abandoned tab frees its bots within minutes.
 """
 
 from __future__ import annotations
 
+import hashlib
 import secrets
 import threading
 import time
@@ -47,7 +51,14 @@ class StaleTurn(GameError):
 
 
 class TooManyGames(GameError):
-    """The store holds as many unfinished games as it may."""
+    """The store holds as many unfinished games as it may, in all or for one client."""
+
+
+def bot_seed(seed: int, seat: int) -> int:
+    """The seed a seat's bot is given in game ``seed``: a hash of the two, 63 bits (a JSON
+    number every language reads), from which the game's seed cannot be worked back."""
+    digest = hashlib.blake2b(f"{seed}:{seat}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big") >> 1
 
 
 @dataclass(frozen=True)
@@ -64,16 +75,26 @@ class WebGame:
     """One game (module docstring). Call :meth:`start` once; then :meth:`play` the person's
     moves. Methods are not thread-safe: callers (one request at a time) hold ``lock``."""
 
-    def __init__(self, rules: RuleSet, seat: int, opponents: Sequence[str], seed: int) -> None:
+    def __init__(
+        self,
+        rules: RuleSet,
+        seat: int,
+        opponents: Sequence[AgentEntry],
+        seed: int,
+        client: str = "",
+    ) -> None:
         if len(opponents) != rules.num_players - 1:
             raise GameError(
                 f"{rules.num_players} players need {rules.num_players - 1} "
                 f"opponents, got {len(opponents)}"
             )
         self.id = secrets.token_urlsafe(12)
-        self.rules, self.seat, self.seed = rules, seat, seed
+        self.rules, self.seat, self.seed, self.client = rules, seat, seed, client
         others = iter(opponents)
-        self.labels = ["you" if s == seat else next(others) for s in range(rules.num_players)]
+        self._entries = {s: next(others) for s in range(rules.num_players) if s != seat}
+        self.labels = [
+            "you" if s == seat else self._entries[s].label for s in range(rules.num_players)
+        ]
         setup_rng, self._dice_rng = game_rngs(seed)
         self._state = new_game(rules, seed=setup_rng)
         self._thinking = [0.0] * rules.num_players
@@ -111,22 +132,21 @@ class WebGame:
     # Playing -------------------------------------------------------------------------------
     def start(self) -> None:
         """Start every bot (loading and warm-up, as before a tournament's game) and play the
-        bots' turns up to the person's first."""
+        bots' turns up to the person's first. :class:`GameError` naming every bot that could
+        not load (their processes ended; the caller closes the rest)."""
         limits = TournamentConfig().limits()
-        for seat, label in enumerate(self.labels):
-            if seat != self.seat:
-                self._bots[seat] = BotProcess(AgentEntry(label, label), limits)
+        for seat, entry in self._entries.items():
+            self._bots[seat] = BotProcess(entry, limits, private_dir=True)
         with ThreadPoolExecutor(len(self._bots)) as threads:  # they load side by side
             faults = dict(zip(self._bots, threads.map(self._begin, self._bots), strict=True))
-        for seat, fault in faults.items():
-            if fault is not None:
-                self._forfeit(seat, fault)
-                return
+        failed = [f"P{s} ({self.labels[s]}): {f}" for s, f in faults.items() if f is not None]
+        if failed:
+            raise GameError("could not start " + "; ".join(failed))
         self._bots_play()
 
     def _begin(self, seat: int) -> BotFault | None:
         try:
-            self._bots[seat].begin(0, seat, self.seed * 64 + seat, self.rules)
+            self._bots[seat].begin(0, seat, bot_seed(self.seed, seat), self.rules)
         except BotFault as fault:
             return fault
         return None
@@ -186,26 +206,42 @@ class WebGame:
 
 
 class GameStore:
-    """The games by id: at most ``max_games`` still being played at once (each runs bot
-    processes; a finished game keeps only its page); a game untouched for ``idle_seconds`` is
-    closed and forgotten when a new one starts."""
+    """The games by id (module docstring). At most ``max_games`` unfinished games at once, and
+    ``per_client`` of them for one client address (each runs bot processes). An unfinished game
+    untouched for ``idle_seconds`` is closed (its bots end) and forgotten; a finished one, which
+    keeps only its page, after ``finished_seconds``, and the oldest go first beyond
+    ``max_finished``. :meth:`sweep` does it, on a timer (:meth:`start_sweeping`), not in a
+    request: closing bots takes a moment."""
 
-    def __init__(self, max_games: int = 8, idle_seconds: float = 3600.0) -> None:
-        self.max_games, self.idle_seconds = max_games, idle_seconds
+    def __init__(
+        self,
+        max_games: int = 8,
+        per_client: int = 4,
+        idle_seconds: float = 600.0,
+        finished_seconds: float = 600.0,
+        max_finished: int = 500,
+    ) -> None:
+        self.max_games, self.per_client = max_games, per_client
+        self.idle_seconds, self.finished_seconds = idle_seconds, finished_seconds
+        self.max_finished = max_finished
         self._games: dict[str, WebGame] = {}
         self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._sweeper: threading.Thread | None = None
 
     def add(self, game: WebGame) -> None:
-        """Keep ``game`` (refused with :class:`GameError` when the store is full)."""
+        """Keep ``game`` (:class:`TooManyGames` when the store or its client has no room)."""
         with self._lock:
-            now = time.monotonic()
-            for old in [g for g in self._games.values() if now - g.last_used > self.idle_seconds]:
-                del self._games[old.id]
-                old.close()
-            if sum(not g.over for g in self._games.values()) >= self.max_games:
+            playing = [g for g in self._games.values() if not g.over]
+            if len(playing) >= self.max_games:
                 raise TooManyGames(
                     f"{self.max_games} games are open already; finish one or "
                     "restart camelup serve with a larger --max-games"
+                )
+            if sum(g.client == game.client for g in playing) >= self.per_client:
+                raise TooManyGames(
+                    f"you have {self.per_client} unfinished games open already; finish one, "
+                    f"or leave it and it closes after {self.idle_seconds:g} s idle"
                 )
             self._games[game.id] = game
 
@@ -221,10 +257,49 @@ class GameStore:
         with self._lock:
             self._games.pop(game_id, None)
 
+    def sweep(self) -> None:
+        """Close and forget the games left idle too long (class docstring). A game whose lock
+        is held is in use, so not idle; closing happens outside the store's lock."""
+        now = time.monotonic()
+        with self._lock:
+            games = list(self._games.values())
+        finished = sorted((g for g in games if g.over), key=lambda g: g.last_used)
+        extra = set(map(id, finished[: max(0, len(finished) - self.max_finished)]))
+        for game in games:
+            limit = self.finished_seconds if game.over else self.idle_seconds
+            if now - game.last_used <= limit and id(game) not in extra:
+                continue
+            if not game.lock.acquire(blocking=False):
+                continue
+            try:
+                with self._lock:
+                    self._games.pop(game.id, None)
+                game.close()
+            finally:
+                game.lock.release()
+
+    def start_sweeping(self) -> None:
+        """Sweep on a timer, a few times per idle limit, until :meth:`close_all`."""
+        every = min(max(min(self.idle_seconds, self.finished_seconds) / 4, 0.1), 30.0)
+
+        def loop() -> None:
+            while not self._stop.wait(every):
+                self.sweep()
+
+        self._sweeper = threading.Thread(target=loop, name="camelup-game-sweeper", daemon=True)
+        self._sweeper.start()
+
     def close_all(self) -> None:
         """End every game's bots (the server is stopping)."""
+        self._stop.set()
+        if self._sweeper is not None:
+            self._sweeper.join()
         with self._lock:
             games, self._games = list(self._games.values()), {}
         for game in games:
             with game.lock:
                 game.close()
+
+    def __len__(self) -> int:
+        with self._lock:
+            return len(self._games)

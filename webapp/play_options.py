@@ -2,11 +2,11 @@
 
 ``/play?preset=classic&players=2&seat=0&opponents=random[&seed=N][&coach=1]``: ``opponents``
 is one agent spec for every other seat, or one per other seat, comma-separated, in seat order.
-A spec is anything ``camelup agents`` lists except ``human`` (the person is the human): a
-registered name or a ``ppo:``/``search:``/``rllib:`` model, the shipped ones included. ``py:``
-imports and runs any installed callable and ``cmd:`` any program, so a page (any page the
-person's browser opens can send this URL) may name them only when ``camelup serve`` was started
-with ``--allow-code``.
+A spec is anything ``camelup agents`` lists except ``human`` (the person is the human), within
+what the operator allows (:mod:`webapp.specs`: models from the served folder, code only with
+``--allow-code``). Without ``seed`` the game's seed is drawn from the whole 64-bit range by
+:mod:`secrets`: the seed decides the deal and the dice, so a guessable one would tell a person
+(or a bot) the dice to come.
 """
 
 from __future__ import annotations
@@ -14,34 +14,33 @@ from __future__ import annotations
 import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass
-from pathlib import Path
 
 import agents as registry
 from camelup_env.rules import PRESETS, RuleSet
+from tournament.config import AgentEntry
 from webapp.games import GameError
+from webapp.specs import Allowed, bot_spec
 
-#: where the shipped models live (offered by name on the start page)
-MODELS = Path(__file__).resolve().parents[1] / "results" / "models"
-#: prefixes whose agents run arbitrary code (module docstring)
-CODE_PREFIXES = ("py", "cmd")
-#: prefixes followed by a model's path
-MODEL_PREFIXES = ("ppo", "search", "rllib")
+#: seeds are 64-bit numbers (module docstring)
+SEED_BITS = 64
 
 
 @dataclass(frozen=True)
 class PlayOptions:
     rules: RuleSet
     seat: int
-    opponents: tuple[str, ...]
+    opponents: tuple[AgentEntry, ...]  # label: the spec as the page wrote it; spec: the bot's
     seed: int
 
 
-def suggested_opponents() -> list[str]:
-    """The specs the start page offers: every registered name but ``human``, then each shipped
-    model as ``ppo:`` (its path relative to the project, where ``camelup serve`` runs)."""
+def suggested_opponents(allowed: Allowed) -> list[str]:
+    """The specs the start page offers: every registered name but ``human``, then each model
+    of the served models folder as ``ppo:`` (its path relative to that folder)."""
     names = [n for n in registry.names() if n != "human"]
-    root = MODELS.parents[1]
-    models = sorted(f"ppo:{p.relative_to(root)}" for p in MODELS.glob("*/model.zip"))
+    models = sorted(
+        f"ppo:{p.relative_to(allowed.models).as_posix()}"
+        for p in allowed.models.glob("*/model.zip")
+    )
     return names + models
 
 
@@ -57,30 +56,7 @@ def _integer(params: Mapping[str, str], name: str, default: int | None) -> int:
         raise GameError(f"{name} must be a whole number, got {text[:40]!r}") from None
 
 
-def check_spec(spec: str, allow_code: bool) -> None:
-    """Refuse a spec a web page may not name (module docstring), or that names no agent."""
-    prefix, sep, _ = spec.partition(":")
-    if sep and prefix in CODE_PREFIXES and not allow_code:
-        raise GameError(
-            f"opponent {spec[:60]!r}: {prefix}: agents run any code, so the browser "
-            "may name them only when camelup serve is started with --allow-code"
-        )
-    if spec == "human":
-        raise GameError("opponent 'human': you are the human; name a bot (camelup agents)")
-    if sep and prefix in MODEL_PREFIXES and not Path(spec[len(prefix) + 1 :]).exists():
-        raise GameError(
-            f"opponent {spec[:80]!r}: no such model file (paths are relative to "
-            "where camelup serve runs)"
-        )
-    if prefix == "cmd" and sep:
-        return  # a program: whether it starts is found out by starting it
-    try:
-        registry.check(spec)
-    except (registry.UnknownAgentError, ImportError) as exc:
-        raise GameError(str(exc)) from None
-
-
-def play_options(params: Mapping[str, str], allow_code: bool = False) -> PlayOptions:
+def play_options(params: Mapping[str, str], allowed: Allowed) -> PlayOptions:
     """The checked options of a ``/play`` query (:class:`GameError` naming what is wrong)."""
     preset = params.get("preset", "classic")
     if preset not in PRESETS:
@@ -101,9 +77,8 @@ def play_options(params: Mapping[str, str], allow_code: bool = False) -> PlayOpt
     if len(specs) != players - 1:
         need = f"{players - 1} opponent{'s' if players > 2 else ''}"
         raise GameError(f"{players} players need {need} (or one for all), got {len(specs)}")
-    for spec in dict.fromkeys(specs):
-        check_spec(spec, allow_code)
-    seed = _integer(params, "seed", secrets.randbelow(10**6))
-    if not 0 <= seed < 2**63:
-        raise GameError(f"seed must be 0..2**63-1, got {seed}")
-    return PlayOptions(rules, seat, tuple(specs), seed)
+    bots = {spec: bot_spec(spec, allowed) for spec in dict.fromkeys(specs)}
+    seed = _integer(params, "seed", secrets.randbits(SEED_BITS))
+    if not 0 <= seed < 2**SEED_BITS:
+        raise GameError(f"seed must be 0..2**{SEED_BITS}-1, got {seed}")
+    return PlayOptions(rules, seat, tuple(AgentEntry(s, bots[s]) for s in specs), seed)

@@ -1,8 +1,11 @@
 """Play and watch Camel Up in the browser: a local web app (Starlette on uvicorn).
 
-``camelup serve [--host 127.0.0.1] [--port 8000] [--runs DIR] [--max-games 8] [--allow-code]``
-then open the address it prints. ``--runs`` names the folder whose tournament folders Watch may
-open (nothing outside it); without it Watch is off. The app writes no file.
+``camelup serve [--host 127.0.0.1] [--port 8000] [--runs DIR] [--models DIR]
+[--allow-code DIR ...] [--allowed-host NAME ...] [--max-games 8] [--max-games-per-client 4]
+[--idle-timeout 600]`` then open the address it prints. ``--runs`` names the folder whose
+tournament folders Watch may open (nothing outside it); without it Watch is off. Model
+opponents come from ``--models`` only, code opponents from the ``--allow-code`` folders only
+(:mod:`webapp.specs`). The app writes no file.
 """
 
 from __future__ import annotations
@@ -25,16 +28,44 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "(camelup tournament ... --out DIR under it)",
     )
     parser.add_argument(
+        "--models",
+        help="folder model opponents (ppo:, search:, rollout:, rllib:) may come from "
+        "(default: the shipped results/models)",
+    )
+    parser.add_argument(
+        "--allow-code",
+        action="append",
+        default=[],
+        metavar="DIR",
+        help="let a page name py:, cmd: and cup: opponents whose file lies in DIR "
+        "(repeatable); they run any code, so only where every page your browser opens is trusted",
+    )
+    parser.add_argument(
+        "--allowed-host",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="a host name browsers may reach the server by, besides IP addresses and "
+        "localhost (repeatable)",
+    )
+    parser.add_argument(
         "--max-games",
         type=int,
         default=8,
         help="unfinished games at once, each with its bot processes (default 8)",
     )
     parser.add_argument(
-        "--allow-code",
-        action="store_true",
-        help="let a page name py: and cmd: opponents, which run any code "
-        "(only where every page your browser opens is trusted)",
+        "--max-games-per-client",
+        type=int,
+        default=4,
+        help="unfinished games at once from one client address (default 4)",
+    )
+    parser.add_argument(
+        "--idle-timeout",
+        type=float,
+        default=600.0,
+        help="seconds after which a game nobody touches is closed and forgotten, "
+        "its bots ended (default 600)",
     )
 
 
@@ -43,20 +74,48 @@ def run(args: argparse.Namespace) -> int:
         import uvicorn
 
         from webapp.app import create_app
+        from webapp.games import GameStore
     except ImportError as exc:
         print(
             f'camelup serve: error: needs the package {exc.name!r}: pip install -e ".[web]"',
             file=sys.stderr,
         )
         return 2
-    runs = Path(args.runs) if args.runs else None
-    if runs is not None and not runs.is_dir():
-        print(f"camelup serve: error: --runs {args.runs}: no such folder", file=sys.stderr)
+    problem = _problem(args)
+    if problem is not None:
+        print(f"camelup serve: error: {problem}", file=sys.stderr)
         return 2
-    if args.max_games < 1:
-        print("camelup serve: error: --max-games must be at least 1", file=sys.stderr)
-        return 2
-    app = create_app(runs, allow_code=args.allow_code, max_games=args.max_games)
+    store = GameStore(
+        args.max_games,
+        per_client=args.max_games_per_client,
+        idle_seconds=args.idle_timeout,
+        finished_seconds=args.idle_timeout,
+    )
+    app = create_app(
+        Path(args.runs) if args.runs else None,
+        models=Path(args.models) if args.models else None,
+        code=tuple(Path(d) for d in args.allow_code),
+        allowed_hosts=tuple(args.allowed_host),
+        store=store,
+    )
     print(f"camelup serve: http://{args.host}:{args.port}/ (Ctrl-C stops)", flush=True)
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
     return 0
+
+
+def _problem(args: argparse.Namespace) -> str | None:
+    """What is wrong with the options, in one line (None: nothing)."""
+    for option, folder in [
+        ("--runs", args.runs),
+        ("--models", args.models),
+        *(("--allow-code", d) for d in args.allow_code),
+    ]:
+        if folder is not None and not Path(folder).is_dir():
+            return f"{option} {folder}: no such folder"
+    if args.max_games < 1:
+        return "--max-games must be at least 1"
+    if args.max_games_per_client < 1:
+        return "--max-games-per-client must be at least 1"
+    if not args.idle_timeout > 0:
+        return "--idle-timeout must be seconds > 0"
+    return None
