@@ -85,6 +85,7 @@ class Player:
                 break
             moves += 1
             if moves == pause_at and args.pause:
+                self.connection.close()  # the server drops idle connections after 5 s
                 time.sleep(args.pause)
             elif args.think:
                 time.sleep(args.think)
