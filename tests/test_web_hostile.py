@@ -19,6 +19,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from agents.arena import game_rngs
+from camelup_env.actions import TakePyramidTile, action_table
 from camelup_env.engine import new_game
 from camelup_env.observation import public_view
 from camelup_env.rules import RuleSet
@@ -333,3 +334,76 @@ def test_bots_outlive_the_server_threads_that_started_them(live_app: str) -> Non
         t.join()
     assert len(results) == 6
     assert [r["forfeit"] for r in results] == [None] * 6  # type: ignore[index]
+
+
+# Memory over many games ----------------------------------------------------------------------
+def _rss_mb(pid: int) -> float:
+    status = Path(f"/proc/{pid}/status").read_text()
+    return int(re.search(r"VmRSS:\s+(\d+)", status)[1]) / 1024
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads /proc for RSS")
+def test_the_server_memory_stays_flat_over_hundreds_of_games(tmp_path: Path) -> None:
+    """A real ``camelup serve`` plays 40 games to warm up, then 200 more, four at a time (the
+    person rolls, the bot is random); finished games are forgotten after 2 s. The server's
+    resident memory after the 200 is within 25 MB of what it was after the 40."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    command = [sys.executable, "-m", "camelup_cli", "serve", "--port", str(port)]
+    command += ["--idle-timeout", "2"]
+    server = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
+    try:
+        assert server.stdout is not None and "camelup serve" in server.stdout.readline()
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                assert time.monotonic() < deadline, "the server did not start"
+                time.sleep(0.1)
+
+        def request(path: str, method: str = "GET") -> tuple[int, str, str]:
+            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+            try:
+                connection.request(method, path)
+                answer = connection.getresponse()
+                return answer.status, answer.getheader("location") or "", answer.read().decode()
+            finally:
+                connection.close()
+
+        forfeits: list[object] = []
+        table = action_table(RuleSet("classic", num_players=2)).actions
+        roll = next(i for i, a in enumerate(table) if isinstance(a, TakePyramidTile))
+
+        def play(games: int) -> None:
+            for _ in range(games):
+                status, where, text = request(PLAY + "random")
+                assert status == 303, text
+                while True:
+                    state = json.loads(request(where + "/state.json")[2])
+                    if state["result"] is not None:
+                        forfeits.append(state["result"]["forfeit"])
+                        break
+                    request(f"{where}/move/{len(state['moves'])}/{roll}", "POST")
+
+        def rounds(games: int) -> None:
+            threads = [threading.Thread(target=play, args=(games // 4,)) for _ in range(4)]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join()
+
+        rounds(40)
+        time.sleep(3)  # the finished games are swept
+        warm = _rss_mb(server.pid)
+        rounds(200)
+        time.sleep(3)
+        after = _rss_mb(server.pid)
+    finally:
+        server.terminate()
+        server.wait(30)
+    assert len(forfeits) == 240 and not any(forfeits)
+    assert after - warm < 25, f"server RSS {warm:.0f} MB after 40 games, {after:.0f} after 240"

@@ -188,16 +188,21 @@ class WebGame:
         )
 
     def _bots_play(self) -> None:
-        while not self.over and self._state.current != self.seat:
-            seat = self._state.current
-            try:
-                action = ask_move(self._bots[seat], self._state, self._thinking)
-            except BotFault as fault:
-                self._forfeit(seat, fault)
-                return
-            self._apply(action)
-        if self.over:
-            self.close()
+        """The bots' turns up to the person's next. The game counts as used when they are done:
+        loading and thinking can outlast the idle limit."""
+        try:
+            while not self.over and self._state.current != self.seat:
+                seat = self._state.current
+                try:
+                    action = ask_move(self._bots[seat], self._state, self._thinking)
+                except BotFault as fault:
+                    self._forfeit(seat, fault)
+                    return
+                self._apply(action)
+            if self.over:
+                self.close()
+        finally:
+            self.last_used = time.monotonic()
 
     def _forfeit(self, seat: int, fault: BotFault) -> None:
         self.forfeit = {"seat": seat, "reason": str(fault)}
