@@ -4,7 +4,9 @@
                              [--players 2] [--think 0] [--pause 0]
 
 Starts a real ``camelup serve`` process on a free port (``--max-games`` and
-``--max-games-per-client`` set to ``--concurrent``: every player is 127.0.0.1), then
+``--max-games-per-client`` set to ``--concurrent``: every player is 127.0.0.1; a finished game
+is forgotten after ``--idle-timeout``, 10 s, so that the last memory figure, taken ``--settle``
+seconds after the games, is of a server with no games left), then
 ``--concurrent`` players, each a thread with an HTTP connection of its own, play ``--games``
 games in all as a browser does: ``GET /play`` (answered 303), the game page, then for each of
 its turns a random button's ``POST`` (303) and the page it leads to, waiting ``--think`` seconds
@@ -12,7 +14,8 @@ before each move; once in every game a player goes idle for ``--pause`` seconds 
 server's idle threads live, to catch bots that die with a thread). At the end of each game it
 reads ``state.json`` for the result.
 
-Prints requests, requests per second, p50/p99/max latency, errors (a status other than 200 or
+Prints requests, requests per second, p50/p99/max latency (and the p50 of one player alone,
+the warm-up game, as the baseline of the same run), errors (a status other than 200 or
 303, or no answer), forfeits (with their reasons), and the server's resident memory (VmRSS) at
 start, after one warm-up game (the imports a first game makes), after the games, and after the
 server's sweeper has had time to run. The run is one measurement of this machine as it is:
@@ -109,7 +112,12 @@ def main() -> int:
     parser.add_argument("--opponents", default="random")
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--think", type=float, default=0.0, help="seconds before each move")
-    parser.add_argument("--pause", type=float, default=0.0, help="one idle gap per game, s")
+    parser.add_argument(
+        "--pause", type=float, default=0.0, help="one idle gap per game, s (under --idle-timeout)"
+    )
+    parser.add_argument(
+        "--idle-timeout", type=float, default=10.0, help="the server's --idle-timeout, s"
+    )
     parser.add_argument("--settle", type=float, default=15.0, help="seconds before last RSS")
     args = parser.parse_args()
     if args.games < 1 or args.concurrent < 1:
@@ -120,7 +128,8 @@ def main() -> int:
         port = probe.getsockname()[1]
     command = [sys.executable, "-m", "camelup_cli", "serve", "--port", str(port)]
     command += ["--max-games", str(args.concurrent)]
-    command += ["--max-games-per-client", str(args.concurrent), "--idle-timeout", "10"]
+    command += ["--max-games-per-client", str(args.concurrent)]
+    command += ["--idle-timeout", str(args.idle_timeout)]
     server = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, text=True)
     try:
         assert server.stdout is not None
@@ -135,7 +144,8 @@ def main() -> int:
                     raise
                 time.sleep(0.1)
         rss_start = rss_mb(server.pid)
-        Player(port, argparse.Namespace(**{**vars(args), "pause": 0, "think": 0}), 0).play()
+        alone = Player(port, argparse.Namespace(**{**vars(args), "pause": 0, "think": 0}), 0)
+        alone.play()
         rss_warm = rss_mb(server.pid)
 
         left = iter(range(args.games))
@@ -179,6 +189,11 @@ def main() -> int:
     print(
         f"latency: p50 {pct(0.5) * 1000:.0f} ms, p99 {pct(0.99) * 1000:.0f} ms, "
         f"max {latencies[-1] * 1000 if n else float('nan'):.0f} ms"
+    )
+    baseline = sorted(alone.latencies)[len(alone.latencies) // 2]
+    print(
+        f"baseline, one player alone (the warm-up game, same run): p50 {baseline * 1000:.1f} ms;"
+        f" p50 under load is {pct(0.5) / baseline:.1f}x that"
     )
     print(f"errors: {len(errors)}" + "".join(f"\n  {e}" for e in errors[:10]))
     print(
