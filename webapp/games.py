@@ -286,6 +286,7 @@ class GameStore:
     def start_sweeping(self) -> None:
         """Sweep on a timer, a few times per idle limit, until :meth:`close_all`."""
         every = min(max(min(self.idle_seconds, self.finished_seconds) / 4, 0.1), 30.0)
+        self._stop.clear()
 
         def loop() -> None:
             while not self._stop.wait(every):
