@@ -45,8 +45,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="append",
         default=[],
         metavar="NAME",
-        help="a host name browsers may reach the server by, besides IP addresses and "
-        "localhost (repeatable)",
+        help="a host name browsers may reach the server by, besides IP addresses, localhost "
+        "and the --host name (repeatable)",
     )
     parser.add_argument(
         "--max-games",
@@ -95,7 +95,7 @@ def run(args: argparse.Namespace) -> int:
         Path(args.runs) if args.runs else None,
         models=Path(args.models) if args.models else None,
         code=tuple(Path(d) for d in args.allow_code),
-        allowed_hosts=tuple(args.allowed_host),
+        allowed_hosts=(args.host, *args.allowed_host),  # the name it listens on, too
         store=store,
     )
     print(f"camelup serve: http://{args.host}:{args.port}/ (Ctrl-C stops)", flush=True)
