@@ -19,6 +19,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from agents.arena import game_rngs
+from camelup_cli.main import main
 from camelup_env.actions import TakePyramidTile, action_table
 from camelup_env.engine import new_game
 from camelup_env.observation import public_view
@@ -130,6 +131,26 @@ def test_bots_that_cannot_load_refuse_the_game_instead_of_sharing_a_win() -> Non
         text = one_line(c.get(url), 400)
         assert "could not start P1" in text and "P2" in text and "raised AttributeError" in text
         assert len(store) == 0
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["serve", "--allow-code", "/nonexistent/bots"],
+        ["serve", "--allow-code"],
+        ["serve", "--models", "/nonexistent/models"],
+        ["serve", "--idle-timeout", "0"],
+        ["serve", "--idle-timeout", "nan"],
+        ["serve", "--max-games-per-client", "0"],
+    ],
+)
+def test_bad_serve_options_are_one_line_and_exit_2(argv: list[str], capsys) -> None:
+    try:
+        code = main(argv)
+    except SystemExit as exc:  # argparse's own refusals
+        code = exc.code
+    err = capsys.readouterr().err
+    assert code == 2 and len(err.strip().splitlines()) == 1 and "error" in err, err
 
 
 # Other sites ---------------------------------------------------------------------------------
