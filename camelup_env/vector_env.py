@@ -47,6 +47,7 @@ from gymnasium.vector.utils import batch_space
 from camelup_env.batch.engine_chance import EngineChanceGames
 from camelup_env.batch.games import BatchGames
 from camelup_env.batch.learner import LearnerGames
+from camelup_env.observation import Observer
 from camelup_env.rules import RuleSet
 from camelup_env.wrappers import Opponent, opponent_list
 
@@ -109,9 +110,11 @@ class SingleAgentVectorEnv(VectorEnv):
         )
         if isinstance(self.learner.games, BatchGames):  # the engine's chance (module docstring)
             self.learner.games = EngineChanceGames(self.rules, self.num_envs)
-        observer = self.learner.observers[0]
+        #: The learner's observation in every game (its ``layout`` names the vector's slices;
+        #: ``agents.policy_file`` records its settings in a model file).
+        self.observer: Observer = self.learner.observers[0]
         self.single_observation_space = gymnasium.spaces.Box(
-            observer.low, observer.high, dtype=np.float32
+            self.observer.low, self.observer.high, dtype=np.float32
         )
         self.single_action_space = gymnasium.spaces.Discrete(self.learner.num_actions)
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
