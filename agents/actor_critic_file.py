@@ -44,7 +44,9 @@ def mlp_layers(net: Any, name: str) -> tuple[list[Any], str]:
         )
     activation = type(activations[0]).__name__ if activations else "Tanh"
     if activation not in ACTIVATIONS:
-        raise ValueError(f"{name}: activation {activation} cannot be saved; use one of {ACTIVATIONS}")
+        raise ValueError(
+            f"{name}: activation {activation} cannot be saved; use one of {ACTIVATIONS}"
+        )
     return linears, activation
 
 
@@ -77,7 +79,10 @@ def save_actor_critic(
     if vf[-1].out_features != 1:
         raise ValueError(f"critic must end in one value, not {vf[-1].out_features}")
     weights: dict[str, Any] = {}
-    for prefix, hidden in (("mlp_extractor.policy_net", pi[:-1]), ("mlp_extractor.value_net", vf[:-1])):
+    for prefix, hidden in (
+        ("mlp_extractor.policy_net", pi[:-1]),
+        ("mlp_extractor.value_net", vf[:-1]),
+    ):
         for j, layer in enumerate(hidden):
             weights[f"{prefix}.{2 * j}.weight"] = layer.weight
             weights[f"{prefix}.{2 * j}.bias"] = layer.bias

@@ -56,9 +56,7 @@ def main() -> None:
     args = parser.parse_args()
     settings = OBSERVATIONS[args.observation]
     rows = {
-        mode: gymnasium.make_vec(
-            args.id, num_envs=args.envs, vectorization_mode=mode, **settings
-        )
+        mode: gymnasium.make_vec(args.id, num_envs=args.envs, vectorization_mode=mode, **settings)
         for mode in ("vector_entry_point", "sync")
     }
     for envs in rows.values():  # warm-up: first calls load (or compile) the kernels

@@ -3,12 +3,11 @@ policy computes the same logits, values and actions as the torch networks that w
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 import numpy as np
 import pytest
-
-torch = pytest.importorskip("torch")
-pytest.importorskip("sb3_contrib")
-
+import torch
 from torch import nn
 
 from agents.actor_critic_file import save_actor_critic
@@ -24,7 +23,7 @@ OBSERVER = {"odds_features": False, "race_samples": 200, "action_values": False}
 
 def mlp(sizes: list[int], activation: type[nn.Module] = nn.Tanh) -> nn.Sequential:
     layers: list[nn.Module] = []
-    for a, b in zip(sizes, sizes[1:], strict=False):
+    for a, b in pairwise(sizes):
         layers += [nn.Linear(a, b), activation()]
     return nn.Sequential(*layers[:-1])
 
@@ -57,7 +56,7 @@ def test_refuses_networks_a_model_file_cannot_describe(tmp_path) -> None:
     save = lambda actor, critic: save_actor_critic(  # noqa: E731
         tmp_path / "m.zip", actor, critic, RULES, observer=OBSERVER, env_version=ENV_VERSION
     )
-    with pytest.raises(ValueError, match="actor must be an nn.Sequential"):
+    with pytest.raises(ValueError, match=r"actor must be an nn\.Sequential"):
         save(nn.Linear(size, 46), mlp([size, 8, 1]))
     with pytest.raises(ValueError, match="one activation"):
         save(mlp([size, 8, 46], nn.ReLU), mlp([size, 8, 1], nn.Tanh))

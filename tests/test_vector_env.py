@@ -18,7 +18,6 @@ from camelup_env.batch.engine_games import EngineGames
 from camelup_env.batch.games import random_streams
 from camelup_env.registration import register_envs
 from camelup_env.vector_env import SingleAgentVectorEnv
-from camelup_env.wrappers import SingleAgentEnv
 
 PLAIN = {"odds_features": False, "action_values": False}
 
@@ -97,12 +96,12 @@ def test_game_i_of_seed_s_plays_as_the_single_env_seeded_s_plus_i(env_id, settin
 def test_same_step_autoreset_reports_gymnasiums_final_keys() -> None:
     """Gymnasium's RecordEpisodeStatistics reads the autoreset mode and counts episodes."""
     envs = RecordEpisodeStatistics(make_vec("camelup/Classic2p-v0", 4, max_turns=30, **PLAIN))
-    obs, info = envs.reset(seed=0)
+    _, info = envs.reset(seed=0)
     rng = np.random.default_rng(1)
     finished = 0
     for _ in range(200):
         actions = np.array([rng.choice(np.flatnonzero(m)) for m in info["action_mask"]])
-        obs, _, terminated, truncated, info = envs.step(actions)
+        _, _, terminated, truncated, info = envs.step(actions)
         ended = terminated | truncated
         if ended.any():
             finished += ended.sum()

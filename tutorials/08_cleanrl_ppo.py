@@ -17,7 +17,7 @@ import os
 
 QUICK = os.environ.get("CAMELUP_TUTORIAL_QUICK") == "1"
 NUM_ENVS = 8 if QUICK else 32  # games stepped together
-NUM_STEPS = 64 if QUICK else 64  # decisions per game between two updates
+NUM_STEPS = 64  # decisions per game between two updates
 TOTAL_STEPS = 2 * NUM_ENVS * NUM_STEPS if QUICK else 300_000  # learner decisions
 EVAL_GAMES = 10 if QUICK else 400
 print(f"{'quick' if QUICK else 'full'} run: {TOTAL_STEPS} steps, {EVAL_GAMES} evaluation games")
@@ -48,7 +48,9 @@ envs = gymnasium.make_vec(
     "camelup/Classic2p-v0", num_envs=NUM_ENVS, vectorization_mode="vector_entry_point", **OBSERVER
 )
 print(envs)
-print(envs.metadata["autoreset_mode"], envs.single_observation_space.shape, envs.single_action_space)
+print(
+    envs.metadata["autoreset_mode"], envs.single_observation_space.shape, envs.single_action_space
+)
 
 # %% [markdown]
 # ## The agent
@@ -62,7 +64,7 @@ from torch import nn
 from torch.distributions import Categorical
 
 
-def layer_init(layer, std=np.sqrt(2), bias_const=0.0):
+def layer_init(layer, std=2**0.5, bias_const=0.0):
     nn.init.orthogonal_(layer.weight, std)
     nn.init.constant_(layer.bias, bias_const)
     return layer
