@@ -153,7 +153,7 @@ class SingleAgentVectorEnv(VectorEnv):
         obs, rewards, dones, infos = self.learner.step(actions)
         truncations = np.zeros(self.num_envs, bool)
         info = self._mask_info()
-        for i in np.flatnonzero(dones):
+        for i in np.flatnonzero(dones).tolist():
             truncations[i] = infos[i]["TimeLimit.truncated"]
             last: dict[str, Any] = {"action_mask": np.zeros(self.single_action_space.n, bool)}
             if infos[i].get("illegal_action"):
