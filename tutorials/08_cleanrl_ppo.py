@@ -101,6 +101,7 @@ class Agent(nn.Module):
 
 obs_size = envs.single_observation_space.shape[0]
 n_actions = int(envs.single_action_space.n)
+torch.manual_seed(0)  # the initial weights and every sampled action
 agent = Agent(obs_size, n_actions)
 optimizer = torch.optim.Adam(agent.parameters(), lr=2.5e-4, eps=1e-5)
 
@@ -130,7 +131,6 @@ rewards = torch.zeros((NUM_STEPS, NUM_ENVS))
 dones = torch.zeros((NUM_STEPS, NUM_ENVS))
 values = torch.zeros((NUM_STEPS, NUM_ENVS))
 
-torch.manual_seed(0)
 next_obs, info = envs.reset(seed=0)
 next_obs = torch.as_tensor(next_obs)
 next_mask = torch.as_tensor(info["action_mask"])
@@ -239,27 +239,27 @@ print(path)
 # %% [markdown]
 # ## Evaluate it with `camelup evaluate`
 #
-# The file is now the agent `ppo:<path>`. The command line plays seat-rotated, paired games
-# against the opponents and prints the win share with its 95% interval (the same command works
-# from a shell; `--out` keeps its tables in our scratch folder).
+# The file is now the agent `ppo:<path>`. `camelup evaluate` plays seat-rotated, paired games
+# against the opponents and prints the win share with its 95% interval. Here the command runs
+# in this process (`camelup_cli.main.main` is the `camelup` command, arguments as in a shell:
+# `camelup evaluate ppo:<path> --opponents random ...`); `--out` keeps its tables in our
+# scratch folder.
 
 # %%
-import subprocess
-import sys
+from camelup_cli.main import main as camelup
 
-command = [
-    sys.executable,
-    "-m",
-    "camelup_cli",
-    "evaluate",
-    f"ppo:{path}",
-    "--opponents",
-    "random",
-    "--games",
-    str(EVAL_GAMES),
-    "--workers",
-    "1",
-    "--out",
-    str(work / "evaluation"),
-]
-print(subprocess.run(command, check=True, capture_output=True, text=True).stdout)
+status = camelup(
+    [
+        "evaluate",
+        f"ppo:{path}",
+        "--opponents",
+        "random",
+        "--games",
+        str(EVAL_GAMES),
+        "--workers",
+        "1",
+        "--out",
+        str(work / "evaluation"),
+    ]
+)
+assert status == 0
