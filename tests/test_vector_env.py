@@ -8,6 +8,7 @@ import warnings
 import gymnasium
 import numpy as np
 import pytest
+from gymnasium.utils.env_checker import data_equivalence
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.wrappers.vector import RecordEpisodeStatistics
 
@@ -155,3 +156,21 @@ def test_engine_chance_games_are_the_engines_games_state_for_state(preset) -> No
         engine.reset(done)
         ended += done.size
     assert ended >= n // 2  # set-ups after the first were compared too
+
+
+def test_reset_with_a_seed_replays_and_data_stays_in_the_spaces() -> None:
+    """Gymnasium's determinism checks, vectorised: ``reset(seed=s)`` replays the same games
+    (``data_equivalence`` over every step's data), and every observation is in its space."""
+    envs = make_vec("camelup/SecondEdition2p-v0", 4, max_turns=60, **PLAIN)
+    runs = []
+    for _ in range(2):
+        rng = np.random.default_rng(3)
+        data = [envs.reset(seed=9)]
+        for _ in range(80):
+            actions = np.array([rng.choice(np.flatnonzero(m)) for m in data[-1][-1]["action_mask"]])
+            data.append(envs.step(actions))
+            assert envs.observation_space.contains(data[-1][0])
+            assert envs.action_space.contains(actions)
+        runs.append(data)
+    assert data_equivalence(runs[0], runs[1], exact=True)
+    assert any(step[2].any() or step[3].any() for step in runs[0][1:])  # episodes ended
