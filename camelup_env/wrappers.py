@@ -27,7 +27,8 @@ game well), while the engine records the typed events ``info["events"]`` carries
 and replay every step to say the same. It also makes a game here the ``camelup_v1`` game: its
 dice generator is seeded as ``camelup_v1.raw_env.reset(seed=...)`` seeds its own, so the same
 actions play the same game (``tests/test_env_wrappers.py``). Many games at once belong on the
-batch core: ``CamelUpVecEnv``, even with a single game.
+batch core: ``gymnasium.make_vec`` (:mod:`camelup_env.vector_env`, these very games, N at a time)
+or SB3's ``CamelUpVecEnv``.
 
 Example (sb3-contrib's MaskablePPO reads :meth:`~SingleAgentEnv.action_masks`)::
 
