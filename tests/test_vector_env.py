@@ -14,6 +14,7 @@ from gymnasium.wrappers.vector import RecordEpisodeStatistics
 
 import camelup_env  # noqa: F401  (registers the ids)
 from camelup_env import RuleSet
+from camelup_env.actions import action_table
 from camelup_env.batch.engine_chance import EngineChanceGames
 from camelup_env.batch.engine_games import EngineGames
 from camelup_env.batch.games import random_streams
@@ -174,3 +175,22 @@ def test_reset_with_a_seed_replays_and_data_stays_in_the_spaces() -> None:
         runs.append(data)
     assert data_equivalence(runs[0], runs[1], exact=True)
     assert any(step[2].any() or step[3].any() for step in runs[0][1:])  # episodes ended
+
+
+def test_engine_chance_copies_roll_the_same_dice() -> None:
+    rules = RuleSet("classic", num_players=3)
+    games = EngineChanceGames(rules, 4, seed=2)
+    pyramid = action_table(rules).pyramid
+    for _ in range(3):  # a few dice rolled first
+        games.step(np.full(4, pyramid))
+    twin, half = games.copy(), games.take([1, 3])
+    again = EngineChanceGames.from_states(games.to_states(), seed=7)
+    other = EngineChanceGames.from_states(games.to_states(), seed=7)
+    for _ in range(5):
+        rolls = games.step(np.full(4, pyramid)).rolls
+        np.testing.assert_array_equal(twin.step(np.full(4, pyramid)).rolls, rolls)
+        np.testing.assert_array_equal(half.step(np.full(2, pyramid)).rolls, rolls[[1, 3]])
+        np.testing.assert_array_equal(
+            again.step(np.full(4, pyramid)).rolls, other.step(np.full(4, pyramid)).rolls
+        )
+    assert games.to_states() == twin.to_states()

@@ -16,8 +16,9 @@ episode and one draw per die rolled, a few in a hundred actions.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -26,6 +27,7 @@ from camelup_env.batch.convert import from_states
 from camelup_env.batch.games import BatchGames, StepResult, seed_array
 from camelup_env.engine import new_game
 from camelup_env.rules import RuleSet
+from camelup_env.state import GameState
 
 
 class EngineChanceGames(BatchGames):
@@ -42,6 +44,28 @@ class EngineChanceGames(BatchGames):
         self.chance = [np.random.default_rng(int(s)) for s in seed_array(seed, n)]
         self._pyramid_action = action_table(rules).pyramid
         super().__init__(rules, n, seed=seed, first_player=first_player, threads=threads)
+
+    @classmethod
+    def from_states(
+        cls, states: Sequence[GameState], seed: int | Sequence[int] | np.ndarray = 0
+    ) -> EngineChanceGames:
+        """A batch holding ``states``, their dice drawn by generators seeded ``seed + i``."""
+        games = cast(EngineChanceGames, super().from_states(states, seed))
+        games._pyramid_action = action_table(games.rules).pyramid
+        games.chance = [np.random.default_rng(int(s)) for s in seed_array(seed, len(states))]
+        return games
+
+    def take(self, indices: Sequence[int] | np.ndarray) -> EngineChanceGames:
+        """The games at ``indices`` as a new batch; each keeps a copy of its generator, so
+        the copy rolls the same dice (:meth:`copy` is all of them)."""
+        idx = np.asarray(indices, dtype=np.int64).reshape(-1)
+        games = cast(EngineChanceGames, super().take(idx))
+        games._pyramid_action = self._pyramid_action
+        games.chance = [copy.deepcopy(self.chance[i]) for i in idx]
+        return games
+
+    def copy(self) -> EngineChanceGames:
+        return self.take(np.arange(len(self)))
 
     def reset(
         self,
