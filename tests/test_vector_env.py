@@ -18,6 +18,7 @@ from camelup_env.actions import action_table
 from camelup_env.batch.engine_chance import EngineChanceGames
 from camelup_env.batch.engine_games import EngineGames
 from camelup_env.batch.games import random_streams
+from camelup_env.engine import IllegalActionError
 from camelup_env.registration import register_envs
 from camelup_env.vector_env import SingleAgentVectorEnv
 
@@ -194,3 +195,15 @@ def test_engine_chance_copies_roll_the_same_dice() -> None:
             again.step(np.full(4, pyramid)).rolls, other.step(np.full(4, pyramid)).rolls
         )
     assert games.to_states() == twin.to_states()
+
+
+def test_a_refused_step_draws_no_dice() -> None:
+    """An illegal action refuses the whole step before any game moves, chance included: the
+    games then roll what they would have rolled."""
+    rules = RuleSet("classic", num_players=2)
+    pyramid = action_table(rules).pyramid
+    games, twin = EngineChanceGames(rules, 2, seed=4), EngineChanceGames(rules, 2, seed=4)
+    with pytest.raises(IllegalActionError):
+        games.step(np.array([pyramid, 10_000]))
+    actions = np.full(2, pyramid)
+    np.testing.assert_array_equal(games.step(actions).rolls, twin.step(actions).rolls)

@@ -25,7 +25,7 @@ import numpy as np
 from camelup_env.actions import action_table
 from camelup_env.batch.convert import from_states
 from camelup_env.batch.games import BatchGames, StepResult, seed_array
-from camelup_env.engine import new_game
+from camelup_env.engine import IllegalActionError, new_game
 from camelup_env.rules import RuleSet
 from camelup_env.state import GameState
 
@@ -96,19 +96,29 @@ class EngineChanceGames(BatchGames):
         self, actions: Sequence[int] | np.ndarray, rolls: np.ndarray | None = None, **kwargs: Any
     ) -> StepResult:
         """As :meth:`BatchGames.step`; the dice of the games taking a pyramid tile are drawn
-        from their generators (unless ``rolls`` gives them)."""
-        if rolls is None:
-            rolls = self._draw_rolls(np.asarray(actions))
-        return super().step(actions, rolls, **kwargs)
+        from their generators (unless ``rolls`` gives them). A step refused for an illegal
+        action leaves every generator as it was, as it leaves every game."""
+        if rolls is not None:
+            return super().step(actions, rolls, **kwargs)
+        drawn, before = self._draw_rolls(np.asarray(actions))
+        try:
+            return super().step(actions, drawn, **kwargs)
+        except (IllegalActionError, ValueError):
+            for i, state in before.items():
+                self.chance[i].bit_generator.state = state
+            raise
 
-    def _draw_rolls(self, actions: np.ndarray) -> np.ndarray:
+    def _draw_rolls(self, actions: np.ndarray) -> tuple[np.ndarray, dict[int, Any]]:
         """(N, 3) the engine's draw for every game taking a pyramid tile that it may take,
-        -1s elsewhere (an illegal take draws nothing, as in the engine)."""
+        -1s elsewhere (an illegal take draws nothing, as in the engine); and the states of
+        the generators that drew, from before the draw."""
         s = self.state
         rolls = np.full((len(self), 3), -1, np.int64)
         takes = (actions == self._pyramid_action) & (s.pyramid != 0) & (s.pyramid_left > 0)
         dice_faces = self.rules.dice
-        for i in np.flatnonzero(takes & (s.game_over == 0)):
+        before = {}
+        for i in np.flatnonzero(takes & (s.game_over == 0)).tolist():
+            before[i] = self.chance[i].bit_generator.state
             mask = int(s.pyramid[i])
             left = [d for d in range(self.rules.n_dice) if mask >> d & 1]
             x = self.chance[i].random() * len(left)
@@ -116,4 +126,4 @@ class EngineChanceGames(BatchGames):
             faces = dice_faces[left[k]]
             camel, value = faces[int((x - k) * len(faces))]
             rolls[i] = (left[k], camel, value)
-        return rolls
+        return rolls, before
