@@ -59,10 +59,12 @@ class SingleAgentVectorEnv(VectorEnv):
 
     Args:
         num_envs: games side by side.
-        opponents, learner_seat, illegal_reward, preset, num_players, rules, reward_mode,
-            coin_shaping, max_turns, odds_features, race_samples, action_values: as for
-            ``SingleAgentEnv`` (the opponents serve every game).
+        opponents: as for ``SingleAgentEnv``; the same objects serve every game.
         render_mode: only ``None``: a vector of games is not drawn (use the single env).
+
+    The other arguments (``learner_seat``, ``illegal_reward``, ``preset``, ``num_players``,
+    ``rules``, ``reward_mode``, ``coin_shaping``, ``max_turns``, ``odds_features``,
+    ``race_samples``, ``action_values``) are ``SingleAgentEnv``'s and mean the same.
     """
 
     # declared as gymnasium's VectorEnv declares it (an instance variable), shared by the class
