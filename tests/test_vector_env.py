@@ -57,6 +57,7 @@ def test_every_id_builds_the_vector_env_without_gymnasiums_warnings(env_id) -> N
         ("camelup/Classic2p-v0", {"odds_features": True, "action_values": True}),
         ("camelup/Supercup4p-v0", {}),
         ("camelup/Cup4p-v0", {"max_turns": 40}),
+        ("camelup/PersianTutorial3p-v0", {}),
     ],
 )
 def test_game_i_of_seed_s_plays_as_the_single_env_seeded_s_plus_i(env_id, settings) -> None:
