@@ -54,6 +54,7 @@ bench: install
 	$(PY) benchmarks/engine.py
 	$(PY) benchmarks/odds.py
 	$(PY) benchmarks/env.py
+	$(PY) benchmarks/vector_env.py
 	$(PY) benchmarks/tournament.py
 
 clean:

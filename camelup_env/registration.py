@@ -7,8 +7,11 @@ Every preset is registered for 2 to 6 players as ``camelup/<Preset><n>p-v0``:
 ``camelup/Cup4p-v0``. Each id is
 :class:`~camelup_env.wrappers.SingleAgentEnv` with the learner in seat 0 and uniform-random
 opponents; keyword arguments of ``gymnasium.make`` go to ``SingleAgentEnv`` (``opponents``,
-``learner_seat``, ``reward_mode``, ``odds_features``...). Other player counts or rule variants:
-build ``SingleAgentEnv(rules=RuleSet(...))`` directly.
+``learner_seat``, ``reward_mode``, ``odds_features``...). ``gymnasium.make_vec(id, num_envs=N)``
+builds :class:`~camelup_env.vector_env.SingleAgentVectorEnv`, N of those games stepped together
+on the batch core (the id's vector entry point; ``vectorization_mode="sync"`` still gives
+Gymnasium's ``SyncVectorEnv`` of single envs). Other player counts or rule variants: build
+``SingleAgentEnv(rules=RuleSet(...))`` or ``SingleAgentVectorEnv(N, rules=...)`` directly.
 
 The entry point is a string, so registering imports nothing heavy: the wrapper is imported when
 an environment is made. The ``-v0`` suffix versions the id's behaviour; it changes when an id's
@@ -32,6 +35,8 @@ PLAYER_COUNTS = range(2, 7)
 #: presets played by other player counts only: the Camel Up Cup seats four (C1)
 ONLY_PLAYER_COUNTS = {"cup": (4,)}
 ENTRY_POINT = "camelup_env.wrappers:SingleAgentEnv"
+#: ``gymnasium.make_vec``'s: N of those games stepped together on the batch core
+VECTOR_ENTRY_POINT = "camelup_env.vector_env:SingleAgentVectorEnv"
 
 
 def env_id(preset: str, num_players: int) -> str:
@@ -47,7 +52,10 @@ def register_envs() -> tuple[str, ...]:
             name = env_id(preset, n)
             if name not in gymnasium.registry:
                 gymnasium.register(
-                    id=name, entry_point=ENTRY_POINT, kwargs={"preset": preset, "num_players": n}
+                    id=name,
+                    entry_point=ENTRY_POINT,
+                    vector_entry_point=VECTOR_ENTRY_POINT,
+                    kwargs={"preset": preset, "num_players": n},
                 )
             ids.append(name)
     return tuple(ids)

@@ -27,7 +27,8 @@ game well), while the engine records the typed events ``info["events"]`` carries
 and replay every step to say the same. It also makes a game here the ``camelup_v1`` game: its
 dice generator is seeded as ``camelup_v1.raw_env.reset(seed=...)`` seeds its own, so the same
 actions play the same game (``tests/test_env_wrappers.py``). Many games at once belong on the
-batch core: ``CamelUpVecEnv``, even with a single game.
+batch core: ``gymnasium.make_vec`` (:mod:`camelup_env.vector_env`, these very games, N at a time)
+or SB3's ``CamelUpVecEnv``.
 
 Example (sb3-contrib's MaskablePPO reads :meth:`~SingleAgentEnv.action_masks`)::
 
@@ -55,7 +56,7 @@ from camelup_env.render import RENDER_MODES, check_render_settings, render_state
 from camelup_env.rules import RuleSet
 from camelup_env.state import GameState
 
-__all__ = ["Opponent", "RandomOpponent", "SingleAgentEnv", "random_opponent"]
+__all__ = ["Opponent", "RandomOpponent", "SingleAgentEnv", "opponent_list", "random_opponent"]
 
 
 class RandomOpponent:
@@ -78,6 +79,22 @@ class RandomOpponent:
 def random_opponent(seed: int | None = None) -> RandomOpponent:
     """A new uniform-random legal opponent (see :class:`RandomOpponent`)."""
     return RandomOpponent(seed)
+
+
+def opponent_list(
+    opponents: Opponent | Sequence[Opponent] | None, num_players: int
+) -> list[Opponent]:
+    """The opponents of seats 1..n-1 (relative to the learner) from what a caller passes: one
+    :func:`random_opponent` each for ``None``, one callable for every seat, or one per seat."""
+    n = num_players - 1
+    if opponents is None:
+        opponents = [random_opponent() for _ in range(n)]
+    elif callable(opponents):
+        opponents = [opponents] * n
+    opponents = list(opponents)
+    if len(opponents) != n or not all(callable(o) for o in opponents):
+        raise ValueError(f"need {n} opponent callables (one per other seat), got {len(opponents)}")
+    return opponents
 
 
 class SingleAgentEnv(gymnasium.Env):
@@ -169,17 +186,7 @@ class SingleAgentEnv(gymnasium.Env):
     # Opponents ---------------------------------------------------------------------------
     def set_opponents(self, opponents: Opponent | Sequence[Opponent] | None) -> None:
         """Replace the opponents (takes effect at the next ``reset``; e.g. for self-play)."""
-        n = self.num_players - 1
-        if opponents is None:
-            opponents = [random_opponent() for _ in range(n)]
-        elif callable(opponents):
-            opponents = [opponents] * n
-        opponents = list(opponents)
-        if len(opponents) != n or not all(callable(o) for o in opponents):
-            raise ValueError(
-                f"need {n} opponent callables (one per other seat), got {len(opponents)}"
-            )
-        self.opponents = opponents
+        self.opponents = opponent_list(opponents, self.num_players)
 
     @property
     def seat(self) -> int:
