@@ -93,7 +93,7 @@ def read_games(path: Path, repair: bool = False, labels: Sequence[str] | None = 
         line = data[offset:end]
         offset = end + 1
         number += 1
-        if line.strip(_TAIL_NOISE):
+        if line.strip():
             try:
                 record = safe_json.loads(
                     line, "the line", max_bytes=MAX_LINE_BYTES, max_depth=MAX_RECORD_DEPTH
