@@ -98,8 +98,10 @@ class TournamentConfig:
         "classic", help="rule preset: classic, second_edition, supercup or persian_tutorial"
     )
     players: int = setting(4, help="players per game")
-    games: int = setting(100, help="games in all, rounded up to whole rounds")
-    seed: int = setting(0, help="base seed of the paired game seeds")
+    games: int = setting(
+        100, help=f"games in all, rounded up to whole rounds (at most {MAX_GAMES:,} after rounding)"
+    )
+    seed: int = setting(0, help=f"base seed of the paired game seeds (0 to {MAX_SEED:,})")
     seating: str = setting(
         "orders",
         help="orders: every cyclic order of a line-up in every "
@@ -138,7 +140,9 @@ class TournamentConfig:
         32, help="processes and threads a bot may add (enforced for non-root users)"
     )
     workers: int | None = setting(
-        None, help="game workers, each with its own bot processes (default: CPU count)"
+        None,
+        help="game workers, each with its own bot processes (default: CPU count; locally at "
+        f"most {WORKERS_PER_CPU} per CPU)",
     )
     out: str | None = setting(None, help="results folder (default results/tournaments/NAME)")
     backend: str = setting(
