@@ -54,6 +54,7 @@ def test_round_size_counts_the_games_the_schedule_lists(seating: str) -> None:
         ),
         ({"workers": 100_000}, r"workers must be between 1 and \d+ \(4 per CPU"),
         ({"workers": 0}, r"workers must be between 1"),
+        ({"agents": ["random"], "players": 10**6}, r"2 to 8 players"),  # before counting rounds
         ({"preset": "persian_tutorial", "rules": {"last_tile_space": 20}}, r"last_tile_space"),
     ],
 )

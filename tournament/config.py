@@ -170,7 +170,11 @@ class TournamentConfig:
             raise ValueError(f"seating must be 'orders' or 'rotations', got {self.seating!r}")
         if self.pairing not in ("order", "round"):
             raise ValueError(f"pairing must be 'order' or 'round', got {self.pairing!r}")
-        self._check_games(k)
+        try:
+            self.ruleset()
+        except ValueError as exc:
+            raise ValueError(f"bad rules: {exc}") from exc
+        self._check_games(k)  # after the rules have bounded the players
         if not 0 <= self.seed <= MAX_SEED:
             raise ValueError(
                 f"seed must be between 0 and {MAX_SEED} (game and bot seeds are derived from it "
@@ -191,10 +195,6 @@ class TournamentConfig:
             check_workers(self.workers)
         elif self.workers is not None and self.workers < 1:
             raise ValueError(f"workers must be >= 1, got {self.workers}")
-        try:
-            self.ruleset()
-        except ValueError as exc:
-            raise ValueError(f"bad rules: {exc}") from exc
         for entry in entries:
             check_spec(entry.spec)
 
