@@ -83,6 +83,8 @@ def test_tournament_help_documents_every_setting(capsys) -> None:
         [*TWO, "--seed", "-1"],
         [*TWO, "--games", "10000000000000"],
         [*TWO, "--workers", "100000"],
+        [*TWO, "--move-timeout", ".inf"],  # an OverflowError in a game worker before
+        [*TWO, "--memory-mb", "1000000000000000"],  # "cannot be built: crashed" before
         ["tournament", "--agents", "[{spec: random, kwargs: [1]}, greedy]", "--players", "2"],
         [*TWO, "--preset", "persian_tutorial", "--rules", "{last_tile_space: 20}"],
         [*TWO, "--preset", "classic", "--rules", "{grey_die_values: [1]}"],

@@ -48,6 +48,21 @@ MAX_GAMES = 1_000_000
 #: Largest base seed: game seeds are ``seed * SEED_STRIDE + n`` and a bot's seed is a game seed
 #: times 64 plus its agent, and both must fit a signed 64-bit integer (numpy, numba, bots).
 MAX_SEED = (2**63 // 64 - SEED_STRIDE) // SEED_STRIDE
+#: Longest game, in turns (``max_turns``): a game's record holds every action, and a replay
+#: reads at most this many.
+MAX_TURNS = 100_000
+#: Longest time limit (a timeout or ``cpu_seconds``): about four months; the operating system's
+#: timers overflow on larger values (an infinite timeout was a traceback).
+MAX_SECONDS = 10_000_000
+#: Largest value of each bot limit: beyond them the kernel's resource limits overflow and the
+#: bot would not start (1 TiB of memory, 1 GiB of output, 65,536 processes).
+_MOST: dict[str, float] = {
+    "memory_mb": 1 << 20,
+    "output_kb": 1 << 20,
+    "max_processes": 1 << 16,
+    "max_turns": MAX_TURNS,
+    "cpu_seconds": MAX_SECONDS,
+}
 #: Game workers per CPU on the local backend: more only wait for a CPU, each with its own bot
 #: processes (a typo's 100000 would start that many processes).
 WORKERS_PER_CPU = 4
@@ -182,11 +197,15 @@ class TournamentConfig:
             )
         for key in ("move_timeout", "game_timeout", "load_timeout"):
             value = getattr(self, key)
-            if value is not None and value < 0:
-                raise ValueError(f"{key} must be seconds >= 0 (0 = no limit), got {value}")
-        for key in ("memory_mb", "cpu_seconds", "output_kb", "max_processes", "max_turns"):
-            if getattr(self, key) <= 0:
-                raise ValueError(f"{key} must be > 0, got {getattr(self, key)}")
+            if value is not None and not 0 <= value <= MAX_SECONDS:  # NaN fails too
+                raise ValueError(
+                    f"{key} must be seconds from 0 (no limit) to {MAX_SECONDS:,.0f}, got {value}"
+                )
+        for key, most in _MOST.items():
+            if not 0 < getattr(self, key) <= most:
+                raise ValueError(
+                    f"{key} must be > 0 and at most {most:,}, got {getattr(self, key)}"
+                )
         if self.backend not in ("local", "ray"):
             raise ValueError(f"backend must be 'local' or 'ray', got {self.backend!r}")
         if self.address and self.backend != "ray":

@@ -28,11 +28,9 @@ from camelup_env.engine import IllegalActionError, apply_action, new_game
 from camelup_env.events import Event, describe_event
 from camelup_env.rules import RuleSet
 from camelup_env.state import GameState
-from tournament.config import TournamentError
+from tournament.config import MAX_TURNS, TournamentError
 from tournament.records import read_games, saved_config
 
-#: longest game a record may claim (a game stops at its max_turns, 2,000 by default)
-MAX_ACTIONS = 100_000
 #: Longest pause a step may ask for, in the terminal (--delay, s) and in a GIF or page
 #: (--frame-ms): a minute a step is already far slower than anyone watches.
 MAX_DELAY_S = 60.0
@@ -76,7 +74,7 @@ def replay(rules: RuleSet, record: dict) -> list[Step]:
     game = record.get("game")
     if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**63:
         raise ReplayError(f"game {game}: no usable seed ({seed!r})")
-    if not isinstance(actions, list) or len(actions) > MAX_ACTIONS:
+    if not isinstance(actions, list) or len(actions) > MAX_TURNS:
         raise ReplayError(f"game {game}: no action list (recorded before games were replayable?)")
     setup_rng, dice_rng = game_rngs(seed)
     state = new_game(rules, seed=setup_rng)
