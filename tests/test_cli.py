@@ -94,6 +94,10 @@ def test_tournament_help_documents_every_setting(capsys) -> None:
         [*EVALUATE, "--games", "-5"],
         [*EVALUATE, "--games", "4000000000"],
         [*EVALUATE, "--workers", "100000"],
+        ["demo", "--games", "-1"],  # played nothing, silently, before
+        ["demo", "--games", "100000000000000"],  # a MemoryError before
+        ["demo", "--seed", "-1"],
+        ["play", "--seed", "-1", "--opponents", "random"],
     ],
 )
 def test_user_errors_are_one_line_and_exit_2(argv: list[str], capsys) -> None:
@@ -156,3 +160,9 @@ def test_replay_options_out_of_range_are_one_line(tmp_path: Path, options, capsy
     """Checked before the results folder is even read (which does not exist here)."""
     line = _one_line_error(*_run(["replay", str(tmp_path), "--game", "0", *options], capsys)[::2])
     assert options[0] in line
+
+
+def test_compare_refuses_a_win_share_out_of_range(tmp_path: Path, capsys) -> None:
+    (tmp_path / "games.csv").write_text("opponent,game,seed,seat,win_share\nrandom,0,0,0,nan\n")
+    line = _one_line_error(*_run(["compare", str(tmp_path), str(tmp_path)], capsys)[::2])
+    assert "win_share 'nan' is not from 0 to 1" in line
