@@ -14,8 +14,8 @@ from camelup_env.odds.tables import _mask_of, _position, _tables_of
 from camelup_env.state import GameState
 
 _race_cache = LRU()
-#: Most races one estimate rolls out: a standard error below 0.0002 already, and the rollouts
-#: hold about 15 bytes a race (10,000,000 races: 40 s and 0.3 GB on one core, classic).
+#: Most races one estimate rolls out: its standard error is below 0.0002 there already, and the
+#: rollouts' memory grows with the races (10^11 of them was a MemoryError).
 MAX_RACE_SAMPLES = 10_000_000
 
 
