@@ -42,8 +42,8 @@ IDENTITY_KEYS = (
 )
 
 #: Most games a tournament may schedule, after rounding up to whole rounds: the schedule and
-#: the records are held in memory (10^13 games grew it without end), and a million games of
-#: even the fastest bots are days of a core.
+#: the records are held in memory (10^13 games grew it without end); a million is far beyond
+#: the largest tournament of the project's results (6,000 games).
 MAX_GAMES = 1_000_000
 #: Largest base seed: game seeds are ``seed * SEED_STRIDE + n`` and a bot's seed is a game seed
 #: times 64 plus its agent, and both must fit a signed 64-bit integer (numpy, numba, bots).
