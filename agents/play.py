@@ -23,7 +23,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="comma-separated agent names, one per opponent (camelup agents)",
     )
     parser.add_argument("--seat", type=int, default=0, help="your seat (0 starts the game)")
-    parser.add_argument("--seed", type=int, help="game seed (default: a random one)")
+    parser.add_argument("--seed", type=int, help="game seed, >= 0 (default: a random one)")
     parser.add_argument("--no-color", action="store_true", help="plain text")
 
 
@@ -38,6 +38,9 @@ def run(args: argparse.Namespace) -> int:
         return 2
     if not 0 <= args.seat < n:
         print(f"camelup play: error: --seat must be 0..{n - 1}", file=sys.stderr)
+        return 2
+    if args.seed is not None and args.seed < 0:
+        print(f"camelup play: error: --seed must be >= 0, got {args.seed}", file=sys.stderr)
         return 2
     seed = args.seed if args.seed is not None else secrets.randbelow(10**6)
     human = HumanAgent(console=console)

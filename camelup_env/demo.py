@@ -9,6 +9,7 @@ tournament of the shipped agents, docs/getting-started.md).
 from __future__ import annotations
 
 import argparse
+import sys
 
 import numpy as np
 
@@ -23,6 +24,10 @@ from camelup_env.events import (
 )
 
 _NARRATED = (LegScored, RaceEnded, FinalBetsScored, GameOver, TilePayout)
+
+
+#: Most games one demo narrates: each prints a few hundred lines, for reading.
+MAX_GAMES = 1000
 
 
 def play_narrated(rules: RuleSet, seed: int) -> None:
@@ -41,11 +46,17 @@ def play_narrated(rules: RuleSet, seed: int) -> None:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--games", type=int, default=2, help="games to play")
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--games", type=int, default=2, help=f"games to play (1 to {MAX_GAMES})")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the first game (>= 0)")
 
 
 def run(args: argparse.Namespace) -> int:
+    if not 1 <= args.games <= MAX_GAMES:
+        print(f"camelup demo: error: --games must be from 1 to {MAX_GAMES}", file=sys.stderr)
+        return 2
+    if args.seed < 0:
+        print(f"camelup demo: error: --seed must be >= 0, got {args.seed}", file=sys.stderr)
+        return 2
     for i, preset in enumerate(["classic", "second_edition"] * args.games):
         if i >= args.games:
             break

@@ -73,10 +73,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from camelup_env.odds import leg_bet_evs, leg_rank_probabilities, race_probabilities
+    from camelup_env.odds.race import MAX_RACE_SAMPLES
     from camelup_env.position import PositionError, parse_position
 
-    if args.race_samples < 1:
-        print("camelup odds: error: --race-samples must be at least 1", file=sys.stderr)
+    if not 1 <= args.race_samples <= MAX_RACE_SAMPLES:
+        print(
+            f"camelup odds: error: --race-samples must be between 1 and {MAX_RACE_SAMPLES:,}, "
+            f"got {args.race_samples:,}",
+            file=sys.stderr,
+        )
         return 2
     try:
         state = parse_position(

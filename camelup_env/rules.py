@@ -57,6 +57,10 @@ _PERSIAN_LOSER_VALUES = (1, 1, 2, 3, 5)
 #: The Camel Up Cup's track (C1): its engine's 29-slot track, Cup spaces 0-28, whose traps may
 #: go on Cup spaces 1-27, that is spaces 2-28 here, past the finish line (C6).
 _CUP_LAST_TILE_SPACE = 28
+#: The presets with betting partnerships (R9.4): the second edition's base game and Supercup's
+#: module 4, each from 6 players (R1.4); neither the classic game nor the Persian tutorial
+#: (R14.7) has them.
+_PARTNERSHIPS = ("second_edition", "supercup")
 #: The Supercup modules (R9.1-R9.4) as RuleSet switches.
 SUPERCUP_MODULES = ("support_dice", "photographer", "position_bets", "partnerships")
 
@@ -163,7 +167,7 @@ class RuleSet:
             "crazy_colours": _CRAZY[self.preset],
             "leg_bet_values": _LEG_BETS[self.preset],
             "tile_kind": _TILE_KIND[self.preset],
-            "partnerships": self.preset != "classic" and self.num_players >= 6,
+            "partnerships": self.preset in _PARTNERSHIPS and self.num_players >= 6,
             "support_dice": supercup,
             "photographer": supercup,
             "position_bets": supercup,
@@ -285,8 +289,8 @@ class RuleSet:
             raise ValueError(f"{self.preset} has 5 racing camels (R1), got {self.racing_colours}")
         if len(set(colours)) != len(colours):
             raise ValueError(f"camel colour names must be distinct, got {colours}")
-        if self.preset == "classic" and self.crazy_colours:
-            raise ValueError("classic has no crazy camels (R1); use preset='second_edition'")
+        if self.preset != "second_edition" and self.crazy_colours:
+            raise ValueError(f"{self.preset} has no crazy camels (R1); use preset='second_edition'")
         if self.preset == "second_edition" and len(self.crazy_colours) != 2:
             raise ValueError(f"second_edition has 2 crazy camels (R1), got {self.crazy_colours}")
         if self.tile_kind not in ("desert", "spectator", "trap", "none"):
@@ -336,9 +340,10 @@ class RuleSet:
                 f"pyramid_tiles must be between 1 and the {n_dice} dice in the pyramid at a leg "
                 f"start (R6.1, R9.1.1), got {self.pyramid_tiles}"
             )
-        if self.partnerships and self.preset == "classic":
+        if self.partnerships and self.preset not in _PARTNERSHIPS:
             raise ValueError(
-                "classic has no betting partnerships (R9.4: second edition or Supercup module 4)"
+                f"{self.preset} has no betting partnerships (R9.4: second edition or Supercup "
+                "module 4)"
             )
         if self.partnerships and self.num_players < 6:
             raise ValueError(
@@ -347,6 +352,43 @@ class RuleSet:
             )
         if not self.race_bet_payouts or any(v < 0 for v in self.race_bet_payouts):
             raise ValueError(f"race-bet payouts must be non-negative, got {self.race_bet_payouts}")
+        self._refuse_unplayed()
+
+    def _refuse_unplayed(self) -> None:
+        """A field for a rule this game does not play would be ignored without a word (say
+        tiles' spaces in a game without tiles): it is refused, naming the field and the preset,
+        unless it holds the value it has anyway."""
+        no_tiles = "it has no track tiles (tile_kind 'none')"
+        unplayed = {  # field: (its rule is off, its value when not given, why)
+            "grey_die_values": (not self.crazy_colours, (1, 2, 3), "it has no grey die (R1)"),
+            "support_die_faces": (
+                not self.support_dice,
+                (1, 1, 1, 2, 2, 2),
+                "it has no support dice (Supercup module 1, R9.1)",
+            ),
+            "position_tiles": (
+                not self.position_bets,
+                (2, 3, 4, 5),
+                "it has no position bets (Supercup module 3, R9.3)",
+            ),
+            "loser_bet_values": (
+                not self.leg_cards,
+                _PERSIAN_LOSER_VALUES if self.preset == "persian_tutorial" else (),
+                "it has no leg loser cards (R14.4)",
+            ),
+            "last_tile_space": (
+                self.tile_kind == "none",
+                _CUP_LAST_TILE_SPACE if self.preset == "cup" else self.track_length,
+                no_tiles,
+            ),
+            "tile_same_space": (self.tile_kind == "none", self.preset == "cup", no_tiles),
+        }
+        for name, (off, unset, why) in unplayed.items():
+            if off and getattr(self, name) != unset:
+                raise ValueError(
+                    f"{name} is not a rule of this {self.preset} game: {why}, so it would be "
+                    "ignored"
+                )
 
     def _build_dice(self) -> tuple[tuple[Face, ...], ...]:
         dice = [tuple((c, v) for v in self.racing_die_faces) for c in range(self.n_racing)]

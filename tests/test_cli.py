@@ -3,11 +3,16 @@ subcommand is one line on stderr and exit code 2, never a traceback."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 
 from camelup_cli.main import SUBCOMMANDS, main
+
+#: a tournament and an evaluation that would start at once but for the value a case adds
+TWO = ["tournament", "--agents", "random,greedy", "--players", "2"]
+EVALUATE = ["evaluate", "greedy", "--opponents", "random", "--preset", "classic", "--players", "2"]
 
 
 def _run(argv: list[str], capsys) -> tuple[int, str, str]:
@@ -74,6 +79,25 @@ def test_tournament_help_documents_every_setting(capsys) -> None:
         ["serve", "--runs", "/nonexistent/runs"],
         ["serve", "--max-games", "0"],
         ["serve", "--port", "http"],
+        # values in range, checked before any work (no results folder, no game worker)
+        [*TWO, "--seed", "-1"],
+        [*TWO, "--games", "10000000000000"],
+        [*TWO, "--workers", "100000"],
+        [*TWO, "--move-timeout", ".inf"],  # an OverflowError in a game worker before
+        [*TWO, "--memory-mb", "1000000000000000"],  # "cannot be built: crashed" before
+        ["tournament", "--agents", "[{spec: random, kwargs: [1]}, greedy]", "--players", "2"],
+        [*TWO, "--preset", "persian_tutorial", "--rules", "{last_tile_space: 20}"],
+        [*TWO, "--preset", "classic", "--rules", "{grey_die_values: [1]}"],
+        ["odds", "--track", "1:orange;2:yellow,blue", "--race-samples", "100000000000"],
+        [*EVALUATE, "--seed", "-1"],
+        [*EVALUATE, "--games", "0"],
+        [*EVALUATE, "--games", "-5"],
+        [*EVALUATE, "--games", "4000000000"],
+        [*EVALUATE, "--workers", "100000"],
+        ["demo", "--games", "-1"],  # played nothing, silently, before
+        ["demo", "--games", "100000000000000"],  # a MemoryError before
+        ["demo", "--seed", "-1"],
+        ["play", "--seed", "-1", "--opponents", "random"],
     ],
 )
 def test_user_errors_are_one_line_and_exit_2(argv: list[str], capsys) -> None:
@@ -93,3 +117,52 @@ def test_agents_lists_the_shipped_models(capsys, monkeypatch) -> None:
     line = next(x for x in out.splitlines() if "results/models/cup4/model.zip" in x)
     assert line.endswith("a trained policy: cup, 4 players")
     assert "a network copying expert: classic, 4 players" in out
+
+
+def _one_line_error(code: int, err: str) -> str:
+    assert code == 2, err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and "error" in lines[0] and "Traceback" not in err, err
+    return lines[0]
+
+
+def test_bad_results_files_are_one_line_naming_file_and_line(tmp_path: Path, capsys) -> None:
+    """A results folder from a crash or a stranger: replay and resume say which line is bad."""
+    from tournament.config import tournament_config
+
+    argv = ["--agents", "random,greedy", "--players", "2", "--games", "2", "--out", str(tmp_path)]
+    config = tournament_config(None, {"agents": ["random", "greedy"], "players": 2, "games": 2})
+    (tmp_path / "config.json").write_text(json.dumps(config.identity()))
+    record = {"game": 0, "seed": 0, "agents": ["random", "greedy"], "coins": [1, 2]}
+    games = tmp_path / "games.jsonl"
+    for lines, where in [
+        ([json.dumps(record)], ":1: not a game record: ranks must be"),  # KeyError before
+        (["\x00\x00{}", json.dumps(record)], ":1: corrupt line"),
+    ]:
+        games.write_text("\n".join(lines) + "\n")
+        for command in (["replay", str(tmp_path), "--game", "0"], ["tournament", *argv]):
+            line = _one_line_error(*_run(command, capsys)[::2])
+            assert f"{games}{where}" in line, line
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        ["--delay", "inf"],
+        ["--delay", "nan"],
+        ["--delay", "-1"],
+        ["--frame-ms", "99999999999999999999"],
+        ["--gif", "/nonexistent/folder/game.gif"],
+        ["--html", "."],
+    ],
+)
+def test_replay_options_out_of_range_are_one_line(tmp_path: Path, options, capsys) -> None:
+    """Checked before the results folder is even read (which does not exist here)."""
+    line = _one_line_error(*_run(["replay", str(tmp_path), "--game", "0", *options], capsys)[::2])
+    assert options[0] in line
+
+
+def test_compare_refuses_a_win_share_out_of_range(tmp_path: Path, capsys) -> None:
+    (tmp_path / "games.csv").write_text("opponent,game,seed,seat,win_share\nrandom,0,0,0,nan\n")
+    line = _one_line_error(*_run(["compare", str(tmp_path), str(tmp_path)], capsys)[::2])
+    assert "win_share 'nan' is not from 0 to 1" in line

@@ -12,6 +12,7 @@ import pytest
 from engine_positions import CLASSIC, position, roll
 
 from camelup_env import (
+    PRESETS,
     GameState,
     IllegalActionError,
     Partner,
@@ -88,6 +89,69 @@ START = {1: (OR,), 2: (Y, B), 3: (G, W)}
 def test_R1_invalid_rule_sets_raise_value_error_naming_the_problem(kwargs, message) -> None:
     with pytest.raises(ValueError, match=message):
         RuleSet(**kwargs)
+
+
+#: (preset, a field for a rule that preset's game does not play): refused, not ignored
+UNPLAYED = [
+    ("persian_tutorial", {"last_tile_space": 20}),
+    ("persian_tutorial", {"tile_same_space": True}),
+    ("persian_tutorial", {"position_tiles": (2, 3)}),
+    ("persian_tutorial", {"grey_die_values": (1,)}),
+    ("persian_tutorial", {"support_die_faces": (3,)}),
+    ("persian_tutorial", {"leg_cards": False, "loser_bet_values": (1, 1, 1, 1, 1)}),
+    ("classic", {"grey_die_values": (1,)}),
+    ("classic", {"position_tiles": (2, 3)}),
+    ("classic", {"support_die_faces": (3,)}),
+    ("classic", {"tile_kind": "none", "last_tile_space": 20}),
+    ("second_edition", {"position_tiles": (2, 3)}),
+    ("second_edition", {"support_die_faces": (3,)}),
+    ("supercup", {"grey_die_values": (1,)}),
+    ("supercup", {"position_bets": False, "position_tiles": (2, 3)}),
+    ("supercup", {"support_dice": False, "support_die_faces": (3,)}),
+    ("cup", {"grey_die_values": (1,)}),
+    ("cup", {"position_tiles": (2, 3)}),
+    ("cup", {"support_die_faces": (3,)}),
+]
+
+
+@pytest.mark.parametrize(("preset", "fields"), UNPLAYED)
+def test_R1_a_preset_refuses_fields_it_has_no_rules_for(preset, fields) -> None:
+    name = list(fields)[-1]
+    with pytest.raises(ValueError, match=rf"^{name} is not a rule of this {preset} game"):
+        RuleSet(preset, num_players=4, **fields)
+    with pytest.raises(ValueError, match=name):  # a tournament's or a stranger's document
+        RuleSet.from_dict({"preset": preset, "num_players": 4, **fields})
+
+
+@pytest.mark.parametrize(
+    ("preset", "fields", "message"),
+    [
+        ("supercup", {"crazy_colours": ("black", "grey")}, "supercup has no crazy camels"),
+        ("cup", {"crazy_colours": ("black", "grey")}, "cup has no crazy camels"),
+        ("persian_tutorial", {"num_players": 6, "partnerships": True}, "no betting partnerships"),
+    ],
+)
+def test_R1_R14_7_only_the_second_edition_has_crazy_camels_and_not_every_preset_partners(
+    preset, fields, message
+) -> None:
+    with pytest.raises(ValueError, match=message):
+        RuleSet(preset, **fields)
+
+
+def test_R14_7_the_persian_tutorial_has_no_partnerships_at_any_player_count() -> None:
+    assert not any(RuleSet("persian_tutorial", num_players=n).partnerships for n in range(2, 9))
+    assert RuleSet("second_edition", num_players=6).partnerships
+    assert RuleSet("supercup", num_players=6).partnerships
+
+
+def test_R1_fields_holding_the_value_they_take_anyway_round_trip() -> None:
+    """Only a value a rule would ignore is refused: every preset's own document, and a game
+    without tiles on a longer track (its last tile space follows the track), build again."""
+    for rules in (
+        RuleSet("classic", num_players=3, tile_kind="none", track_length=20),
+        *(RuleSet(preset, num_players=4) for preset in PRESETS),
+    ):
+        assert RuleSet.from_dict(rules.to_dict()) == rules
 
 
 def test_R1_rule_set_dict_round_trip_and_bad_documents() -> None:

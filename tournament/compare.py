@@ -54,7 +54,7 @@ def read_evaluation_games(path: Path) -> dict[tuple[str, int], tuple[int, int, f
                 (row["opponent"], int(row["game"])): (
                     int(row["seed"]),
                     int(row["seat"]),
-                    float(row["win_share"]),
+                    _share(row["win_share"]),
                 )
                 for row in reader
             }
@@ -62,6 +62,14 @@ def read_evaluation_games(path: Path) -> dict[tuple[str, int], tuple[int, int, f
         raise CompareError(f"cannot read {file}: {exc.strerror}") from None
     except ValueError as exc:
         raise CompareError(f"{file}: malformed row ({exc})") from None
+
+
+def _share(text: str) -> float:
+    """A win share: 1/k of a game's k winners, so from 0 to 1 (NaN is not)."""
+    share = float(text)
+    if not 0 <= share <= 1:
+        raise ValueError(f"win_share {text!r} is not from 0 to 1")
+    return share
 
 
 def compare(a: dict, b: dict) -> list[Comparison]:

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import math
+import os
 import shlex
 import shutil
 from dataclasses import dataclass
@@ -18,6 +20,7 @@ from typing import Any
 
 from camelup_config import ConfigError, load_config, read_mapping, setting
 from camelup_env.rules import RuleSet
+from tournament.schedule import SEED_STRIDE, round_size
 
 
 class TournamentError(ConfigError):
@@ -37,6 +40,48 @@ IDENTITY_KEYS = (
     "seating",
     "pairing",
 )
+
+#: Most games a tournament may schedule, after rounding up to whole rounds: the schedule and
+#: the records are held in memory (10^13 games grew it without end); a million is far beyond
+#: the largest tournament of the project's results (6,000 games).
+MAX_GAMES = 1_000_000
+#: Largest base seed: game seeds are ``seed * SEED_STRIDE + n`` and a bot's seed is a game seed
+#: times 64 plus its agent, and both must fit a signed 64-bit integer (numpy, numba, bots).
+MAX_SEED = (2**63 // 64 - SEED_STRIDE) // SEED_STRIDE
+#: Longest game, in turns (``max_turns``): a game's record holds every action, and a replay
+#: reads at most this many.
+MAX_TURNS = 100_000
+#: Longest time limit (a timeout or ``cpu_seconds``): about four months; the operating system's
+#: timers overflow on larger values (an infinite timeout was a traceback).
+MAX_SECONDS = 10_000_000
+#: Largest value of each bot limit: beyond them the kernel's resource limits overflow and the
+#: bot would not start (1 TiB of memory, 1 GiB of output, 65,536 processes).
+_MOST: dict[str, float] = {
+    "memory_mb": 1 << 20,
+    "output_kb": 1 << 20,
+    "max_processes": 1 << 16,
+    "max_turns": MAX_TURNS,
+    "cpu_seconds": MAX_SECONDS,
+}
+#: Game workers per CPU on the local backend: more only wait for a CPU, each with its own bot
+#: processes (a typo's 100000 would start that many processes).
+WORKERS_PER_CPU = 4
+
+
+def most_local_workers() -> int:
+    """The most game workers this machine is given (:data:`WORKERS_PER_CPU` per CPU)."""
+    return WORKERS_PER_CPU * (os.cpu_count() or 1)
+
+
+def check_workers(workers: int | None, flag: str = "workers") -> None:
+    """``ValueError`` naming ``flag`` unless ``workers`` is None (one per CPU) or between 1
+    and :func:`most_local_workers`."""
+    most = most_local_workers()
+    if workers is not None and not 1 <= workers <= most:
+        raise ValueError(
+            f"{flag} must be between 1 and {most} ({WORKERS_PER_CPU} per CPU of this machine), "
+            f"got {workers}"
+        )
 
 
 @dataclass(frozen=True)
@@ -68,8 +113,10 @@ class TournamentConfig:
         "classic", help="rule preset: classic, second_edition, supercup or persian_tutorial"
     )
     players: int = setting(4, help="players per game")
-    games: int = setting(100, help="games in all, rounded up to whole rounds")
-    seed: int = setting(0, help="base seed of the paired game seeds")
+    games: int = setting(
+        100, help=f"games in all, rounded up to whole rounds (at most {MAX_GAMES:,} after rounding)"
+    )
+    seed: int = setting(0, help=f"base seed of the paired game seeds (0 to {MAX_SEED:,})")
     seating: str = setting(
         "orders",
         help="orders: every cyclic order of a line-up in every "
@@ -108,7 +155,9 @@ class TournamentConfig:
         32, help="processes and threads a bot may add (enforced for non-root users)"
     )
     workers: int | None = setting(
-        None, help="game workers, each with its own bot processes (default: CPU count)"
+        None,
+        help="game workers, each with its own bot processes (default: CPU count; locally at "
+        f"most {WORKERS_PER_CPU} per CPU)",
     )
     out: str | None = setting(None, help="results folder (default results/tournaments/NAME)")
     backend: str = setting(
@@ -132,31 +181,56 @@ class TournamentConfig:
                 f"{p} players with {k} agents: the line-up repeats the agents, so "
                 "players must be a multiple of the number of agents"
             )
-        if self.games < 1:
-            raise ValueError(f"games must be >= 1, got {self.games}")
         if self.seating not in ("orders", "rotations"):
             raise ValueError(f"seating must be 'orders' or 'rotations', got {self.seating!r}")
         if self.pairing not in ("order", "round"):
             raise ValueError(f"pairing must be 'order' or 'round', got {self.pairing!r}")
-        for key in ("move_timeout", "game_timeout", "load_timeout"):
-            value = getattr(self, key)
-            if value is not None and value < 0:
-                raise ValueError(f"{key} must be seconds >= 0 (0 = no limit), got {value}")
-        for key in ("memory_mb", "cpu_seconds", "output_kb", "max_processes", "max_turns"):
-            if getattr(self, key) <= 0:
-                raise ValueError(f"{key} must be > 0, got {getattr(self, key)}")
-        if self.backend not in ("local", "ray"):
-            raise ValueError(f"backend must be 'local' or 'ray', got {self.backend!r}")
-        if self.address and self.backend != "ray":
-            raise ValueError("address is for backend ray; add --backend ray")
-        if self.workers is not None and self.workers < 1:
-            raise ValueError(f"workers must be >= 1, got {self.workers}")
         try:
             self.ruleset()
         except ValueError as exc:
             raise ValueError(f"bad rules: {exc}") from exc
+        self._check_games(k)  # after the rules have bounded the players
+        if not 0 <= self.seed <= MAX_SEED:
+            raise ValueError(
+                f"seed must be between 0 and {MAX_SEED} (game and bot seeds are derived from it "
+                f"and must fit 64 bits), got {self.seed}"
+            )
+        for key in ("move_timeout", "game_timeout", "load_timeout"):
+            value = getattr(self, key)
+            if value is not None and not 0 <= value <= MAX_SECONDS:  # NaN fails too
+                raise ValueError(
+                    f"{key} must be seconds from 0 (no limit) to {MAX_SECONDS:,.0f}, got {value}"
+                )
+        for key, most in _MOST.items():
+            if not 0 < getattr(self, key) <= most:
+                raise ValueError(
+                    f"{key} must be > 0 and at most {most:,}, got {getattr(self, key)}"
+                )
+        if self.backend not in ("local", "ray"):
+            raise ValueError(f"backend must be 'local' or 'ray', got {self.backend!r}")
+        if self.address and self.backend != "ray":
+            raise ValueError("address is for backend ray; add --backend ray")
+        if self.backend == "local":
+            check_workers(self.workers)
+        elif self.workers is not None and self.workers < 1:
+            raise ValueError(f"workers must be >= 1, got {self.workers}")
         for entry in entries:
             check_spec(entry.spec)
+
+    def _check_games(self, k: int) -> None:
+        """``games`` rounded up to whole rounds must be schedulable: at most :data:`MAX_GAMES`
+        (which also keeps the seed groups, at most one per game of two players, below
+        ``SEED_STRIDE``, so the seeds of one base seed never run into the next one's)."""
+        if self.games < 1:
+            raise ValueError(f"games must be >= 1, got {self.games}")
+        size = round_size(k, self.players, self.seating)
+        rounds = math.ceil(min(self.games, MAX_GAMES + 1) / size)
+        if rounds * size > MAX_GAMES:
+            raise ValueError(
+                f"games must be at most {MAX_GAMES:,} after rounding up to whole rounds of "
+                f"{size:,} games ({k} agents, {self.players} players, seating "
+                f"{self.seating}), got {self.games:,}"
+            )
 
     def ruleset(self) -> RuleSet:
         return RuleSet.from_dict({"preset": self.preset, "num_players": self.players, **self.rules})
@@ -218,8 +292,22 @@ def agent_entries(items: list) -> list[AgentEntry]:
             if not isinstance(given, str) or not given:
                 raise ValueError(f"agent entry {item!r} needs a 'spec' (or 'name')")
             spec = given
+            unknown = sorted(map(str, set(item) - {"spec", "name", "label", "kwargs"}))
+            if unknown:
+                raise ValueError(
+                    f"agent entry {spec!r}: unknown key(s) {unknown}; an entry has spec, label "
+                    "and kwargs"
+                )
             label = str(item.get("label") or spec)
-            kwargs = dict(item.get("kwargs") or {})
+            given_kwargs = item.get("kwargs") or {}
+            if not isinstance(given_kwargs, dict) or not all(
+                isinstance(key, str) for key in given_kwargs
+            ):
+                raise ValueError(
+                    f"agent entry {spec!r}: kwargs must be a mapping of argument names to "
+                    f"values, got {str(given_kwargs)[:60]}"
+                )
+            kwargs = dict(given_kwargs)
         else:
             raise ValueError(f"agent entries are strings or mappings, got {item!r}")
         seen[label] = seen.get(label, 0) + 1

@@ -28,7 +28,15 @@ from pathlib import Path
 
 import agents
 from camelup_env.rules import RuleSet
-from tournament.config import AgentEntry, TournamentConfig, TournamentError, check_spec
+from tournament.config import (
+    MAX_GAMES,
+    MAX_SEED,
+    AgentEntry,
+    TournamentConfig,
+    TournamentError,
+    check_spec,
+    check_workers,
+)
 from tournament.pool import MatchSetup, check_bots_start, run_games
 from tournament.ratings import mean_ci, win_share
 from tournament.schedule import GameSpec
@@ -96,8 +104,10 @@ def evaluate(
     the limits are those of ``config`` (default: the tournament defaults). Two agents that
     decide whole batches (policy model files, ``random``) play on the batch core
     (:mod:`tournament.batch_evaluate`) unless ``referee``."""
-    if games < 2:
-        raise TournamentError(f"evaluation needs at least 2 games, got {games}")
+    if not 2 <= games <= MAX_GAMES:
+        raise TournamentError(f"evaluation needs 2 to {MAX_GAMES:,} games, got {games:,}")
+    if not 0 <= seed <= MAX_SEED:
+        raise TournamentError(f"seed must be between 0 and {MAX_SEED}, got {seed}")
     for spec in (candidate, opponent):
         try:
             check_spec(spec)
@@ -201,8 +211,10 @@ def _rules(args: argparse.Namespace) -> RuleSet:
 def run(args: argparse.Namespace) -> int:
     rows = []
     try:
-        if args.workers is not None and args.workers < 1:
-            raise TournamentError(f"--workers must be >= 1, got {args.workers}")
+        try:
+            check_workers(args.workers, "--workers")
+        except ValueError as exc:
+            raise TournamentError(str(exc)) from None
         rules = _rules(args)
         opponents = [o for o in args.opponents.split(",") if o]
         if not opponents:

@@ -4,8 +4,9 @@
 identity`) plus the rules; ``OUT/games.jsonl`` one line per finished game, appended and fsynced
 as each game ends. ``OUT/.lock`` is held (``flock``) by the one run writing the folder: a second
 run on the same folder is refused at once, and the lock goes with its holder, even on
-``kill -9``. Readers drop a truncated last line (a write cut short) and any repeat of a game id
-(the first record counts), so a resumed run never plays or counts a game twice.
+``kill -9``. Readers drop a damaged last line (a write cut short) and any repeat of a game id
+(the first record counts), so a resumed run never plays or counts a game twice; any other line
+that is not a game record is refused, naming the file and line (:func:`read_games`).
 """
 
 from __future__ import annotations
@@ -13,9 +14,11 @@ from __future__ import annotations
 import fcntl
 import json
 import os
+from collections.abc import Sequence
 from pathlib import Path
 from typing import IO, Any
 
+from camelup_env import safe_json
 from camelup_env.files import write_json
 from tournament.config import TournamentConfig, TournamentError
 
@@ -55,32 +58,54 @@ class OutputLock:
         self.release()
 
 
-def read_games(path: Path, repair: bool = False) -> list[dict]:
-    """The records of ``games.jsonl`` in file order, each game id once (the first); a truncated
-    last line is ignored, and with ``repair`` (the folder's writer only) cut off the file."""
+#: Longest line of ``games.jsonl`` (or ``config.json``) read, and the deepest nesting: far
+#: beyond a game stopped at 100,000 turns (about 700 kB) or an agent's kwargs.
+MAX_LINE_BYTES, MAX_RECORD_DEPTH = 8 << 20, 32
+#: Bytes a crash may leave after the last full line: a torn write, or a block the file system
+#: allocated but never wrote (zeros).
+_TAIL_NOISE = b" \t\r\n\x00"
+
+
+class BadRecord(ValueError):
+    """A line of ``games.jsonl`` that is not a game record; the message says what is wrong."""
+
+
+def read_games(path: Path, repair: bool = False, labels: Sequence[str] | None = None) -> list[dict]:
+    """The records of ``games.jsonl`` in file order, each game id once (the first).
+
+    The file may come from a crash or from a stranger. A damaged *last* line (cut off by a
+    crash, or zeros a crash left) is what an interrupted write leaves: it is ignored, and with
+    ``repair`` (the folder's writer only) cut off the file, so a resumed run plays that game
+    again. Any other bad line - not JSON, or JSON that is not a game record
+    (:func:`check_record`; with ``labels``, of players other than these) - is a
+    ``TournamentError`` naming the file and line: the file was not written by a tournament,
+    and guessing which games it holds would count games wrongly."""
     if not path.exists():
         return []
     data = path.read_bytes()
     records: list[dict] = []
     seen: set[int] = set()
-    offset = good = 0
+    offset = good = number = 0
     while offset < len(data):
         end = data.find(b"\n", offset)
         if end < 0:  # no newline: the last write was interrupted
             break
         line = data[offset:end]
         offset = end + 1
+        number += 1
         if line.strip():
             try:
-                record = json.loads(line)
-            except json.JSONDecodeError as exc:
-                if data[offset:].strip():
-                    raise TournamentError(
-                        f"{path}: corrupt line {len(records) + 1}: {exc}"
-                    ) from exc
+                record = safe_json.loads(
+                    line, "the line", max_bytes=MAX_LINE_BYTES, max_depth=MAX_RECORD_DEPTH
+                )
+            except ValueError as exc:
+                if data[offset:].strip(_TAIL_NOISE):
+                    raise TournamentError(f"{path}:{number}: corrupt line: {exc}") from None
                 break  # a damaged last line
-            if not isinstance(record, dict) or not isinstance(record.get("game"), int):
-                raise TournamentError(f"{path}: line {len(records) + 1} is not a game record")
+            try:
+                check_record(record, labels)
+            except BadRecord as exc:
+                raise TournamentError(f"{path}:{number}: not a game record: {exc}") from None
             if record["game"] not in seen:
                 seen.add(record["game"])
                 records.append(record)
@@ -91,6 +116,64 @@ def read_games(path: Path, repair: bool = False) -> list[dict]:
             fh.flush()
             os.fsync(fh.fileno())
     return records
+
+
+def check_record(record: object, labels: Sequence[str] | None = None) -> None:
+    """``BadRecord`` unless ``record`` has the fields a game record's readers use (ratings,
+    reports, replays), of the right types and one entry per seat; with ``labels``, its agents
+    must be among them (the tournament's)."""
+    if not isinstance(record, dict):
+        raise BadRecord(f"a JSON {type(record).__name__}, not an object")
+    for key in ("game", "seed"):
+        if not _is_int(record.get(key)) or record[key] < 0:
+            raise BadRecord(f"{key} must be an integer >= 0, got {_short(record.get(key))}")
+    agents = record.get("agents")
+    if not isinstance(agents, list) or not agents or not all(isinstance(a, str) for a in agents):
+        raise BadRecord(f"agents must be a list of agent labels, got {_short(agents)}")
+    n = len(agents)
+    if labels is not None and set(agents) - set(labels):
+        raise BadRecord(f"agents {_short(agents)} are not this tournament's")
+    for key, kind in (("ranks", _is_int), ("scores", _is_number), ("coins", _is_number)):
+        value = record.get(key)
+        if not isinstance(value, list) or len(value) != n or not all(map(kind, value)):
+            raise BadRecord(f"{key} must be a list of {n} numbers, one a seat, got {_short(value)}")
+    winners = record.get("winner_seats")
+    if not isinstance(winners, list) or not all(_is_int(w) and 0 <= w < n for w in winners):
+        raise BadRecord(f"winner_seats must be a list of seats, got {_short(winners)}")
+    forfeit = record.get("forfeit")
+    if forfeit is not None and not (
+        isinstance(forfeit, dict)
+        and _is_int(forfeit.get("seat"))
+        and 0 <= forfeit["seat"] < n
+        and isinstance(forfeit.get("agent"), (str, type(None)))
+        and isinstance(forfeit.get("reason"), str)
+    ):
+        raise BadRecord(f"forfeit must be null or {{seat, agent, reason}}, got {_short(forfeit)}")
+    fallbacks = record.get("fallbacks")
+    if fallbacks is not None and not (
+        isinstance(fallbacks, list) and all(_is_int(x) for x in fallbacks)
+    ):
+        raise BadRecord(f"fallbacks must be a list of counts, got {_short(fallbacks)}")
+    reasons = record.get("fallback_reasons")
+    if reasons is not None and not (
+        isinstance(reasons, list)
+        and all(isinstance(r, dict) and all(_is_int(c) for c in r.values()) for r in reasons)
+    ):
+        raise BadRecord(
+            f"fallback_reasons must be a list of counts a reason, got {_short(reasons)}"
+        )
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_number(value: object) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _short(value: object) -> str:
+    return repr(value)[:60]
 
 
 class GameLog:
@@ -112,7 +195,9 @@ def saved_config(out: Path) -> dict[str, Any]:
     """``OUT/config.json`` (TournamentError if it is missing or unreadable)."""
     path = out / "config.json"
     try:
-        doc = json.loads(path.read_text())
+        doc = safe_json.loads(
+            path.read_bytes(), str(path), max_bytes=MAX_LINE_BYTES, max_depth=MAX_RECORD_DEPTH
+        )
     except FileNotFoundError:
         raise TournamentError(f"{out} holds no tournament (no config.json)") from None
     except (OSError, ValueError) as exc:
@@ -142,7 +227,7 @@ def prepare_out(out: Path, config: TournamentConfig) -> list[dict]:
         raise TournamentError(f"{games_path} exists without config.json; refusing to mix runs")
     else:
         write_json(cfg_path, mine)
-    return read_games(games_path, repair=True)
+    return read_games(games_path, repair=True, labels=[e.label for e in config.entries()])
 
 
 def _comparable(identity: dict[str, Any]) -> dict[str, Any]:

@@ -28,11 +28,12 @@ from camelup_env.engine import IllegalActionError, apply_action, new_game
 from camelup_env.events import Event, describe_event
 from camelup_env.rules import RuleSet
 from camelup_env.state import GameState
-from tournament.config import TournamentError
+from tournament.config import MAX_TURNS, TournamentError
 from tournament.records import read_games, saved_config
 
-#: longest game a record may claim (a game stops at its max_turns, 2,000 by default)
-MAX_ACTIONS = 100_000
+#: Longest pause a step may ask for, in the terminal (--delay, s) and in a GIF or page
+#: (--frame-ms): a minute a step is already far slower than anyone watches.
+MAX_DELAY_S = 60.0
 
 
 class ReplayError(TournamentError):
@@ -73,7 +74,7 @@ def replay(rules: RuleSet, record: dict) -> list[Step]:
     game = record.get("game")
     if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**63:
         raise ReplayError(f"game {game}: no usable seed ({seed!r})")
-    if not isinstance(actions, list) or len(actions) > MAX_ACTIONS:
+    if not isinstance(actions, list) or len(actions) > MAX_TURNS:
         raise ReplayError(f"game {game}: no action list (recorded before games were replayable?)")
     setup_rng, dice_rng = game_rngs(seed)
     state = new_game(rules, seed=setup_rng)
@@ -117,7 +118,9 @@ def frames(steps: list[Step]):
 def write_gif(path: Path, steps: list[Step], frame_ms: int) -> None:
     images = frames(steps)
     durations = [frame_ms] * (len(images) - 1) + [frame_ms * 6]  # linger on the result
-    images[0].save(path, save_all=True, append_images=images[1:], duration=durations, loop=0)
+    images[0].save(
+        path, format="GIF", save_all=True, append_images=images[1:], duration=durations, loop=0
+    )
 
 
 def write_html(
@@ -197,8 +200,7 @@ def run(args: argparse.Namespace) -> int:
 
     out = Path(args.out)
     try:
-        if args.frame_ms < 1:
-            raise ReplayError("--frame-ms must be >= 1")
+        check_options(args)
         rules = rules_of(out)
         record = find_game(out, args.game)
         steps = replay(rules, record)
@@ -220,10 +222,28 @@ def run(args: argparse.Namespace) -> int:
             )
         print(f"final coins {record['coins']} (replayed and checked)")
     title = f"{out.name}: game {args.game}"
-    if args.gif:
-        write_gif(Path(args.gif), steps, args.frame_ms)
-        print(f"wrote {args.gif}")
-    if args.html:
-        write_html(Path(args.html), steps, captions, title, args.frame_ms)
-        print(f"wrote {args.html}")
+    try:
+        if args.gif:
+            write_gif(Path(args.gif), steps, args.frame_ms)
+            print(f"wrote {args.gif}")
+        if args.html:
+            write_html(Path(args.html), steps, captions, title, args.frame_ms)
+            print(f"wrote {args.html}")
+    except OSError as exc:  # checked before the replay; the disk may still fill up
+        print(f"camelup replay: error: cannot write the output: {exc}", file=sys.stderr)
+        return 2
     return 0
+
+
+def check_options(args: argparse.Namespace) -> None:
+    """The pauses in range and the output files writable, before any replaying."""
+    if not 1 <= args.frame_ms <= 1000 * MAX_DELAY_S:
+        raise ReplayError(f"--frame-ms must be between 1 and {1000 * MAX_DELAY_S:.0f}")
+    if not 0 <= args.delay <= MAX_DELAY_S:  # NaN fails this too
+        raise ReplayError(f"--delay must be between 0 and {MAX_DELAY_S:.0f} seconds")
+    for flag, name in (("--gif", args.gif), ("--html", args.html)):
+        if name is None:
+            continue
+        target = Path(name)
+        if target.is_dir() or not target.parent.is_dir():
+            raise ReplayError(f"{flag} {name}: not a file in an existing folder")

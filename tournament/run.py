@@ -13,12 +13,12 @@ import os
 from pathlib import Path
 from typing import Any
 
-from tournament.config import TournamentConfig
+from tournament.config import TournamentConfig, TournamentError
 from tournament.pool import MatchSetup, check_bots_start, run_games
 from tournament.ratings import summarise
 from tournament.records import GameLog, OutputLock, prepare_out
 from tournament.report import write_summary
-from tournament.schedule import schedule
+from tournament.schedule import GameSpec, schedule
 
 
 def results_folder(config: TournamentConfig) -> Path:
@@ -51,6 +51,7 @@ def run_tournament(
     with OutputLock(out):
         done = prepare_out(out, config)
         games = schedule(config)
+        check_schedule(done, games, config, out / "games.jsonl")
         done_ids = {r["game"] for r in done}
         todo = [g for g in games if g.game not in done_ids]
         setup = match_setup(config, out)
@@ -84,6 +85,25 @@ def run_tournament(
         summary = summarise(records, [e.label for e in config.entries()])
         write_summary(out, config, summary, command)
     return summary
+
+
+def check_schedule(
+    records: list[dict], games: list[GameSpec], config: TournamentConfig, path: Path
+) -> None:
+    """Every saved record is the game of this schedule that its id names (same seed, same
+    agents in the same seats): a file of another run would otherwise be counted as this one's."""
+    labels = [e.label for e in config.entries()]
+    for record in records:
+        game = record["game"]
+        spec = games[game] if game < len(games) else None
+        if spec is None or (record["seed"], record["agents"]) != (
+            spec.seed,
+            [labels[a] for a in spec.seats],
+        ):
+            raise TournamentError(
+                f"{path}: game {game} is not that game of this tournament's schedule (its id, "
+                "seed or seats differ); the file belongs to another run"
+            )
 
 
 def _progress_bar(name: str, total: int, done: int):

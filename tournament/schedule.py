@@ -30,8 +30,13 @@ from __future__ import annotations
 import itertools
 import math
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from tournament.config import TournamentConfig
+if TYPE_CHECKING:  # the config checks its games with round_size: no import cycle at run time
+    from tournament.config import TournamentConfig
+
+#: Game seeds are ``base seed * SEED_STRIDE + group`` (module docstring).
+SEED_STRIDE = 1_000_000
 
 
 @dataclass(frozen=True)
@@ -64,7 +69,15 @@ def cyclic_orders(lineup: tuple[int, ...], seating: str) -> list[tuple[int, ...]
 
 
 def round_size(k: int, p: int, seating: str = "orders") -> int:
-    return sum(len(cyclic_orders(up, seating)) for up in lineups(k, p)) * p
+    """The games of a round, counted without listing them (the config checks a tournament's
+    size with it before anything is built): line-ups times their cyclic orders times ``p``."""
+    if p <= k:  # C(k, p) line-ups of distinct agents, (p - 1)! orders each
+        ups, orders = math.comb(k, p), math.factorial(p - 1)
+    else:  # one line-up, each agent m = p / k times: the orders of the rest as a multiset
+        m = p // k
+        ups = 1
+        orders = math.factorial(p - 1) // (math.factorial(m - 1) * math.factorial(m) ** (k - 1))
+    return ups * (orders if seating == "orders" else 1) * p
 
 
 def schedule(config: TournamentConfig) -> list[GameSpec]:
@@ -78,7 +91,7 @@ def schedule(config: TournamentConfig) -> list[GameSpec]:
         for li, (_, orders) in enumerate(ups):
             for oi, up in enumerate(orders):
                 group = len(games) // p if config.pairing == "order" else r
-                seed = config.seed * 1_000_000 + group
+                seed = config.seed * SEED_STRIDE + group
                 for rot in range(p):
                     seats = tuple(up[(i + rot) % p] for i in range(p))
                     games.append(GameSpec(len(games), r, li, rot, seed, seats, oi))

@@ -14,6 +14,9 @@ from camelup_env.odds.tables import _mask_of, _position, _tables_of
 from camelup_env.state import GameState
 
 _race_cache = LRU()
+#: Most races one estimate rolls out: its standard error is below 0.0002 there already, and the
+#: rollouts' memory grows with the races (10^11 of them was a MemoryError).
+MAX_RACE_SAMPLES = 10_000_000
 
 
 # Race odds ---------------------------------------------------------------------------------
@@ -41,8 +44,8 @@ def race_probabilities(state: GameState, n_samples: int = 1000, seed: int = 0) -
     Deterministic for a given ``seed``. ``*_se`` are the binomial
     standard errors ``sqrt(p (1 - p) / n)``. A finished race gives its result with SE 0.
     """
-    if n_samples < 1:
-        raise ValueError(f"n_samples must be >= 1, got {n_samples}")
+    if not 1 <= n_samples <= MAX_RACE_SAMPLES:
+        raise ValueError(f"n_samples must be between 1 and {MAX_RACE_SAMPLES:,}, got {n_samples:,}")
     if state.rules.wanderer:  # R14: its own rollouts
         return _race_odds(*wanderer_odds.race_probabilities(state, n_samples, seed))
     rules = state.rules
