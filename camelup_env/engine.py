@@ -22,7 +22,9 @@ it is given; :func:`chance_outcomes` lists the possible draws with exact probabi
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import itertools
+import math
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, TypeVar
@@ -100,20 +102,92 @@ def new_game(
     if not 0 <= first_player < rules.num_players:
         raise ValueError(f"first_player must be a seat 0..{rules.num_players - 1}")
     rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
-    n = rules.num_players
-    stacks: dict[int, tuple[int, ...]] = {}
     if rules.wanderer:  # R14.1
-        stacks[1] = tuple(int(c) for c in rng.permutation(rules.n_racing))
+        stacks = _racing_setup(rules, (), tuple(int(c) for c in rng.permutation(rules.n_racing)))
     else:
-        rolls = [int(rules.racing_die_faces[i]) for i in rng.integers(0, 6, rules.n_racing)]
-        for camel in rng.permutation(rules.n_racing):  # bottom-to-top order on shared spaces
-            space = rolls[camel]
-            stacks[space] = (*stacks.get(space, ()), int(camel))
-    L = rules.track_length
+        rolls = tuple(int(rules.racing_die_faces[i]) for i in rng.integers(0, 6, rules.n_racing))
+        stacks = _racing_setup(rules, rolls, tuple(int(c) for c in rng.permutation(rules.n_racing)))
+    order: list[int] = []
+    values: list[int] = []
     for k in rng.permutation(len(rules.crazy_colours)):
-        value = int(rules.grey_die_values[rng.integers(0, len(rules.grey_die_values))])
-        space = L + 1 - value
-        stacks[space] = (*stacks.get(space, ()), rules.n_racing + int(k))
+        order.append(int(k))
+        values.append(int(rules.grey_die_values[rng.integers(0, len(rules.grey_die_values))]))
+    return _dealt(rules, _crazy_setup(rules, stacks, tuple(order), tuple(values)), first_player)
+
+
+def _racing_setup(
+    rules: RuleSet, rolls: tuple[int, ...], order: tuple[int, ...]
+) -> dict[int, tuple[int, ...]]:
+    """R2.1: racing camel ``c`` on space ``rolls[c]``, stacked in ``order`` (bottom to top on a
+    shared space). With the desert wanderer (R14.1) all start on space 1 and ``rolls`` is
+    empty."""
+    stacks: dict[int, tuple[int, ...]] = {}
+    for camel in order:
+        space = 1 if rules.wanderer else rolls[camel]
+        stacks[space] = (*stacks.get(space, ()), camel)
+    return stacks
+
+
+def _crazy_setup(
+    rules: RuleSet,
+    stacks: dict[int, tuple[int, ...]],
+    order: tuple[int, ...],
+    values: tuple[int, ...],
+) -> dict[int, tuple[int, ...]]:
+    """R2.2: the ``order[i]``-th crazy camel, placed ``i``-th, counts ``values[i]`` back from
+    the end; a copy of ``stacks`` with them on top."""
+    out = dict(stacks)
+    for k, value in zip(order, values, strict=True):
+        space = rules.track_length + 1 - value
+        out[space] = (*out.get(space, ()), rules.n_racing + k)
+    return out
+
+
+def setup_outcomes(rules: RuleSet, first_player: int = 0) -> list[tuple[GameState, Fraction]]:
+    """Every deal :func:`new_game` can make, with its exact probability (sums to 1): the chance
+    model of the setup rolls (R2.1, R2.2, R14.1), for callers that take expectations over it.
+    A racing camel's space has the probability of its face on the racing die; every stacking
+    order is equally likely (a uniform permutation), and likewise for the crazy camels."""
+    racing: dict[tuple, Fraction] = {}
+    faces = rules.racing_die_faces
+    roll_sets = (
+        [((), Fraction(1))]
+        if rules.wanderer
+        else [
+            (rolls, _product(Fraction(faces.count(v), len(faces)) for v in rolls))
+            for rolls in itertools.product(sorted(set(faces)), repeat=rules.n_racing)
+        ]
+    )
+    orders = list(itertools.permutations(range(rules.n_racing)))
+    for rolls, p in roll_sets:
+        for order in orders:
+            key = tuple(sorted(_racing_setup(rules, rolls, order).items()))
+            racing[key] = racing.get(key, Fraction(0)) + p / len(orders)
+    n_crazy = len(rules.crazy_colours)
+    grey = rules.grey_die_values
+    crazy = [
+        (order, values, Fraction(1, math.factorial(n_crazy) * len(grey) ** n_crazy))
+        for order in itertools.permutations(range(n_crazy))
+        for values in itertools.product(grey, repeat=n_crazy)
+    ]
+    deals: dict[tuple, Fraction] = {}
+    for key, p in racing.items():
+        for order, values, q in crazy:
+            full = tuple(sorted(_crazy_setup(rules, dict(key), order, values).items()))
+            deals[full] = deals.get(full, Fraction(0)) + p * q
+    return [(_dealt(rules, dict(key), first_player), p) for key, p in deals.items()]
+
+
+def _product(values: Iterable[Fraction]) -> Fraction:
+    out = Fraction(1)
+    for v in values:
+        out *= v
+    return out
+
+
+def _dealt(rules: RuleSet, stacks: dict[int, tuple[int, ...]], first_player: int) -> GameState:
+    """The state at the start of the race once the camels stand on ``stacks`` (R2.3)."""
+    n = rules.num_players
     all_cards = (1 << rules.n_racing) - 1
     return GameState(
         rules=rules,

@@ -1,0 +1,175 @@
+"""Luck corrections (camelup_env.luck): exact chance models of the deal and the dice, zero-mean
+corrections at every chance node, and adjusted results whose expectation is the raw one's."""
+
+from __future__ import annotations
+
+import hashlib
+from collections import Counter
+from collections.abc import Sequence
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from camelup_env import RuleSet, TakePyramidTile, apply_action, legal_actions, new_game
+from camelup_env.engine import DieRoll, apply_outcome, chance_outcomes, setup_outcomes
+from camelup_env.events import DieRevealed
+from camelup_env.luck import LuckLedger, coin_leader, roll_luck, setup_mean, values, win_shares
+from camelup_env.state import GameState
+
+PRESETS = ("classic", "second_edition", "persian_tutorial", "supercup", "cup")
+
+
+def _key(state: GameState) -> tuple:
+    return tuple(sorted(state.stacks.items()))
+
+
+def _noise(states: Sequence[GameState]) -> np.ndarray:
+    """A deliberately poor V: a fixed pseudo-random number per state, unrelated to who wins."""
+    out = []
+    for s in states:
+        digest = hashlib.sha256(repr((_key(s), s.coins, s.pyramid)).encode()).digest()
+        out.append(np.frombuffer(digest[: 8 * s.rules.num_players], dtype=np.uint64) / 2.0**64)
+    return np.array(out)
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_R2_1_R2_2_setup_outcomes_are_new_games_deals_with_their_frequencies(preset: str) -> None:
+    """The enumerated deals are exactly the deals new_game makes, and a few thousand seeded
+    deals fall on them with the enumerated probabilities (chi-square, generous bound)."""
+    rules = RuleSet(preset, num_players=4)
+    deals = setup_outcomes(rules)
+    assert sum(p for _, p in deals) == 1
+    prob = {_key(s): p for s, p in deals}
+    assert len(prob) == len(deals)  # each deal once
+    dealt = {_key(s): s for s, _ in deals}
+    n = 4000
+    seen: Counter[tuple] = Counter()
+    for seed in range(n):
+        state = new_game(rules, seed=seed)
+        assert state == dealt[_key(state)]  # the same whole state, not only the stacks
+        seen[_key(state)] += 1
+    if len(prob) <= 200:  # the Persian deal (120 orders): a per-outcome check is affordable
+        expected = np.array([float(prob[k]) * n for k in prob])
+        observed = np.array([seen.get(k, 0) for k in prob])
+        chi2 = float(((observed - expected) ** 2 / expected).sum())
+        assert chi2 < len(prob) + 6 * np.sqrt(2 * len(prob))
+
+
+def _midgame_states(rules: RuleSet, count: int, seed: int) -> list[GameState]:
+    rng = np.random.default_rng(seed)
+    out = []
+    while len(out) < count:
+        s = new_game(rules, seed=rng)
+        for _ in range(int(rng.integers(0, 40))):
+            if s.game_over:
+                break
+            s, _ = apply_action(s, rng.choice(legal_actions(s)), rng)
+        if not s.game_over and TakePyramidTile() in legal_actions(s):
+            out.append(s)
+    return out
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+@pytest.mark.parametrize("value", [coin_leader, _noise], ids=["coin_leader", "noise"])
+def test_roll_luck_has_zero_mean_at_every_chance_node(preset: str, value) -> None:
+    """E_o[luck(o)] = 0 over the exact outcome distribution, whatever V (R4.1, R5.5)."""
+    rules = RuleSet(preset, num_players=4)
+    for state in _midgame_states(rules, 6, seed=1):
+        outcomes = chance_outcomes(state, TakePyramidTile())
+        mean = sum(float(p) * roll_luck(state, o, value) for o, p in outcomes)
+        np.testing.assert_allclose(mean, 0.0, atol=1e-12)
+
+
+def test_deal_luck_has_zero_mean() -> None:
+    rules = RuleSet("second_edition", num_players=3)
+    mean = setup_mean(rules, _noise)
+    deals = setup_outcomes(rules)
+    total = sum(float(p) * (values([s], _noise)[0] - mean) for s, p in deals)
+    np.testing.assert_allclose(total, 0.0, atol=1e-12)
+
+
+def _expectations(state: GameState, depth: int, value, ledger_total: np.ndarray, p: Fraction):
+    """Sum over every chance path of ``depth`` rolls (players always take a pyramid tile) of
+    p * raw and p * adjusted, the raw result at the end of the path being V's (or the win
+    shares once the game is over): the identity E[adjusted] = E[raw] holds for any result."""
+    if depth == 0 or state.game_over:
+        raw = values([state], coin_leader)[0]
+        return float(p) * raw, float(p) * (raw - ledger_total)
+    raw_sum = np.zeros(state.rules.num_players)
+    adj_sum = np.zeros(state.rules.num_players)
+    for roll, q in chance_outcomes(state, TakePyramidTile()):
+        after, _ = apply_outcome(state, TakePyramidTile(), roll)
+        luck = roll_luck(state, roll, value)
+        r, a = _expectations(after, depth - 1, value, ledger_total + luck, p * q)
+        raw_sum += r
+        adj_sum += a
+    return raw_sum, adj_sum
+
+
+@pytest.mark.parametrize("preset", ["classic", "second_edition"])
+def test_adjusted_result_has_the_raw_expectation_by_enumeration(preset: str) -> None:
+    """Every path of three rolls from mid-game states, weighted exactly: the expected adjusted
+    result equals the expected raw one, for a useful V and for noise alike, while the adjusted
+    values differ from the raw ones along the paths (the corrections are not all zero)."""
+    rules = RuleSet(preset, num_players=3)
+    for state in _midgame_states(rules, 2, seed=7):
+        for value in (coin_leader, _noise):
+            raw, adj = _expectations(state, 3, value, np.zeros(3), Fraction(1))
+            np.testing.assert_allclose(adj, raw, atol=1e-12)
+            assert abs(sum(raw) - 1.0) < 1e-12
+
+
+def test_ledger_sums_the_deal_and_every_roll_of_a_game() -> None:
+    """Through a game's hooks the ledger records the deal's luck and each roll's, in order,
+    and nothing for the choices in between (bets, tiles)."""
+    rules = RuleSet("second_edition", num_players=3)
+    mean = setup_mean(rules, coin_leader)
+    rng = np.random.default_rng(3)
+    state = new_game(rules, seed=rng)
+    ledger = LuckLedger(coin_leader, mean)
+    ledger.deal(state)
+    expected = [values([state], coin_leader)[0] - mean]
+    while not state.game_over:
+        action = rng.choice(legal_actions(state))
+        before = state
+        state, events = apply_action(state, action, rng)
+        ledger.step(state, action, events)
+        roll = next((e for e in events if isinstance(e, DieRevealed)), None)
+        if roll is not None:
+            expected.append(roll_luck(before, _roll(roll), coin_leader))
+    assert len(ledger.trace) == len(expected) > 5
+    np.testing.assert_allclose(np.array(ledger.trace), np.array(expected), atol=1e-12)
+    np.testing.assert_allclose(ledger.total, np.sum(expected, axis=0), atol=1e-12)
+
+
+def _roll(event) -> DieRoll:
+    return DieRoll(event.die, event.camel_shown, event.value)
+
+
+def test_adjusted_mean_agrees_with_raw_mean_on_random_games() -> None:
+    """Random players, coin_leader as V: the two means agree within the raw interval."""
+    rules = RuleSet("classic", num_players=2)
+    mean = setup_mean(rules, coin_leader)
+    raw, adj = [], []
+    for seed in range(300):
+        rng = np.random.default_rng(10_000 + seed)
+        state = new_game(rules, seed=rng)
+        ledger = LuckLedger(coin_leader, mean)
+        ledger.deal(state)
+        while not state.game_over:
+            action = rng.choice(legal_actions(state))
+            state, events = apply_action(state, action, rng)
+            ledger.step(state, action, events)
+        shares = win_shares(state)
+        raw.append(shares[0])
+        adj.append(shares[0] - ledger.total[0])
+    half = 1.96 * np.std(raw) / np.sqrt(len(raw))
+    assert abs(np.mean(adj) - np.mean(raw)) < 2 * half
+    assert not np.allclose(adj, raw)
+
+
+def test_ledger_refuses_a_step_before_the_deal() -> None:
+    state = new_game(RuleSet("classic", num_players=2), seed=0)
+    with pytest.raises(RuntimeError, match=r"before LuckLedger\.deal"):
+        LuckLedger(coin_leader).step(state, TakePyramidTile(), ())
