@@ -143,12 +143,16 @@ def _crazy_setup(
     return out
 
 
+#: a deal's stacks as a hashable key: (space, camels bottom to top) by space
+_StacksKey = tuple[tuple[int, tuple[int, ...]], ...]
+
+
 def setup_outcomes(rules: RuleSet, first_player: int = 0) -> list[tuple[GameState, Fraction]]:
     """Every deal :func:`new_game` can make, with its exact probability (sums to 1): the chance
     model of the setup rolls (R2.1, R2.2, R14.1), for callers that take expectations over it.
     A racing camel's space has the probability of its face on the racing die; every stacking
     order is equally likely (a uniform permutation), and likewise for the crazy camels."""
-    racing: dict[tuple, Fraction] = {}
+    racing: dict[_StacksKey, Fraction] = {}
     faces = rules.racing_die_faces
     roll_sets = (
         [((), Fraction(1))]
@@ -170,7 +174,7 @@ def setup_outcomes(rules: RuleSet, first_player: int = 0) -> list[tuple[GameStat
         for order in itertools.permutations(range(n_crazy))
         for values in itertools.product(grey, repeat=n_crazy)
     ]
-    deals: dict[tuple, Fraction] = {}
+    deals: dict[_StacksKey, Fraction] = {}
     for key, p in racing.items():
         for order, values, q in crazy:
             full = tuple(sorted(_crazy_setup(rules, dict(key), order, values).items()))
