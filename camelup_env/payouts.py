@@ -11,7 +11,8 @@ greedy agent and the observation use) and the user interfaces all call these.
 * :func:`position_tile_ev` - a position tile (R9.3): +3 if the camel ends the leg exactly at
   that position, else -1;
 * :func:`race_card_ev` - a race-betting card put on top of a pile (R7.2), with a model of the
-  hidden colours of the cards below it.
+  hidden colours of the cards below it;
+* :func:`pile_evs` - every card already on a pile, colours known (the referee's view).
 
 ``probs`` is always a ``[camel, rank]`` array of leg rank probabilities (rank 0 leads), as
 :func:`camelup_env.odds.leg_rank_probabilities` returns.
@@ -99,3 +100,20 @@ def race_card_ev(
     paid = dist @ np.array([payouts[min(x, last)] for x in range(dist.shape[1])], dtype=float)
     out = q0 * paid - (1.0 - q0)
     return float(out[0]) if scalar else out
+
+
+def pile_evs(
+    pile: Sequence[tuple[int, int]], p: np.ndarray, payouts: tuple[int, ...], num_players: int
+) -> np.ndarray:
+    """Each seat's expected coins from the cards on one race pile (R7.2), every colour known:
+    a card on camel ``c`` pays ``payouts[k]`` if ``c`` is the pile's camel, ``k`` being the
+    cards on ``c`` below it, else -1. ``p[c]``: the chance that ``c`` is the pile's camel (the
+    overall winner or loser). Coins lost to the 0 floor (R8.1) are ignored."""
+    out = np.zeros(num_players)
+    below: dict[int, int] = {}
+    for owner, camel in pile:
+        k = below.get(camel, 0)
+        q = float(p[camel])
+        out[owner] += q * payouts[min(k, len(payouts) - 1)] - (1.0 - q)
+        below[camel] = k + 1
+    return out

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import math
 import os
 import sys
 import time
@@ -37,6 +38,7 @@ from tournament.config import (
     check_spec,
     check_workers,
 )
+from tournament.luck import GameLuck
 from tournament.pool import MatchSetup, check_bots_start, run_games
 from tournament.ratings import mean_ci, win_share
 from tournament.schedule import GameSpec
@@ -53,6 +55,8 @@ class CandidateGame:
     coins: float
     opponent_coins: float  # mean over the other seats
     forfeit: bool
+    # the win share less the candidate's luck (tournament.luck); nan without a win model
+    win_share_adjusted: float = math.nan
 
 
 @dataclass(frozen=True)
@@ -69,6 +73,10 @@ class EvalResult:
     mean_opponent_coins: float
     forfeits: int
     per_game: tuple[CandidateGame, ...] = field(default=(), repr=False)
+    # the luck-adjusted win share and its interval (docs/luck.md); nan where not measured
+    adjusted: float = math.nan
+    adjusted_ci_low: float = math.nan
+    adjusted_ci_high: float = math.nan
 
     def as_row(self) -> dict:
         """The summary row (``evaluation.csv``): every field but ``per_game``."""
@@ -99,11 +107,14 @@ def evaluate(
     workers: int | None = None,
     config: TournamentConfig | None = None,
     referee: bool = False,
+    luck: bool = True,
 ) -> EvalResult:
     """Play ``games`` seat-rotated games of ``candidate`` against ``opponent`` (agent specs);
     the limits are those of ``config`` (default: the tournament defaults). Two agents that
     decide whole batches (policy model files, ``random``) play on the batch core
-    (:mod:`tournament.batch_evaluate`) unless ``referee``."""
+    (:mod:`tournament.batch_evaluate`) unless ``referee``. With ``luck``, games the referee
+    plays also get their luck-adjusted win share where the rule set has a win-probability
+    model (:mod:`tournament.luck`)."""
     if not 2 <= games <= MAX_GAMES:
         raise TournamentError(f"evaluation needs 2 to {MAX_GAMES:,} games, got {games:,}")
     if not 0 <= seed <= MAX_SEED:
@@ -122,19 +133,25 @@ def evaluate(
     setup = MatchSetup(entries, rules.to_dict(), config.limits(), config.max_turns)
     check_bots_start(setup)
     rows: list[CandidateGame] = []
+    game_luck = GameLuck.shipped(rules) if luck else None
 
     def on_record(record: dict) -> None:
         seat = record["rotation"]  # the candidate's seat (evaluation_games)
         others = [c for s, c in enumerate(record["scores"]) if s != seat]
+        share = win_share(record, seat)
+        adjusted = math.nan
+        if game_luck is not None:
+            adjusted = share - float(game_luck.of_game(record["seed"], record["actions"])[seat])
         rows.append(
             CandidateGame(
                 game=record["game"],
                 seed=record["seed"],
                 seat=seat,
-                win_share=win_share(record, seat),
+                win_share=share,
                 coins=float(record["scores"][seat]),
                 opponent_coins=sum(others) / len(others),
                 forfeit=record["forfeit"] is not None and record["forfeit"]["seat"] == seat,
+                win_share_adjusted=adjusted,
             )
         )
 
@@ -145,7 +162,9 @@ def evaluate(
         on_record,
     )
     rows.sort(key=lambda r: r.game)
-    mean, half = mean_ci([r.win_share for r in rows], [r.seed for r in rows])
+    groups = [r.seed for r in rows]
+    mean, half = mean_ci([r.win_share for r in rows], groups)
+    adjusted, adjusted_half = mean_ci([r.win_share_adjusted for r in rows], groups)
     return EvalResult(
         candidate=candidate,
         opponent=opponent,
@@ -159,6 +178,9 @@ def evaluate(
         mean_opponent_coins=sum(r.opponent_coins for r in rows) / len(rows),
         forfeits=sum(r.forfeit for r in rows),
         per_game=tuple(rows),
+        adjusted=adjusted,
+        adjusted_ci_low=adjusted - adjusted_half,
+        adjusted_ci_high=adjusted + adjusted_half,
     )
 
 
@@ -177,6 +199,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--workers", type=int, default=None, help="default: one per core")
     parser.add_argument("--out", default=None, help="folder for evaluation.csv / .md")
+    parser.add_argument(
+        "--no-luck",
+        action="store_true",
+        help="skip the luck-adjusted win share (it replays each game with the "
+        "win-probability model: docs/luck.md)",
+    )
     parser.add_argument(
         "--referee",
         action="store_true",
@@ -229,13 +257,20 @@ def run(args: argparse.Namespace) -> int:
                 args.seed,
                 args.workers,
                 referee=args.referee,
+                luck=not args.no_luck,
             )
             rows.append(result)
             print(
                 f"vs {opponent:<10} win share {result.win_share:.3f} "
                 f"[{result.ci_low:.3f}, {result.ci_high:.3f}]  coins {result.mean_coins:.1f} "
                 f"vs {result.mean_opponent_coins:.1f}  ({result.games} games, "
-                f"{result.forfeits} forfeits, {time.time() - start:.0f} s)",
+                f"{result.forfeits} forfeits, {time.time() - start:.0f} s)"
+                + (
+                    f"; luck-adjusted {result.adjusted:.3f} "
+                    f"[{result.adjusted_ci_low:.3f}, {result.adjusted_ci_high:.3f}]"
+                    if not math.isnan(result.adjusted)
+                    else ""
+                ),
                 flush=True,
             )
     except TournamentError as exc:
@@ -270,14 +305,25 @@ def write_report(out: Path, rows: list[EvalResult], command: str) -> None:
         "intervals clustered by seed group (the rotations of one seed are not independent); "
         "every game in `games.csv`.",
         "",
-        "| opponent | games | win share | 95% CI | mean coins (candidate) "
-        "| mean coins (opponents) | forfeits |",
-        "|---|---|---|---|---|---|---|",
+        "| opponent | games | win share | 95% CI | luck-adjusted | 95% CI "
+        "| mean coins (candidate) | mean coins (opponents) | forfeits |",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
     lines += [
         f"| {r.opponent} | {r.games} | {r.win_share:.3f} | [{r.ci_low:.3f}, {r.ci_high:.3f}] "
+        f"| {_figure(r.adjusted)} | [{_figure(r.adjusted_ci_low)}, {_figure(r.adjusted_ci_high)}] "
         f"| {r.mean_coins:.1f} | {r.mean_opponent_coins:.1f} | {r.forfeits} |"
         for r in rows
     ]
+    lines += [
+        "",
+        "Luck-adjusted: the win share less each game's luck, measured exactly by the "
+        "win-probability model (docs/luck.md); the same expectation, a narrower interval; "
+        "- where the rule set has no model or the games were played on the batch core.",
+    ]
     lines += ["", f"Command: `{command}`", ""]
     (out / "evaluation.md").write_text("\n".join(lines))
+
+
+def _figure(value: float) -> str:
+    return "-" if math.isnan(value) else f"{value:.3f}"

@@ -1,0 +1,118 @@
+"""Each seat's chance to win the game: a win-probability model over the seats' equity.
+
+A seat's *equity* is its coins plus the expected coins still to come from what it holds now:
+its leg-bet tiles, position tiles and loser cards at the exact leg odds (R6.2, R9.3, R14.4),
+its pyramid tiles (R6.2), and its race cards at the race odds (R7.2), colours known - the
+referee's view, which is what the luck corrections need (:mod:`camelup_env.luck`). Partners'
+shares (R9.4) and the desert tiles' payouts still to come (R5.3) are left out.
+
+The model turns equities into win probabilities by a softmax whose sharpness grows as the race
+nears its end (a coin of lead matters more when less is left to win):
+
+    P(seat i wins) = exp(beta(x) e_i) / sum_j exp(beta(x) e_j),
+    beta(x) = exp(b0 + b1 x + b2 x^2),  x = leading racing camel's space / track length.
+
+The coefficients are fitted by maximum likelihood on positions of played games
+(:mod:`training.win_model`); the shipped ones, with the commands and measured quality, are in
+``win_models.json`` beside this module (``docs/luck.md`` has the figures).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from camelup_env.engine import uncovered_tiles
+from camelup_env.odds.leg import leg_rank_probabilities
+from camelup_env.odds.position_estimate import position_odds
+from camelup_env.payouts import leg_tile_ev, loser_card_ev, pile_evs, position_tile_ev
+from camelup_env.rules import RuleSet
+from camelup_env.state import GameState
+
+#: the shipped coefficients, by ``preset/players``
+SHIPPED = Path(__file__).with_name("win_models.json")
+#: race odds samples behind the race cards' value (the shared position estimate's)
+WIN_RACE_SAMPLES = 256
+
+
+def equity(state: GameState, race_samples: int = WIN_RACE_SAMPLES) -> np.ndarray:
+    """Each seat's coins plus the expected coins of what it holds (module docstring)."""
+    rules = state.rules
+    out = np.array(state.coins, dtype=float)
+    probs = leg_rank_probabilities(state)
+    pays_tiles = rules.pyramid_tile_value and not rules.roll_pays_at_once
+    for seat in range(rules.num_players):
+        out[seat] += sum(leg_tile_ev(probs, c, v) for c, v in uncovered_tiles(state, seat))
+        if pays_tiles:
+            out[seat] += rules.pyramid_tile_value * state.pyramid_tiles[seat]
+    for owner, pos, camel, _ in state.position_bets:
+        out[owner] += position_tile_ev(probs, pos, camel)
+    for owner, camel, value in state.loser_cards:
+        out[owner] += loser_card_ev(probs, camel, value)
+    if state.winner_pile or state.loser_pile:
+        race = position_odds(state, race_samples).race
+        n, pay = rules.num_players, rules.race_bet_payouts
+        out += pile_evs(state.winner_pile, race.winner, pay, n)
+        out += pile_evs(state.loser_pile, race.loser, pay, n)
+    return out
+
+
+def progress(state: GameState) -> float:
+    """How far the race has come: the leading racing camel's space over the track length."""
+    rules = state.rules
+    lead = max(
+        (space for space, camels in state.stacks.items() if min(camels) < rules.n_racing),
+        default=1,
+    )
+    return min(max(lead, 1), rules.track_length) / rules.track_length
+
+
+@dataclass(frozen=True)
+class WinModel:
+    """``P(seat wins)`` from equities (module docstring); ``model(states)`` is a
+    :data:`camelup_env.luck.ValueFn`."""
+
+    beta: tuple[float, float, float]
+    race_samples: int = WIN_RACE_SAMPLES
+
+    def sharpness(self, x: np.ndarray | float) -> np.ndarray:
+        """``beta(x)``, positive: more equity never lowers a seat's chance."""
+        b0, b1, b2 = self.beta
+        x = np.asarray(x)
+        return np.exp(b0 + b1 * x + b2 * x * x)
+
+    def from_features(self, equities: np.ndarray, x: np.ndarray) -> np.ndarray:
+        """Win probabilities of rows of equities ``(k, seats)`` at progress ``x`` ``(k,)``."""
+        z = self.sharpness(x)[:, None] * (equities - equities.max(axis=1, keepdims=True))
+        e = np.exp(z)
+        return e / e.sum(axis=1, keepdims=True)
+
+    def __call__(self, states: Sequence[GameState]) -> np.ndarray:
+        eq = np.stack([equity(s, self.race_samples) for s in states])
+        return self.from_features(eq, np.array([progress(s) for s in states]))
+
+
+def load_win_model(rules: RuleSet, path: Path = SHIPPED) -> WinModel:
+    """The fitted model of ``rules``' preset at its player count, else at the nearest fitted
+    count (the sharpness depends on the coins at stake more than on the seats). JSON only."""
+    try:
+        entries = json.loads(path.read_text())["models"]
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise ValueError(f"{path}: not a win-model file ({exc})") from None
+    fitted = {
+        int(k.split("/")[1]): v for k, v in entries.items() if k.split("/")[0] == rules.preset
+    }
+    if not fitted:
+        raise ValueError(
+            f"no win-probability model for the {rules.preset} preset "
+            f"(fitted: {', '.join(sorted(entries))})"
+        )
+    players = min(fitted, key=lambda p: (abs(p - rules.num_players), p))
+    beta = fitted[players]["beta"]
+    if not (isinstance(beta, list) and len(beta) == 3 and all(isinstance(b, float) for b in beta)):
+        raise ValueError(f"{path}: {rules.preset}/{players}: beta must be three numbers")
+    return WinModel((beta[0], beta[1], beta[2]))

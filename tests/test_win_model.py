@@ -1,0 +1,115 @@
+"""The win-probability model (camelup_env.odds.win), its pile formula and its fitting."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from engine_positions import CLASSIC, pile_scored, position, roll
+
+from camelup_env import RuleSet, apply_action, legal_actions, new_game
+from camelup_env.odds.win import SHIPPED, WinModel, equity, load_win_model, progress
+from camelup_env.payouts import pile_evs
+from training.win_model import Samples, fit, quality
+
+B, G, OR, W, Y = (CLASSIC[c] for c in ("blue", "green", "orange", "white", "yellow"))
+
+
+def test_R7_2_pile_evs_at_a_certain_camel_are_the_engines_payouts() -> None:
+    """With the pile's camel known (p one-hot), the expected coins of every card are what
+    the engine pays at the end of the race, card by card."""
+    winner_pile = (*((p, B) for p in range(7)), (7, G))
+    loser_pile = ((7, Y), (6, OR), (5, OR), (4, W))
+    s = position(
+        num_players=8,
+        stacks={1: (OR,), 2: (Y,), 3: (G, W), 16: (B,)},
+        coins=(20,) * 8,
+        winner_pile=winner_pile,
+        loser_pile=loser_pile,
+        current=7,
+    )
+    rules = s.rules
+    _, events = roll(s, B, 1)
+    for pile, cards, target in ((0, winner_pile, B), (1, loser_pile, OR)):
+        paid = np.zeros(8)
+        for owner, _, delta in pile_scored(events, pile).cards:
+            paid[owner] += delta
+        certain = np.eye(rules.n_racing)[target]
+        np.testing.assert_allclose(pile_evs(cards, certain, rules.race_bet_payouts, 8), paid)
+
+
+def test_pile_evs_is_linear_in_the_odds() -> None:
+    pile = ((0, B), (1, G), (2, B))
+    pay = RuleSet("classic").race_bet_payouts
+    p = np.array([0.1, 0.2, 0.3, 0.15, 0.25])
+    expected = np.zeros(3)
+    for camel, q in enumerate(p):
+        expected += q * pile_evs(pile, np.eye(5)[camel], pay, 3)
+    np.testing.assert_allclose(pile_evs(pile, p, pay, 3), expected)
+
+
+def _states(preset: str, players: int, count: int) -> list:
+    rng = np.random.default_rng(5)
+    out = []
+    while len(out) < count:
+        s = new_game(RuleSet(preset, num_players=players), seed=rng)
+        for _ in range(int(rng.integers(0, 60))):
+            if s.game_over:
+                break
+            s, _ = apply_action(s, rng.choice(legal_actions(s)), rng)
+        if not s.game_over:
+            out.append(s)
+    return out
+
+
+@pytest.mark.parametrize("preset", ["classic", "second_edition", "supercup", "persian_tutorial"])
+def test_win_probabilities_sum_to_one_and_rise_with_coins(preset: str) -> None:
+    model = WinModel((-1.0, 0.5, 1.0))
+    states = _states(preset, 4, 5)
+    p = model(states)
+    np.testing.assert_allclose(p.sum(axis=1), 1.0)
+    assert (p > 0).all()
+    for s in states:
+        richer = s.copy()
+        richer.coins = (s.coins[0] + 3, *s.coins[1:])
+        assert model([richer])[0, 0] > model([s])[0, 0]
+        assert 0 < progress(s) <= 1
+        assert equity(richer)[0] == pytest.approx(equity(s)[0] + 3)
+
+
+def test_fit_recovers_the_sharpness_that_made_the_data() -> None:
+    """Winners drawn from a known model: maximum likelihood finds its coefficients again."""
+    truth = WinModel((-1.2, 0.4, 1.5))
+    rng = np.random.default_rng(0)
+    k, n = 20_000, 4
+    eq = rng.normal(0, 6, (k, n))
+    x = rng.uniform(0.1, 1.0, k)
+    p = truth.from_features(eq, x)
+    winner = (rng.random(k)[:, None] > p.cumsum(axis=1)).sum(axis=1)
+    shares = np.eye(n)[winner]
+    samples = Samples(eq, x, shares, np.ones(k, int), np.full((k, n), 1.0 / n))
+    fitted = fit(samples)
+    np.testing.assert_allclose(
+        fitted.sharpness(np.linspace(0.1, 1, 10)),
+        truth.sharpness(np.linspace(0.1, 1, 10)),
+        rtol=0.1,
+    )
+    table = quality(fitted, samples)
+    assert table[0]["brier_model"] < table[0]["brier_equal"]
+
+
+def test_shipped_models_load_and_unknown_presets_are_refused(tmp_path: Path) -> None:
+    for key in json.loads(SHIPPED.read_text())["models"]:
+        preset, players = key.split("/")
+        assert isinstance(load_win_model(RuleSet(preset, num_players=int(players))), WinModel)
+    with pytest.raises(ValueError, match="no win-probability model for the cup preset"):
+        load_win_model(RuleSet("cup", num_players=4))
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"models": {"classic/2": {"beta": ["__import__"]}}}')
+    with pytest.raises(ValueError, match="beta must be three numbers"):
+        load_win_model(RuleSet("classic", num_players=2), bad)
+    bad.write_text("not json")
+    with pytest.raises(ValueError, match="not a win-model file"):
+        load_win_model(RuleSet("classic", num_players=2), bad)

@@ -1,0 +1,52 @@
+"""The luck of recorded games: each seat's sum of chance corrections, from a record's seed and
+actions, for luck-adjusted win shares (:mod:`camelup_env.luck` has the method).
+
+A game record holds its seed and every action (:mod:`tournament.replay` replays them), so the
+referee's game can be played again here, deal and dice included, with a
+:class:`~camelup_env.luck.LuckLedger` watching: the corrections need the whole state, hidden
+race bets included, which only the referee sees. ``V`` is the shipped win-probability model of
+the rule set (:func:`camelup_env.odds.win.load_win_model`); a rule set without one has no
+adjusted figures.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from agents.arena import game_rngs
+from camelup_env.engine import apply_action, new_game
+from camelup_env.luck import LuckLedger, ValueFn, setup_mean
+from camelup_env.odds.win import load_win_model
+from camelup_env.rules import RuleSet
+
+
+class GameLuck:
+    """Luck of many games of one rule set under one ``V`` (the deal's mean computed once)."""
+
+    def __init__(self, rules: RuleSet, value: ValueFn) -> None:
+        self.rules = rules
+        self.value = value
+        self.deal_mean = setup_mean(rules, value)
+
+    @classmethod
+    def shipped(cls, rules: RuleSet) -> GameLuck | None:
+        """With the shipped win-probability model of ``rules``, or None where there is none."""
+        try:
+            return cls(rules, load_win_model(rules))
+        except ValueError:
+            return None
+
+    def of_game(self, seed: int, actions: Sequence[int]) -> np.ndarray:
+        """Each seat's luck in game ``seed`` played with ``actions`` (the referee's deal and
+        dice, :func:`agents.arena.game_rngs`)."""
+        setup_rng, dice_rng = game_rngs(seed)
+        state = new_game(self.rules, seed=setup_rng)
+        ledger = LuckLedger(self.value, self.deal_mean)
+        ledger.deal(state)
+        for action in actions:
+            state, events = apply_action(state, action, dice_rng)
+            ledger.step(state, action, events)
+        assert ledger.total is not None
+        return ledger.total

@@ -1,0 +1,175 @@
+"""Fit the win-probability model (:mod:`camelup_env.odds.win`) on positions of played games.
+
+``python -m training.win_model --preset classic --players 4 --games 400 --seed 0``
+
+Games are played in this process by a mix of scripted bots drawn seat by seat (``--mix``), so
+the model sees the positions of strong and weak play alike. Every ``--every``-th position of a
+game is a sample: its seats' equities and race progress, and the game's final win shares as
+the target. The three sharpness coefficients maximise the likelihood of the winners (one
+optimiser call: the problem is tiny). ``--holdout`` games of other seeds measure the fit: Brier
+score and log loss by leg of the game, beside two baselines - the coin leader (the game shared
+by the seats with the most coins now) and equal chances.
+
+The coefficients, the command and the measured quality are written into the shipped
+``camelup_env/odds/win_models.json`` under ``preset/players`` (``--out`` for another file).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shlex
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+import agents
+from agents.arena import observe, run_game
+from camelup_env.luck import coin_leader
+from camelup_env.odds.win import SHIPPED, WinModel, equity, progress
+from camelup_env.rules import RuleSet
+from camelup_env.state import GameState
+
+DEFAULT_MIX = "greedy,expert,heuristic,random"
+
+
+@dataclass
+class Samples:
+    """Positions as features and targets: ``equities (k, n)``, ``progress (k,)``,
+    ``shares (k, n)`` (the game's final win shares), ``leg (k,)`` and the coin leader's
+    shares ``leaders (k, n)`` (a baseline)."""
+
+    equities: np.ndarray
+    progress: np.ndarray
+    shares: np.ndarray
+    leg: np.ndarray
+    leaders: np.ndarray
+
+
+def play_samples(rules: RuleSet, games: int, seed: int, mix: list[str], every: int = 3) -> Samples:
+    """Play ``games`` games (seeds ``seed``, ``seed + 1``, ...), each seat's bot drawn from
+    ``mix``, and sample every ``every``-th position of each."""
+    bots = {spec: agents.make(spec) for spec in mix}
+    pick = np.random.default_rng([seed, 7])
+    rows: list[tuple[GameState, int]] = []
+    shares: list[np.ndarray] = []
+    for g in range(games):
+        seats = [bots[mix[i]] for i in pick.integers(0, len(mix), rules.num_players)]
+        states: list[GameState] = []
+
+        def move(state: GameState, thinking: list[float], seats=seats, states=states) -> int:
+            states.append(state)
+            return int(seats[state.current](observe(state, state.current), state))
+
+        result, _ = run_game(rules, seed + g, move)
+        share = np.zeros(rules.num_players)
+        share[result.winners] = 1.0 / len(result.winners)
+        rows += [(s, len(shares)) for s in states[::every]]
+        shares.append(share)
+    return _features(rows, shares)
+
+
+def _features(rows: list[tuple[GameState, int]], shares: list[np.ndarray]) -> Samples:
+    states = [s for s, _ in rows]
+    return Samples(
+        equities=np.stack([equity(s) for s in states]),
+        progress=np.array([progress(s) for s in states]),
+        shares=np.stack([shares[g] for _, g in rows]),
+        leg=np.array([s.leg for s in states]),
+        leaders=coin_leader(states),
+    )
+
+
+def fit(samples: Samples) -> WinModel:
+    """The sharpness coefficients of maximum likelihood (cross-entropy against the shares)."""
+    import torch
+
+    eq = torch.tensor(samples.equities - samples.equities.max(axis=1, keepdims=True))
+    x = torch.tensor(samples.progress)
+    y = torch.tensor(samples.shares)
+    beta = torch.tensor([-1.6, 0.0, 0.0], dtype=torch.float64, requires_grad=True)
+    opt = torch.optim.LBFGS([beta], max_iter=200, line_search_fn="strong_wolfe")
+
+    def loss() -> torch.Tensor:
+        opt.zero_grad()
+        sharp = torch.exp(beta[0] + beta[1] * x + beta[2] * x * x)
+        logp = torch.log_softmax(sharp[:, None] * eq, dim=1)
+        value = -(y * logp).sum(dim=1).mean()
+        value.backward()
+        return value
+
+    opt.step(loss)
+    b = [float(v) for v in beta.detach()]
+    return WinModel((b[0], b[1], b[2]))
+
+
+def quality(model: WinModel, samples: Samples) -> list[dict]:
+    """Brier score and log loss by leg, for the model, the coin leader and equal chances.
+    Brier: the mean over positions of the squared error summed over seats; log loss: minus
+    the log probability of the winner(s), shares-weighted (probabilities floored at 1e-6)."""
+    n = samples.shares.shape[1]
+    predictions = {
+        "model": model.from_features(samples.equities, samples.progress),
+        "coin_leader": samples.leaders,
+        "equal": np.full_like(samples.shares, 1.0 / n),
+    }
+    rows = []
+    for leg in sorted(set(samples.leg.tolist())):
+        at = samples.leg == leg
+        row: dict = {"leg": leg, "positions": int(at.sum())}
+        for name, p in predictions.items():
+            err = ((p[at] - samples.shares[at]) ** 2).sum(axis=1).mean()
+            ll = -(samples.shares[at] * np.log(np.maximum(p[at], 1e-6))).sum(axis=1).mean()
+            row[f"brier_{name}"] = round(float(err), 4)
+            row[f"logloss_{name}"] = round(float(ll), 4)
+        rows.append(row)
+    return rows
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m training.win_model", description=__doc__)
+    parser.add_argument("--preset", default="classic")
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--games", type=int, default=400, help="training games")
+    parser.add_argument("--holdout", type=int, default=100, help="games of other seeds")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--mix", default=DEFAULT_MIX, help="bots drawn seat by seat")
+    parser.add_argument("--every", type=int, default=3, help="sample every k-th position")
+    parser.add_argument("--out", type=Path, default=SHIPPED)
+    args = parser.parse_args(argv)
+    try:
+        rules = RuleSet(args.preset, num_players=args.players)
+        if args.games < 1 or args.holdout < 1 or args.every < 1:
+            raise ValueError("--games, --holdout and --every must be at least 1")
+        mix = [m for m in args.mix.split(",") if m]
+        for spec in mix:
+            agents.make(spec)
+    except (ValueError, agents.UnknownAgentError) as exc:
+        print(f"win_model: {exc}", file=sys.stderr)
+        return 2
+    start = time.time()
+    train = play_samples(rules, args.games, args.seed, mix, args.every)
+    held = play_samples(rules, args.holdout, args.seed + 1_000_000, mix, args.every)
+    model = fit(train)
+    table = quality(model, held)
+    doc = json.loads(args.out.read_text()) if args.out.exists() else {"models": {}}
+    doc["models"][f"{args.preset}/{args.players}"] = {
+        "beta": list(model.beta),
+        "command": "python -m training.win_model " + shlex.join(argv or sys.argv[1:]),
+        "train_positions": len(train.progress),
+        "holdout_positions": len(held.progress),
+        "seconds": round(time.time() - start),
+        "holdout_by_leg": table,
+    }
+    args.out.write_text(json.dumps(doc, indent=1) + "\n")
+    print(f"{args.preset}/{args.players}: beta {model.beta}")
+    for row in table:
+        print(row)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
