@@ -73,3 +73,28 @@ def test_the_command_prints_the_difference_and_refuses_bad_input_in_one_line(tmp
         assert main(["compare", str(a), str(bad)]) == 2
         err = capsys.readouterr().err
         assert message in err and len(err.strip().splitlines()) == 1
+
+
+def test_luck_adjusted_shares_are_compared_when_both_have_them(tmp_path, capsys):
+    """The adjusted column (docs/luck.md) gets its own paired difference; a file without it
+    (an evaluation from before, or of the batch core) leaves the adjusted figure out."""
+    a, b = [1.0, 0.0, 1.0, 0.0], [0.0, 0.0, 1.0, 0.0]
+    adj_a, adj_b = [0.7, 0.1, 0.6, 0.2], [0.3, 0.2, 0.5, 0.1]
+    for name, shares, adjusted in (("a", a, adj_a), ("b", b, adj_b)):
+        folder = tmp_path / name
+        folder.mkdir()
+        with open(folder / "games.csv", "w", newline="") as f:
+            writer = csv.writer(f)
+            writer.writerow([*HEADER, "win_share_adjusted"])
+            for g, share in enumerate(shares):
+                writer.writerow(["greedy", g, g // 2, g % 2, share, 10, 10, False, adjusted[g]])
+    (row,) = compare(read_evaluation_games(tmp_path / "a"), read_evaluation_games(tmp_path / "b"))
+    expected = mean_ci([x - y for x, y in zip(adj_a, adj_b, strict=True)], [0, 0, 1, 1])
+    assert (row.adjusted_difference, row.adjusted_half_width) == pytest.approx(expected)
+    assert main(["compare", str(tmp_path / "a"), str(tmp_path / "b")]) == 0
+    assert "luck-adjusted A - B +0.125" in capsys.readouterr().out
+    (row,) = compare(
+        read_evaluation_games(tmp_path / "a"),
+        read_evaluation_games(write(tmp_path / "old", b)),
+    )
+    assert row.adjusted_difference != row.adjusted_difference  # nan: not measured

@@ -173,3 +173,23 @@ def test_ledger_refuses_a_step_before_the_deal() -> None:
     state = new_game(RuleSet("classic", num_players=2), seed=0)
     with pytest.raises(RuntimeError, match=r"before LuckLedger\.deal"):
         LuckLedger(coin_leader).step(state, TakePyramidTile(), ())
+
+
+def test_evaluate_reports_the_adjusted_share_game_by_game() -> None:
+    """An evaluation through the referee carries each game's luck-adjusted share: the win
+    share less the candidate's luck replayed from the record, and an interval of its own."""
+    from tournament.evaluate import evaluate
+    from tournament.luck import GameLuck
+
+    rules = RuleSet("classic", num_players=2)
+    result = evaluate("greedy", "heuristic", rules, 8, seed=5, workers=1, referee=True)
+    luck = GameLuck.shipped(rules)
+    assert luck is not None
+    adjusted = [g.win_share_adjusted for g in result.per_game]
+    assert not np.isnan(adjusted).any()
+    assert not np.allclose(adjusted, [g.win_share for g in result.per_game])
+    assert result.adjusted == pytest.approx(np.mean(adjusted))
+    assert result.adjusted_ci_low < result.adjusted < result.adjusted_ci_high
+    bare = evaluate("greedy", "heuristic", rules, 8, seed=5, workers=1, referee=True, luck=False)
+    assert np.isnan(bare.adjusted)
+    assert [g.win_share for g in bare.per_game] == [g.win_share for g in result.per_game]

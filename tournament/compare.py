@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import math
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -37,10 +38,14 @@ class Comparison:
     share_b: float
     difference: float  # share_a - share_b
     half_width: float  # of the difference's 95% interval
+    # the same for the luck-adjusted win shares (docs/luck.md); nan unless both have them
+    adjusted_difference: float = math.nan
+    adjusted_half_width: float = math.nan
 
 
-def read_evaluation_games(path: Path) -> dict[tuple[str, int], tuple[int, int, float]]:
-    """``(opponent, game) -> (seed, seat, win share)`` from an evaluation's ``games.csv``."""
+def read_evaluation_games(path: Path) -> dict[tuple[str, int], tuple[int, int, float, float]]:
+    """``(opponent, game) -> (seed, seat, win share, luck-adjusted win share)`` from an
+    evaluation's ``games.csv`` (the last nan where the file has none)."""
     file = path / "games.csv" if path.is_dir() else path
     try:
         with open(file, newline="") as f:
@@ -55,6 +60,7 @@ def read_evaluation_games(path: Path) -> dict[tuple[str, int], tuple[int, int, f
                     int(row["seed"]),
                     int(row["seat"]),
                     _share(row["win_share"]),
+                    float(row.get("win_share_adjusted") or "nan"),
                 )
                 for row in reader
             }
@@ -93,6 +99,12 @@ def compare(a: dict, b: dict) -> list[Comparison]:
                 )
         seeds = [a[key][0] for key in keys]
         difference, half = mean_ci([a[key][2] - b[key][2] for key in keys], seeds)
+        adjusted = [a[key][3] - b[key][3] for key in keys]
+        adjusted_difference, adjusted_half = (
+            (math.nan, math.nan)
+            if any(math.isnan(d) for d in adjusted)
+            else mean_ci(adjusted, seeds)
+        )
         results.append(
             Comparison(
                 opponent=opponent,
@@ -101,6 +113,8 @@ def compare(a: dict, b: dict) -> list[Comparison]:
                 share_b=sum(b[key][2] for key in keys) / len(keys),
                 difference=difference,
                 half_width=half,
+                adjusted_difference=adjusted_difference,
+                adjusted_half_width=adjusted_half,
             )
         )
     return results
@@ -126,5 +140,12 @@ def run(args: argparse.Namespace) -> int:
             f"vs {r.opponent:<10} A {r.share_a:.3f}  B {r.share_b:.3f}  A - B "
             f"{r.difference:+.3f} [{r.difference - r.half_width:+.3f}, "
             f"{r.difference + r.half_width:+.3f}]  ({r.games} paired games)"
+            + (
+                ""
+                if math.isnan(r.adjusted_difference)
+                else f"; luck-adjusted A - B {r.adjusted_difference:+.3f} "
+                f"[{r.adjusted_difference - r.adjusted_half_width:+.3f}, "
+                f"{r.adjusted_difference + r.adjusted_half_width:+.3f}]"
+            )
         )
     return 0
