@@ -14,6 +14,10 @@ The notation is described in :mod:`camelup_env.position`. ``--json`` prints
 ``{"leg": {camel: [p_rank1, ...]}, "race": {"winner": {camel: p}, "loser": {camel: p}}}`` plus
 ``"race_se"`` (standard errors), ``"leg_bet_ev"`` (null where no tile is left) and
 ``"race_samples"``. A malformed position is reported on stderr with exit code 2.
+
+``--win`` adds each seat's chance to win the game (the win-probability model of
+:mod:`camelup_env.odds.win`, ``docs/luck.md``), with the seats' coins from ``--coins``
+(default: the starting coins) and nothing else held; JSON key ``"win"``.
 """
 
 from __future__ import annotations
@@ -69,6 +73,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--seed", type=int, default=0, help="seed of the race rollouts")
     parser.add_argument("--json", action="store_true", help="print JSON instead of tables")
+    parser.add_argument(
+        "--win", action="store_true", help="each seat's chance to win the game (docs/luck.md)"
+    )
+    parser.add_argument("--coins", default=None, help='with --win: coins per seat, e.g. "3,7,2,5"')
 
 
 def run(args: argparse.Namespace) -> int:
@@ -92,9 +100,20 @@ def run(args: argparse.Namespace) -> int:
             num_players=args.players,
             wanderer=args.wanderer,
         )
-    except PositionError as exc:
+        if args.win:
+            state = _with_coins(state, args.coins)
+    except (PositionError, ValueError) as exc:
         print(f"camelup odds: error: {exc}", file=sys.stderr)
         return 2
+    win = None
+    if args.win:
+        from camelup_env.odds.win import load_win_model
+
+        try:
+            win = load_win_model(state.rules)([state])[0]
+        except ValueError as exc:
+            print(f"camelup odds: error: {exc}", file=sys.stderr)
+            return 2
     names = state.rules.racing_colours
     leg = leg_rank_probabilities(state)
     evs = leg_bet_evs(state)
@@ -115,10 +134,35 @@ def run(args: argparse.Namespace) -> int:
             },
             "race_samples": race.n_samples,
         }
+        if win is not None:
+            doc["win"] = [float(p) for p in win]
         print(json.dumps(doc, indent=2))
         return 0
     _print_tables(state, leg, evs, race)
+    if win is not None:
+        coins = ", ".join(f"seat {s}: {c}" for s, c in enumerate(state.coins))
+        print(f"Chance to win the game ({coins}):")
+        print("  " + "  ".join(f"seat {s} {p:.3f}" for s, p in enumerate(win)))
     return 0
+
+
+def _with_coins(state: GameState, coins: str | None) -> GameState:
+    """``state`` with the seats' ``coins`` (``--coins``), checked."""
+    if coins is not None:
+        try:
+            values = tuple(int(c) for c in coins.split(","))
+        except ValueError:
+            raise ValueError(
+                f"--coins must be whole numbers separated by commas, got {coins!r}"
+            ) from None
+        if len(values) != state.rules.num_players:
+            raise ValueError(
+                f"--coins gives {len(values)} seats, the game has {state.rules.num_players} "
+                "(--players)"
+            )
+        state = state.copy()
+        state.coins = values
+    return state
 
 
 def _print_tables(state: GameState, leg: np.ndarray, evs: np.ndarray, race: RaceOdds) -> None:

@@ -111,3 +111,36 @@ def test_subprocess_entry_point():
     assert good.returncode == 0, good.stderr
     doc = json.loads(good.stdout)
     assert set(doc["leg"]) == {"blue", "green", "red", "yellow", "purple"}
+
+
+def test_win_chances_follow_the_coins_and_the_model(capsys):
+    """``--win``: each seat's chance from the win-probability model, at the given coins."""
+    from camelup_env.odds.win import load_win_model
+
+    assert main([*ARGS, "--json", "--win", "--coins", "3,9,3,3"]) == 0
+    win = json.loads(capsys.readouterr().out)["win"]
+    state = parse_position("classic", TRACK, "blue,green", "4:-1;7:+1", num_players=4)
+    state.coins = (3, 9, 3, 3)
+    np.testing.assert_allclose(win, load_win_model(state.rules)([state])[0])
+    assert sum(win) == pytest.approx(1.0) and max(win) == win[1]
+    assert main([*ARGS, "--win"]) == 0
+    assert "Chance to win the game" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--coins", "3,x,3,3"], "--coins must be whole numbers"),
+        (["--coins", "3,3"], "--coins gives 2 seats, the game has 4"),
+    ],
+)
+def test_win_with_bad_coins_is_one_line(capsys, extra, message):
+    assert main([*ARGS, "--win", *extra]) == 2
+    err = capsys.readouterr().err
+    assert message in err and len(err.strip().splitlines()) == 1
+
+
+def test_win_without_a_model_for_the_preset_is_one_line(capsys):
+    args = ["odds", "--preset", "cup", "--track", TRACK, "--win", "--race-samples", "10"]
+    assert main(args) == 2
+    assert "no win-probability model for the cup preset" in capsys.readouterr().err
