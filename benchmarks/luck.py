@@ -18,10 +18,16 @@ not use.
 from __future__ import annotations
 
 import argparse
+import sys
 import time
+from pathlib import Path
 
-from camelup_env.rules import RuleSet
-from tournament.evaluate import EvalResult, evaluate
+# Run as a script, this file's own folder comes first on sys.path and its tournament.py would
+# hide the tournament package: look in the project root instead.
+sys.path[0] = str(Path(__file__).resolve().parents[1])
+
+from camelup_env.rules import RuleSet  # noqa: E402
+from tournament.evaluate import EvalResult, evaluate  # noqa: E402
 
 LINEUPS = (
     ("classic 4p", "ppo:results/models/classic4/model.zip", "greedy", 4),
