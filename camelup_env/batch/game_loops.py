@@ -49,6 +49,10 @@ class GameLoop(NamedTuple):
     #: ``prange`` over numba's threads.
     parallel: Dispatcher
 
+    def __call__(self, *args: Any) -> Any:
+        """The loop on the calling thread (the results do not depend on the thread count)."""
+        return self.serial(*args)
+
     def run(self, threads: int, *args: Any) -> Any:
         """The loop on ``threads`` threads (1: the serial copy on the calling thread; 0: all
         of numba's threads)."""
