@@ -155,7 +155,9 @@ class BatchGames:
             streams = np.zeros(idx.size, np.uint64)
             kernels.seed_streams(streams, seed_array(seed, idx.size))
             self.state.rng[idx] = streams
-        kernels.setup_games.run(self.threads, self.state.rows, self.state.rng, self.params, idx, first)
+        kernels.setup_games.run(
+            self.threads, self.state.rows, self.state.rng, self.params, idx, first
+        )
 
     def legal_action_mask(self) -> np.ndarray:
         """(N, A) int8: 1 where the action index (the engine's, :mod:`camelup_env.actions`) is
