@@ -21,7 +21,7 @@ from typing import Any, NamedTuple
 
 import numba
 from numba import njit
-from numba.core.registry import CPUDispatcher as Dispatcher
+from numba.core.dispatcher import Dispatcher
 
 
 @contextlib.contextmanager

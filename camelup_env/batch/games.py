@@ -68,12 +68,13 @@ class BatchGames:
 
     Each game draws its setup and dice from its own stream (seeded with ``seed + i``), so a
     game's chance does not depend on the thread that runs it, on the batch size or on the
-    other games. ``threads``: numba's threads for the kernels (0: all of them). The default is
-    the calling thread alone, the fastest wherever other threads want the cores: numba's
-    OpenMP workers spin, and on the 2-core development machine a step of 1,024 games ran
-    several times slower on two threads than on one beside another process, and a hundred
-    times slower inside a Jupyter kernel (docs/performance.md, Batch core); on an idle machine
-    all threads gain about a third. ``step`` changes the games in place; :meth:`copy` and
+    other games. ``threads``: the kernels' threads. The default, one, runs the serial copy of
+    each kernel on the calling thread and starts no numba threading layer: the fastest on the
+    2-core development machine as measured (busy), and no worker threads beside torch. 0 (all of
+    numba's) or more runs the parallel copies on the workqueue layer (``camelup_env.batch``;
+    docs/performance.md, Batch core, has what each layer costs). :meth:`step` checks every
+    action; :meth:`step_unchecked` is for callers that hold this position's legal masks.
+    ``step`` changes the games in place; :meth:`copy` and
     :meth:`take` make independent batches (search), :meth:`to_states` and :meth:`from_states`
     cross to and from the reference engine.
     """
