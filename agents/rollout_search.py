@@ -109,7 +109,7 @@ class RolloutSearchAgent(Agent):
         streams = self.rng.integers(0, 2**62, size=k)
         # row c * k + j: move c in rollout j
         games = BatchGames.from_states(deals * len(moves), seed=np.tile(streams, len(moves)))
-        games.step(np.repeat(np.asarray(moves, np.int64), k), check=False)
+        games.step_unchecked(np.repeat(np.asarray(moves, np.int64), k))
         final = play_to_end(
             games,
             self.policy.act_games,

@@ -3,15 +3,18 @@
 The batch core plays N games (``--games``, 1024 by default) through its public Python API, one
 call per step of all games: ``random_actions`` (a uniformly random legal action per game, from
 per-game streams) and ``step(actions, autoreset=True)`` with its legality check, so every
-number includes the Python calls, the check and the argument conversion; numba's threads use
-every core (``--threads`` to change; the batch core's own default is one). The engine plays
+number includes the Python calls, the check and the argument conversion. ``--threads``: the
+batch core's threads, by default its own default (one: the kernels' serial copies, no threading
+layer started); 0 or more than one runs the parallel copies on numba's threading layer, both
+printed in the header. The engine plays
 random games in one process exactly as ``benchmarks/engine.py`` does (``legal_action_indices``
 + ``apply_action``).
 
 These machines drift by tens of percent within minutes, so the two are timed round-robin in
 ``--rounds`` short rounds and each side's best round is compared (as ``timeit`` reports a
 minimum); the medians are printed too. Compilation is excluded (one warm-up step; numba's disk
-cache). Last line: ``batch: N actions/s (batch core) vs M (engine) = R×``.
+cache). Last line: ``batch: N actions/s (batch core, T thread(s), layer X) vs M (engine) =
+R×``.
 
     python benchmarks/batch.py --seconds 2 --rounds 5
 """
@@ -19,6 +22,7 @@ cache). Last line: ``batch: N actions/s (batch core) vs M (engine) = R×``.
 from __future__ import annotations
 
 import argparse
+import inspect
 import platform
 import shlex
 import statistics
@@ -56,8 +60,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--threads",
         type=int,
-        default=numba.config.NUMBA_NUM_THREADS,
-        help="numba threads (default: every core)",
+        default=inspect.signature(BatchGames).parameters["threads"].default,
+        help="the batch core's threads (default: BatchGames' default; 0: every core)",
     )
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
@@ -65,10 +69,16 @@ def main(argv: list[str] | None = None) -> None:
     games = BatchGames(rules, args.games, seed=args.seed, threads=args.threads)
     streams = random_streams(args.games, seed=args.seed + 1)
     games.step(games.random_actions(streams), autoreset=True)  # compile or load the kernels
+    try:
+        layer = numba.threading_layer()
+    except ValueError:  # the serial kernels start no threading layer
+        layer = "none started"
+    threads = numba.config.NUMBA_NUM_THREADS if args.threads == 0 else args.threads
     print(
         f"random play, {args.preset}, {args.players} players: batch core N={args.games} on "
-        f"{args.threads} thread(s) vs the Python engine in one process; {args.rounds} rounds "
-        f"of {args.seconds:g} s each (Python {platform.python_version()}, "
+        f"{threads} thread(s), numba threading layer: {layer} (selected: "
+        f"{numba.config.THREADING_LAYER}) vs the Python engine in one process; "
+        f"{args.rounds} rounds of {args.seconds:g} s each (Python {platform.python_version()}, "
         f"{platform.machine()})"
     )
     batch, engine = [], []
@@ -87,8 +97,8 @@ def main(argv: list[str] | None = None) -> None:
     best_batch = max(x["actions_per_s"] for x in batch)
     best_engine = max(x["actions_per_s"] for x in engine)
     print(
-        f"batch: {best_batch:,.0f} actions/s (batch core) vs {best_engine:,.0f} (engine) = "
-        f"{best_batch / best_engine:.1f}×"
+        f"batch: {best_batch:,.0f} actions/s (batch core, {threads} thread(s), layer {layer}) "
+        f"vs {best_engine:,.0f} (engine) = {best_batch / best_engine:.1f}×"
     )
 
 

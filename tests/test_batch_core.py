@@ -5,7 +5,6 @@ Rule-for-rule equality with the engine is ``tests/test_batch_differential.py``.
 
 from __future__ import annotations
 
-import os
 from collections import Counter
 from dataclasses import replace
 
@@ -265,12 +264,3 @@ def test_play_to_end_scores_every_game_once() -> None:
     cut = play_to_end(short, lambda g, idx: g.random_actions(streams, idx)[idx], max_turns=5)
     assert (short.state.turns == 5).all() and not short.game_over.any()
     assert np.array_equal(cut, short.coins)
-
-
-def test_the_batch_core_runs_numba_on_the_workqueue_layer() -> None:
-    """``camelup_env.batch`` picks numba's workqueue layer: OpenMP's spinning threads slow every
-    torch operation of the process after a kernel (benchmarks/threading_layer.py)."""
-    if "NUMBA_THREADING_LAYER" in os.environ:
-        pytest.skip("the layer was chosen in the environment")
-    play(BatchGames(CLASSIC4, 4, seed=0), 1)
-    assert numba.threading_layer() == "workqueue"

@@ -184,3 +184,43 @@ def test_learner_games_refuse_bad_settings() -> None:
     env = LearnerGames(CLASSIC4, 2, lambda: [RandomOpponent()], **PLAIN)
     with pytest.raises(ValueError, match="returned 1 opponents; 3 are needed"):
         env.reset()
+
+
+def test_one_legality_pass_per_position_of_the_games(monkeypatch) -> None:
+    """The masks are computed once after each move of the games and handed to the learner's
+    check, the opponents and ``action_masks()``; moves drawn from them are not checked again."""
+    from agents.heuristic import HeuristicAgent
+
+    heuristic = HeuristicAgent()
+    env = LearnerGames(CLASSIC4, 16, lambda: [RandomOpponent(), heuristic, heuristic], seed=2)
+    games = env.games
+    counts = {"masks": 0, "moves": 0}
+    masks, unchecked = games.legal_action_mask, games.step_unchecked
+
+    def count_masks():
+        counts["masks"] += 1
+        return masks()
+
+    def count_moves(*args, **kwargs):
+        counts["moves"] += 1
+        return unchecked(*args, **kwargs)
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("a second legality pass")
+
+    monkeypatch.setattr(games, "legal_action_mask", count_masks)
+    monkeypatch.setattr(games, "step_unchecked", count_moves)
+    monkeypatch.setattr(games, "step", refuse)
+    env.reset()
+    rng = np.random.default_rng(0)
+    for _ in range(40):
+        before = dict(counts)
+        legal = env.action_masks()
+        again = env.action_masks()
+        np.testing.assert_array_equal(legal, again)
+        env.step(random_legal(legal, rng))
+        # one mask per position: the learner's (before its move) and one per opponents' round
+        assert counts["masks"] - before["masks"] <= counts["moves"] - before["moves"]
+        assert counts["masks"] - before["masks"] >= 1
+    with pytest.raises(ValueError, match="read-only"):
+        env.legal_masks()[0, 0] = 1

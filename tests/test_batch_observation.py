@@ -20,6 +20,7 @@ from numba.core.registry import CPUDispatcher as Dispatcher
 from camelup_env import GameState, RuleSet
 from camelup_env.batch import BatchGames, random_streams
 from camelup_env.batch import observation_kernels as ok
+from camelup_env.batch.game_loops import GameLoop
 from camelup_env.batch.observe import BatchObserver, observe
 from camelup_env.observation import ACTION_VALUE_SCALE, Observer, public_view
 
@@ -214,11 +215,13 @@ def test_batched_observer_refuses_what_it_cannot_observe() -> None:
 def test_stale_numba_cache_is_flushed_when_the_baked_in_files_change(monkeypatch) -> None:
     flushed = []
     for value in vars(ok).values():
-        if isinstance(value, Dispatcher) and value.py_func.__module__ == ok.__name__:
-            monkeypatch.setattr(value._cache, "flush", lambda v=value: flushed.append(v))
-    marker = Path(ok.observe_games._cache.cache_path) / "observation_kernels.deps"
+        for kernel in value if isinstance(value, GameLoop) else (value,):
+            if isinstance(kernel, Dispatcher) and kernel.py_func.__module__ == ok.__name__:
+                monkeypatch.setattr(kernel._cache, "flush", lambda v=kernel: flushed.append(v))
+    marker = Path(ok.observe_games.serial._cache.cache_path) / "observation_kernels.deps"
     marker.write_text("a fingerprint of other files")
     assert ok.drop_stale_cache()
-    assert ok.observe_games in flushed and ok._odds in flushed
+    assert ok.observe_games.serial in flushed and ok.observe_games.parallel in flushed
+    assert ok._odds in flushed
     assert marker.read_text() == ok._dependencies_fingerprint()
     assert not ok.drop_stale_cache()  # up to date: nothing flushed

@@ -25,20 +25,23 @@ indices. ``tests/test_batch_differential.py`` keeps the two equal state for stat
   :mod:`~camelup_env.batch.arrays` - named views of the rows; :mod:`~camelup_env.batch.convert`
   - the mapping onto ``GameState``.
 
-Each game owns its random stream, so results do not depend on the thread count (numba's, set
-with ``numba.set_num_threads``). The docs' "Batch core" page has the layout and the speed.
+Each game owns its random stream, so results do not depend on the thread count
+(``BatchGames(..., threads=...)``: one by default, the kernels' serial copies). The docs'
+"Batch core" page has the layout and the speed.
 """
 
 import os
 
 import numba
 
-# numba's OpenMP threading layer keeps its worker threads spinning after every parallel kernel,
-# and in a process that also runs torch (training, search, evaluation) each torch operation then
-# waits on them: a tanh of a policy's hidden layer went from 0.01 ms to 12 ms after one kernel
-# on a busy two-core machine (benchmarks/threading_layer.py). The workqueue layer has no
-# spinning threads; it serves one calling thread at a time, as a BatchGames does anyway. A
-# layer chosen with NUMBA_THREADING_LAYER is left alone.
+# The kernels start a threading layer only on more than one thread (BatchGames' default is one,
+# which runs serial copies of the kernels: camelup_env.batch.game_loops). On several threads,
+# numba's OpenMP layer keeps its worker threads spinning after every parallel kernel: each
+# torch operation of the same process then waits on them (a policy's forward pass 21 times
+# slower after one kernel on a busy two-core machine), and the kernels themselves collapse when
+# other processes want the cores. The workqueue layer has no spinning threads and serves one
+# calling thread at a time, as a BatchGames does anyway (benchmarks/threading_layer.py measures
+# each layer on both sides). A layer chosen with NUMBA_THREADING_LAYER is left alone.
 if "NUMBA_THREADING_LAYER" not in os.environ:
     numba.config.THREADING_LAYER = "workqueue"  # type: ignore[attr-defined]
 

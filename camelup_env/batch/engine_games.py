@@ -136,7 +136,6 @@ class EngineGames:
         max_turns: int = 0,
         reward_mode: str = "win",
         coin_shaping: float = 0.0,
-        check: bool = True,
     ) -> StepResult:
         """As :meth:`BatchGames.step` (every action is checked by the engine itself)."""
         if reward_mode not in REWARD_MODES:
@@ -189,6 +188,9 @@ class EngineGames:
             out_rolls,
             final_coins,
         )
+
+    #: The engine checks every action as it applies it: no step skips that here.
+    step_unchecked = step
 
     def to_states(self, indices: Sequence[int] | np.ndarray | None = None) -> list[GameState]:
         idx = range(len(self)) if indices is None else indices

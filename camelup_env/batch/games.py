@@ -8,11 +8,9 @@ reference engine), and turns the kernels' outputs into rewards.
 
 from __future__ import annotations
 
-import contextlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from typing import NamedTuple
 
-import numba
 import numpy as np
 
 from camelup_env.batch import kernels
@@ -23,23 +21,6 @@ from camelup_env.camelup_v1 import REWARD_MODES
 from camelup_env.engine import DieRoll, IllegalActionError, apply_outcome, check_legal, to_action
 from camelup_env.rules import RuleSet
 from camelup_env.state import GameState
-
-
-@contextlib.contextmanager
-def numba_threads(threads: int) -> Iterator[None]:
-    """Run the kernels inside on ``threads`` of numba's threads (0: all of them); numba's
-    setting is per calling thread, and is restored after."""
-    if threads == 0:
-        yield
-        return
-    before = numba.get_num_threads()
-    # numba.config sets its settings at import, from the environment: no declared attributes
-    most = numba.config.NUMBA_NUM_THREADS  # type: ignore[attr-defined]
-    numba.set_num_threads(min(threads, most))
-    try:
-        yield
-    finally:
-        numba.set_num_threads(before)
 
 
 class StepResult(NamedTuple):
@@ -87,12 +68,13 @@ class BatchGames:
 
     Each game draws its setup and dice from its own stream (seeded with ``seed + i``), so a
     game's chance does not depend on the thread that runs it, on the batch size or on the
-    other games. ``threads``: numba's threads for the kernels (0: all of them). The default is
-    the calling thread alone, the fastest wherever other threads want the cores: numba's
-    OpenMP workers spin, and on the 2-core development machine a step of 1,024 games ran
-    several times slower on two threads than on one beside another process, and a hundred
-    times slower inside a Jupyter kernel (docs/performance.md, Batch core); on an idle machine
-    all threads gain about a third. ``step`` changes the games in place; :meth:`copy` and
+    other games. ``threads``: the kernels' threads. The default, one, runs the serial copy of
+    each kernel on the calling thread and starts no numba threading layer: the fastest on the
+    2-core development machine as measured (busy), and no worker threads beside torch. 0 (all of
+    numba's) or more runs the parallel copies on the workqueue layer (``camelup_env.batch``;
+    docs/performance.md, Batch core, has what each layer costs). :meth:`step` checks every
+    action; :meth:`step_unchecked` is for callers that hold this position's legal masks.
+    ``step`` changes the games in place; :meth:`copy` and
     :meth:`take` make independent batches (search), :meth:`to_states` and :meth:`from_states`
     cross to and from the reference engine.
     """
@@ -174,15 +156,15 @@ class BatchGames:
             streams = np.zeros(idx.size, np.uint64)
             kernels.seed_streams(streams, seed_array(seed, idx.size))
             self.state.rng[idx] = streams
-        with numba_threads(self.threads):
-            kernels.setup_games(self.state.rows, self.state.rng, self.params, idx, first)
+        kernels.setup_games.run(
+            self.threads, self.state.rows, self.state.rng, self.params, idx, first
+        )
 
     def legal_action_mask(self) -> np.ndarray:
         """(N, A) int8: 1 where the action index (the engine's, :mod:`camelup_env.actions`) is
         legal for the seat to move; a finished game has none."""
         out = np.empty((len(self), self.num_actions), np.int8)
-        with numba_threads(self.threads):
-            kernels.legal_masks(self.state.rows, self.params, out)
+        kernels.legal_masks.run(self.threads, self.state.rows, self.params, out)
         return out
 
     def random_actions(
@@ -196,8 +178,7 @@ class BatchGames:
             active[:] = False
             active[np.asarray(indices, dtype=np.int64)] = True
         out = np.empty(len(self), np.int64)
-        with numba_threads(self.threads):
-            kernels.random_actions(self.state.rows, self.params, streams, active, out)
+        kernels.random_actions.run(self.threads, self.state.rows, self.params, streams, active, out)
         return out
 
     def step(
@@ -209,47 +190,81 @@ class BatchGames:
         max_turns: int = 0,
         reward_mode: str = "win",
         coin_shaping: float = 0.0,
-        check: bool = True,
     ) -> StepResult:
-        """Every game's seat to move plays ``actions[i]``.
+        """Every game's seat to move plays ``actions[i]``, each action checked first.
 
         ``rolls``: optional (N, 3) dice as (die, camel shown, number) for the games whose
         action takes a pyramid tile (-1s: draw it from the game's stream), the search and test
         counterpart of :func:`camelup_env.engine.apply_outcome`. ``autoreset``: a game that
         ends is set up again at once (seat 0 first), its last coins in
-        :attr:`StepResult.final_coins`. ``check=False`` skips the legality check, for callers
-        whose actions come from :meth:`legal_action_mask` (an illegal action then corrupts
-        the game). A game whose action is -1 sits the step out: a finished game (without
-        ``autoreset``; :meth:`random_actions` gives it -1), or one that waits for others.
+        :attr:`StepResult.final_coins`. A game whose action is -1 sits the step out: a
+        finished game (without ``autoreset``; :meth:`random_actions` gives it -1), or one
+        that waits for others. An illegal action or roll refuses the whole step, before any
+        game moves, with the engine's error naming the game and the rule.
         """
+        acts, given = self._arguments(actions, rolls, reward_mode)
+        self._check(acts, given)
+        return self._play(acts, given, autoreset, max_turns, reward_mode, coin_shaping)
+
+    def step_unchecked(
+        self,
+        actions: Sequence[int] | np.ndarray,
+        rolls: np.ndarray | None = None,
+        *,
+        autoreset: bool = False,
+        max_turns: int = 0,
+        reward_mode: str = "win",
+        coin_shaping: float = 0.0,
+    ) -> StepResult:
+        """:meth:`step` without the legality check, for trusted callers only: those whose
+        actions were drawn from this very position's :meth:`legal_action_mask` (or
+        :meth:`random_actions`) and who already hold that mask, so a second legality pass
+        would only repeat the first. An illegal action here corrupts its game silently."""
+        acts, given = self._arguments(actions, rolls, reward_mode)
+        return self._play(acts, given, autoreset, max_turns, reward_mode, coin_shaping)
+
+    def _arguments(
+        self, actions: Sequence[int] | np.ndarray, rolls: np.ndarray | None, reward_mode: str
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """The actions as (N,) int64 and the dice as (N, 3) int64 (-1s: draw), checked for
+        shape and type."""
         if reward_mode not in REWARD_MODES:
             raise ValueError(f"reward_mode must be one of {REWARD_MODES}, got {reward_mode!r}")
         n = len(self)
         acts = np.asarray(actions)
         if acts.shape != (n,) or not np.issubdtype(acts.dtype, np.integer):
             raise ValueError(f"actions must be {n} integers, got shape {acts.shape} {acts.dtype}")
-        acts = acts.astype(np.int64, copy=False)
         given = np.full((n, 3), -1, np.int64)
         if rolls is not None:
             given[:] = np.asarray(rolls, np.int64).reshape(n, 3)
-        if check:
-            self._check(acts, given)
+        return acts.astype(np.int64, copy=False), given
+
+    def _play(
+        self,
+        acts: np.ndarray,
+        given: np.ndarray,
+        autoreset: bool,
+        max_turns: int,
+        reward_mode: str,
+        coin_shaping: float,
+    ) -> StepResult:
+        n = len(self)
         status = np.empty(n, np.int8)
         coin_delta = np.empty((n, self.rules.num_players), np.int32)
         final_coins = np.zeros((n, self.rules.num_players), np.int32)
-        with numba_threads(self.threads):
-            kernels.step_games(
-                self.state.rows,
-                self.state.rng,
-                self.params,
-                acts,
-                given,
-                max_turns,
-                autoreset,
-                status,
-                coin_delta,
-                final_coins,
-            )
+        kernels.step_games.run(
+            self.threads,
+            self.state.rows,
+            self.state.rng,
+            self.params,
+            acts,
+            given,
+            max_turns,
+            autoreset,
+            status,
+            coin_delta,
+            final_coins,
+        )
         terminated = status == kernels.TERMINATED
         rewards = (
             (coin_shaping * coin_delta).astype(np.float32)
@@ -264,8 +279,7 @@ class BatchGames:
         """Refuse the whole step, before any game moves, if one game's action or roll is bad;
         the reference engine names the broken rule."""
         codes = np.empty(len(self), np.int8)
-        with numba_threads(self.threads):
-            kernels.check_actions(self.state.rows, self.params, actions, rolls, codes)
+        kernels.check_actions.run(self.threads, self.state.rows, self.params, actions, rolls, codes)
         bad = np.flatnonzero(codes)
         if not bad.size:
             return

@@ -16,7 +16,9 @@ file of the kernel: constants imported from another module could go stale in the
 rule here is a second implementation of the reference engine's, and
 ``tests/test_batch_differential.py`` drives both with the same actions and dice and compares
 the states after every step: the rule ids in the comments point to the reference. The public
-kernels at the end loop over the games with ``prange``.
+kernels at the end loop over the games with ``prange``, each compiled twice
+(:func:`~camelup_env.batch.game_loops.over_games`): a plain loop for one thread and a parallel
+one; call them as ``kernel.run(threads, ...)``.
 
 numba notes: every kernel is cached on disk (``cache=True``); the small rule helpers are inlined
 (``inline='always'``), the setup of a game (once a game) is a call; integer constants that meet
@@ -27,6 +29,8 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit, prange
+
+from camelup_env.batch.game_loops import over_games
 
 # Sizes: the largest game the core holds.
 MAX_PLAYERS = 8
@@ -605,22 +609,22 @@ def _face_of(r, die, camel, value):
     return -1
 
 
-# Public kernels: prange over the games ---------------------------------------------------------
-@njit(cache=True, parallel=True)
+# Public kernels: prange over the games, serial and parallel ------------------------------------
+@over_games
 def setup_games(g, rng, r, indices, first):
     """Set up the games at ``indices`` from their own streams, ``first[j]`` to start."""
     for j in prange(indices.shape[0]):
         _setup_game(g, rng, r, indices[j], first[j])
 
 
-@njit(cache=True, parallel=True)
+@over_games
 def legal_masks(g, r, out):
     """``out[i]``: game ``i``'s legal actions as 0/1."""
     for i in prange(out.shape[0]):
         _legal_row(g, r, i, out[i])
 
 
-@njit(cache=True, parallel=True)
+@over_games
 def check_actions(g, r, actions, rolls, out):
     """``out[i]``: :data:`OK`, or why game ``i``'s action (or given roll) is refused."""
     for i in prange(actions.shape[0]):
@@ -644,7 +648,7 @@ def check_actions(g, r, actions, rolls, out):
             out[i] = OK
 
 
-@njit(cache=True, parallel=True)
+@over_games
 def step_games(g, rng, r, actions, rolls, max_turns, autoreset, status, coin_delta, final_coins):
     """Apply one (checked) action per game. ``rolls[i]`` gives game ``i``'s die as (die, camel
     shown, number), or -1s to draw it; it is overwritten with the roll made (-1s if none).
@@ -684,7 +688,7 @@ def step_games(g, rng, r, actions, rolls, max_turns, autoreset, status, coin_del
                 _setup_game(g, rng, r, i, 0)
 
 
-@njit(cache=True, parallel=True)
+@over_games
 def random_actions(g, r, stream, active, out):
     """``out[i]``: a legal action of game ``i`` drawn uniformly from ``stream`` (a separate
     per-game stream, so a random player does not change the dice); -1 for an ended game or one

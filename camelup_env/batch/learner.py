@@ -43,7 +43,7 @@ from typing import Any, cast
 import numpy as np
 
 from camelup_env.batch.engine_games import make_games
-from camelup_env.batch.games import BatchGames, random_streams
+from camelup_env.batch.games import BatchGames, StepResult, random_streams
 from camelup_env.batch.observe import BatchObserver
 from camelup_env.camelup_v1 import REWARD_MODES
 from camelup_env.engine import IllegalActionError
@@ -157,6 +157,10 @@ class LearnerGames:
         self.decisions = np.zeros(n, np.int64)  # external seats' decisions this episode
         #: Seconds in the games and observations, and in the opponents' decisions.
         self.timers = {"env": 0.0, "opponents": 0.0}
+        #: The legal masks of the games as they stand, computed once after each change of the
+        #: games and handed to everyone who asks (the learner's check, the opponents, the
+        #: policy's ``action_masks()``); ``None`` once the games have moved.
+        self._masks: np.ndarray | None = None
 
     def __len__(self) -> int:
         return len(self.games)
@@ -225,7 +229,7 @@ class LearnerGames:
         """
         n = len(self)
         actions = np.asarray(actions).astype(np.int64).reshape(n)
-        masks = self.games.legal_action_mask()
+        masks = self.legal_masks()
         legal = (actions >= 0) & (actions < self.num_actions)
         legal[legal] = masks[legal.nonzero()[0], actions[legal]] == 1
         legal |= self.over
@@ -237,7 +241,7 @@ class LearnerGames:
             self.pending[bad, self.games.current_player[bad]] += self.illegal_reward
         done = illegal | self.over
         self.decisions += ~done
-        result = self.games.step(np.where(done, -1, actions), **self._step_args(), check=False)
+        result = self._step_trusted(np.where(done, -1, actions))
         self.pending += result.rewards
         done |= result.terminated | result.truncated
         truncated = result.truncated | self._play_opponents(done)
@@ -255,9 +259,23 @@ class LearnerGames:
 
     def action_masks(self) -> np.ndarray:
         """(N, A) bool: the legal actions of the seat on move (none in a game that is over)."""
-        masks = self.games.legal_action_mask().astype(bool)
+        masks = self.legal_masks().astype(bool)
         masks[self.over] = False
         return masks
+
+    def legal_masks(self) -> np.ndarray:
+        """(N, A) int8: the games' legal masks as they stand (read-only; computed once per
+        position of the games, however many readers ask)."""
+        if self._masks is None:
+            self._masks = self.games.legal_action_mask()
+            self._masks.flags.writeable = False
+        return self._masks
+
+    def _step_trusted(self, actions: np.ndarray) -> StepResult:
+        """Step the games with actions already checked against :meth:`legal_masks` (no second
+        legality pass); the masks then no longer hold."""
+        self._masks = None
+        return self.games.step_unchecked(actions, **self._step_args())
 
     def observe(self, indices: np.ndarray, seats: np.ndarray) -> np.ndarray:
         """The observations of ``seats[j]`` in game ``indices[j]`` (len(indices), F)."""
@@ -313,6 +331,7 @@ class LearnerGames:
                     opponent.reset(int(rng.integers(1 << 31)))
             seeds[j] = rng.integers(1 << 62)
         self.random_streams[indices] = random_streams(len(indices), seeds + 1)
+        self._masks = None
         self.games.reset(indices, seed=seeds)
         self.pending[indices] = 0.0
         self.over[indices] = False
@@ -332,10 +351,10 @@ class LearnerGames:
             if not waiting.size:
                 return truncated
             actions = np.full(n, -1, np.int64)
-            masks = self.games.legal_action_mask()  # once a round, for every opponent's games
+            masks = self.legal_masks()  # once a round, for every opponent's games
             for opponent, idx in self._by_opponent(waiting).items():
                 actions[idx] = self._decide(opponent, idx, masks[idx])
-            result = self.games.step(actions, **self._step_args())
+            result = self._step_trusted(actions)  # every action was checked against masks
             self.pending += result.rewards
             ended = result.terminated | result.truncated
             truncated |= result.truncated
@@ -369,7 +388,18 @@ class LearnerGames:
         if getattr(opponent, "uniform_random", False):
             return self.games.random_actions(self.random_streams, idx)[idx]
         if hasattr(opponent, "act_batch"):
-            return np.asarray(opponent.act_batch(self.observe(idx, seats), masks.astype(bool)))
+            chosen = np.asarray(opponent.act_batch(self.observe(idx, seats), masks.astype(bool)))
+            chosen = chosen.astype(np.int64).reshape(len(idx))
+            inside = (chosen >= 0) & (chosen < self.num_actions)
+            bad = ~inside
+            bad[inside] = masks[np.flatnonzero(inside), chosen[inside]] == 0
+            if bad.any():
+                j = int(np.flatnonzero(bad)[0])
+                raise IllegalActionError(
+                    f"the opponent {opponent!r} in seat {seats[j]} (player_{seats[j]}) chose "
+                    f"an illegal action {chosen[j]}"
+                )
+            return chosen
         out = np.empty(len(idx), np.int64)
         for j, (i, state) in enumerate(zip(idx, self.games.to_states(idx), strict=True)):
             seat = int(seats[j])

@@ -1,7 +1,8 @@
 """Compiled kernels of the batched observation: :class:`camelup_env.observation.Observer`'s
 vector for every game of a batch, one observing seat per game, threads across games.
 
-``observe_games`` loops over the games with ``prange``; each game calls functions that are
+``observe_games`` loops over the games with ``prange`` (compiled serial and parallel,
+:func:`~camelup_env.batch.game_loops.over_games`); each game calls functions that are
 compiled once (not inlined, to keep compile time down): :func:`_public_features` (the board,
 the bets and the piles as the seat sees them), :func:`_odds` (the leg enumeration and the race
 estimate of the public position), :func:`_odds_features` (their slices) and
@@ -37,6 +38,7 @@ from numba import njit, prange
 from numba.core.registry import CPUDispatcher as Dispatcher
 
 from camelup_env.batch import kernels as batch_kernels
+from camelup_env.batch.game_loops import GameLoop, over_games
 from camelup_env.batch.kernels import (
     COINS,
     CURRENT,
@@ -510,7 +512,7 @@ def _odds_features(g, r, i, spec, leg, race, out):
         out[spec[RACE_LOSER_PROB] + c] = race[1, c]
 
 
-@njit(cache=True, parallel=True)
+@over_games
 def observe_games(
     g,
     r,
@@ -587,12 +589,13 @@ def drop_stale_cache() -> bool:
     written (numba checks only this file's time stamp); returns whether it flushed. Run at
     import, before anything compiles; a cache that cannot be written is left to numba."""
     kernels_here = [
-        v
+        dispatcher
         for v in globals().values()
-        if isinstance(v, Dispatcher) and v.py_func.__module__ == __name__
+        for dispatcher in (v if isinstance(v, GameLoop) else (v,))
+        if isinstance(dispatcher, Dispatcher) and dispatcher.py_func.__module__ == __name__
     ]
     # numba's disk cache is a private attribute of its dispatchers, absent from its types
-    folder = observe_games._cache.cache_path  # type: ignore[attr-defined]
+    folder = observe_games.serial._cache.cache_path  # type: ignore[attr-defined]
     if folder is None:  # caching disabled
         return False
     marker = Path(folder) / f"{Path(__file__).stem}.deps"

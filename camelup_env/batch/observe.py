@@ -34,7 +34,7 @@ import numpy as np
 from camelup_env.batch import observation_kernels as ok
 from camelup_env.batch.arrays import rule_vector
 from camelup_env.batch.convert import to_state
-from camelup_env.batch.games import BatchGames, numba_threads
+from camelup_env.batch.games import BatchGames
 from camelup_env.observation import Observer, v0_race_seed
 from camelup_env.odds.position_estimate import RACE_SEED, _pick_points, _picks_for
 from camelup_env.odds.tables import _tables_of
@@ -142,21 +142,21 @@ class BatchObserver:
         if len(self._memo[0]) != n:
             self._memo = self._empty_memo(n)
         out = np.zeros((idx.size, self.size), np.float32)
-        with numba_threads(games.threads):  # the games' setting (BatchGames: why one thread)
-            ok.observe_games(
-                games.state.rows,
-                games.params,
-                idx,
-                seat_arr,
-                self._spec,
-                self._value_col,
-                self._inv_mult,
-                *self._tables,
-                *self._picks,
-                seeds,
-                *self._memo,
-                out,
-            )
+        ok.observe_games.run(
+            games.threads,  # the games' setting (BatchGames: why one thread)
+            games.state.rows,
+            games.params,
+            idx,
+            seat_arr,
+            self._spec,
+            self._value_col,
+            self._inv_mult,
+            *self._tables,
+            *self._picks,
+            seeds,
+            *self._memo,
+            out,
+        )
         return out
 
 

@@ -29,8 +29,9 @@ def play_to_end(
     """Step every unfinished game with ``choose`` until all have ended; (N, P) final coins.
 
     A game over on entry keeps its coins. ``max_turns`` (> 0): a game that reaches that many
-    actions is truncated and scored with its coins as they stand. ``check=False`` skips the
-    legality check (:meth:`BatchGames.step`) for choosers that follow the legal masks.
+    actions is truncated and scored with its coins as they stand. ``check=False`` steps
+    through :meth:`BatchGames.step_unchecked`, for choosers whose actions follow the legal
+    masks.
     """
     final = np.zeros((len(games), games.rules.num_players), np.int64)
     done = games.game_over.copy()
@@ -39,7 +40,8 @@ def play_to_end(
         idx = np.flatnonzero(~done)
         actions = np.full(len(games), -1, np.int64)
         actions[idx] = choose(games, idx)
-        result = games.step(actions, max_turns=max_turns, check=check)
+        step = games.step if check else games.step_unchecked
+        result = step(actions, max_turns=max_turns)
         ended = (result.terminated | result.truncated) & ~done
         final[ended] = result.final_coins[ended]
         done |= ended
