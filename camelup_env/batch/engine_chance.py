@@ -108,6 +108,14 @@ class EngineChanceGames(BatchGames):
                 self.chance[i].bit_generator.state = state
             raise
 
+    def step_unchecked(
+        self, actions: Sequence[int] | np.ndarray, rolls: np.ndarray | None = None, **kwargs: Any
+    ) -> StepResult:
+        """As :meth:`BatchGames.step_unchecked`; the dice drawn as :meth:`step` draws them."""
+        if rolls is None:
+            rolls, _ = self._draw_rolls(np.asarray(actions))
+        return super().step_unchecked(actions, rolls, **kwargs)
+
     def _draw_rolls(self, actions: np.ndarray) -> tuple[np.ndarray, dict[int, Any]]:
         """(N, 3) the engine's draw for every game taking a pyramid tile that it may take,
         -1s elsewhere (an illegal take draws nothing, as in the engine); and the states of
