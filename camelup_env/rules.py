@@ -17,6 +17,13 @@ from typing import Any
 
 PRESETS = ("classic", "second_edition", "supercup", "persian_tutorial", "cup")
 
+
+def preset_list() -> str:
+    """:data:`PRESETS` as the end of a sentence, "classic, ... or cup": every help text that
+    names the presets says this, so a new preset appears in all of them at once."""
+    return ", ".join(PRESETS[:-1]) + " or " + PRESETS[-1]
+
+
 _CLASSIC_COLOURS = ("blue", "green", "orange", "yellow", "white")
 _RACING = {
     "classic": _CLASSIC_COLOURS,

@@ -12,6 +12,8 @@ from camelup_cli.main import SUBCOMMANDS, main
 
 #: a tournament and an evaluation that would start at once but for the value a case adds
 TWO = ["tournament", "--agents", "random,greedy", "--players", "2"]
+#: the shipped models (a two-player and a four-player one)
+MODELS = Path(__file__).resolve().parents[1] / "results" / "models"
 EVALUATE = ["evaluate", "greedy", "--opponents", "random", "--preset", "classic", "--players", "2"]
 
 
@@ -36,6 +38,21 @@ def test_every_subcommand_has_help(name: str, capsys) -> None:
     code, out, _ = _run([name, "--help"], capsys)
     assert code == 0 and f"camelup {name}" in out
     assert "%%" not in out  # help text is %-formatted by argparse, descriptions are not
+
+
+@pytest.mark.parametrize("name", list(SUBCOMMANDS))
+def test_every_help_that_names_a_preset_names_them_all(name: str, capsys) -> None:
+    """One list, the registry's: a help that offers presets offers every one of them."""
+    from camelup_env.rules import PRESETS
+
+    _, out, _ = _run([name, "--help"], capsys)
+    for line in out.splitlines():
+        if "--preset" in line or "rule set" in line.lower() or "rule preset" in line.lower():
+            break
+    else:
+        return  # no preset setting in this subcommand
+    words = out.replace(",", " ").replace("{", " ").replace("}", " ").split()
+    assert set(PRESETS) <= {w.strip(".;:") for w in words}, out
 
 
 def test_top_level_help_prints_percent_signs_once(capsys) -> None:
@@ -67,6 +84,9 @@ def test_tournament_help_documents_every_setting(capsys) -> None:
         ["evaluate", "greedy", "--games", "x"],
         ["evaluate", "ppo:/nonexistent.zip", "--games", "4"],
         ["evaluate", "search:/nonexistent.zip", "--games", "4"],
+        # a two-player model at a four-player table: refused before any game
+        ["evaluate", f"ppo:{MODELS}/classic2/model.zip", "--players", "4", "--games", "4"],
+        ["evaluate", "greedy", "--opponents", f"ppo:{MODELS}/classic4/model.zip"],
         ["compare", "/nonexistent/a", "/nonexistent/b"],
         ["replay", "/nonexistent/folder", "--game", "0"],
         ["replay", "/nonexistent/folder", "--game", "zero"],

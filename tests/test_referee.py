@@ -190,3 +190,21 @@ def test_a_bot_that_answers_garbage_or_nothing_forfeits(tmp_path: Path) -> None:
             )
     finally:
         silent.kill()
+
+
+def test_a_raising_bot_leaves_its_traceback_in_its_log(tmp_path: Path) -> None:
+    """The forfeit reason is one line; the bot's log holds the whole traceback, which names
+    the line of the bot that raised."""
+    entries = (
+        AgentEntry("random", "random"),
+        AgentEntry("raiser", "py:tests.faulty_bots:RaisingBot"),
+    )
+    rules = RuleSet("classic", num_players=2)
+    setup = MatchSetup(entries, rules.to_dict(), limits(), 2000, str(tmp_path))
+    records: list[dict] = []
+    run_games([GameSpec(0, 0, 0, 0, 7, (0, 1))], setup, 1, records.append)
+    assert records[0]["forfeit"]["reason"] == "raised RuntimeError: bot exploded"
+    (log,) = tmp_path.glob("*raiser*.log")
+    text = log.read_text()
+    assert "Traceback (most recent call last)" in text and "faulty_bots.py" in text
+    assert "RuntimeError: bot exploded" in text

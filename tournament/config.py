@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from camelup_config import ConfigError, load_config, read_mapping, setting
-from camelup_env.rules import RuleSet
+from camelup_env.rules import RuleSet, preset_list
 from tournament.schedule import SEED_STRIDE, round_size
 
 
@@ -109,9 +109,7 @@ class TournamentConfig:
         "cmd:PROGRAM ARGS), comma-separated on the command line; in YAML an entry may be "
         "{spec, label, kwargs}",
     )
-    preset: str = setting(
-        "classic", help="rule preset: classic, second_edition, supercup or persian_tutorial"
-    )
+    preset: str = setting("classic", help=f"rule preset: {preset_list()}")
     players: int = setting(4, help="players per game")
     games: int = setting(
         100, help=f"games in all, rounded up to whole rounds (at most {MAX_GAMES:,} after rounding)"
@@ -347,3 +345,22 @@ def check_spec(spec: str) -> None:
         registry.check(spec)
     except registry.UnknownAgentError as exc:
         raise ValueError(f"{exc} (or cmd:PROGRAM ARGS)") from exc
+
+
+def check_model_game(spec: str, rules: RuleSet) -> None:
+    """Refuse a spec whose model file is unreadable or was trained for another game than
+    ``rules``: its metadata is read (a second, no tensors) so that the mistake is one line
+    before any game, not the first game's load error."""
+    import agents as registry
+    from agents.policy_file import ModelFileError, read_policy_file
+
+    try:
+        path = registry.model_file(spec)
+        recorded = None if path is None else read_policy_file(path, tensors=False).rules
+    except (ModelFileError, OSError) as exc:
+        raise ValueError(f"agent {spec!r}: {exc}") from None
+    if recorded is not None and recorded != rules:
+        raise ValueError(
+            f"agent {spec!r} was trained for {recorded.preset} with {recorded.num_players} "
+            f"players; this game is {rules.preset} with {rules.num_players} players"
+        )

@@ -28,13 +28,14 @@ from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 
 import agents
-from camelup_env.rules import RuleSet
+from camelup_env.rules import PRESETS, RuleSet
 from tournament.config import (
     MAX_GAMES,
     MAX_SEED,
     AgentEntry,
     TournamentConfig,
     TournamentError,
+    check_model_game,
     check_spec,
     check_workers,
 )
@@ -122,6 +123,7 @@ def evaluate(
     for spec in (candidate, opponent):
         try:
             check_spec(spec)
+            check_model_game(spec, rules)
         except ValueError as exc:
             raise TournamentError(str(exc)) from None
     config = config or TournamentConfig(agents=[candidate, opponent], players=2)
@@ -191,7 +193,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default="random,heuristic,greedy",
         help="comma-separated agent specs (each fills every other seat)",
     )
-    parser.add_argument("--preset", default=None, help="default: the model's own preset")
+    parser.add_argument(
+        "--preset",
+        default=None,
+        choices=PRESETS,
+        help="default: the model's own preset",
+    )
     parser.add_argument(
         "--players", type=int, default=None, help="default: the model's own player count"
     )

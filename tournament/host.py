@@ -12,7 +12,7 @@ game, and the rebuild is this process's largest cost after the agent's own.
 The protocol keeps its own copy of stdout; ``print`` in an agent goes to stderr (the bot's
 log), so it cannot break the protocol by accident. An exception from the agent - any
 ``BaseException``, ``SystemExit`` and ``KeyboardInterrupt`` too - is answered with
-``{"error": "raised ..."}`` and the process exits.
+``{"error": "raised ..."}`` and the process exits, its traceback written to the bot's log.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import traceback
 from typing import IO, Any
 
 import numpy as np
@@ -116,6 +117,9 @@ class Host:
                 elif kind == "move":
                     self.move(message)
             except BaseException as exc:  # the agent's failure is its forfeit, reported
+                # the whole traceback goes to the bot's log (stderr), where its author looks
+                traceback.print_exc(file=sys.stderr)
+                sys.stderr.flush()
                 self.send({"error": describe_failure(exc)})
                 return 1
         return 0

@@ -17,7 +17,7 @@ from typing import Any
 
 from camelup_config import ConfigError, setting
 from camelup_env.camelup_v1 import REWARD_MODES
-from camelup_env.rules import RuleSet
+from camelup_env.rules import RuleSet, preset_list
 
 
 def name_setting(default: str) -> Any:
@@ -35,9 +35,7 @@ class SelfPlaySettings:
     """The game, observation, reward, network, PPO and opponent settings of a self-play run."""
 
     name: str = name_setting("selfplay")
-    preset: str = setting(
-        "classic", help="Rule set: classic, second_edition, supercup or persian_tutorial."
-    )
+    preset: str = setting("classic", help=f"Rule set: {preset_list()}.")
     num_players: int = setting(
         4, help="Players per game (the learner and num_players - 1 opponents)."
     )

@@ -30,7 +30,7 @@ import agents
 from agents.arena import observe, run_game
 from camelup_env.luck import coin_leader
 from camelup_env.odds.win import SHIPPED, WinModel, equity, progress
-from camelup_env.rules import RuleSet
+from camelup_env.rules import PRESETS, RuleSet
 from camelup_env.state import GameState
 
 DEFAULT_MIX = "greedy,expert,heuristic,random"
@@ -131,7 +131,7 @@ def quality(model: WinModel, samples: Samples) -> list[dict]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m training.win_model", description=__doc__)
-    parser.add_argument("--preset", default="classic")
+    parser.add_argument("--preset", default="classic", choices=PRESETS)
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--games", type=int, default=400, help="training games")
     parser.add_argument("--holdout", type=int, default=100, help="games of other seeds")
