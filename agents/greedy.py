@@ -50,6 +50,9 @@ class GreedyAgent(Agent):
         self.photographer = photographer
 
     def warmup(self, public_state: GameState) -> None:
+        # every odds kernel a later move may call (the exact tile values of a started leg
+        # too), then this agent's own path through them
+        odds.warm_up(public_state)
         self.action_values(public_state, range(len(action_table(public_state.rules))))
 
     def act(self, observation: Observation, public_state: GameState) -> int:

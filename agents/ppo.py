@@ -98,6 +98,11 @@ class PolicyAgent(Agent):
 
     def warmup(self, public_state: GameState) -> None:
         self.check_rules(public_state.rules)
+        if self.observer.odds_features or self.observer.action_values:
+            # the observation's odds and action values call every odds kernel as the game goes
+            from camelup_env import odds
+
+            odds.warm_up(public_state)
         self.observer.observe(public_state, public_state.current)
 
     def act(self, observation: Observation, public_state: GameState) -> int:

@@ -36,6 +36,7 @@ from camelup_env.batch.arrays import BATCH_PRESETS
 from camelup_env.batch.games import BatchGames
 from camelup_env.batch.playout import play_to_end
 from camelup_env.batch.rewards import win_shares
+from camelup_env.engine import legal_action_indices
 from camelup_env.state import GameState
 
 #: A rollout still running after this many further actions is scored as it stands. Whole games
@@ -78,6 +79,8 @@ class RolloutSearchAgent(Agent):
     def warmup(self, public_state: GameState) -> None:
         self.policy.warmup(public_state)
         self._check(public_state)
+        # a short play-out reaches every batch-core kernel a move's play-outs call
+        self.play_out(public_state, public_state.current, legal_action_indices(public_state)[:2])
 
     def _check(self, state: GameState) -> None:
         self.policy.check_rules(state.rules)

@@ -1,4 +1,4 @@
-"""The interval formula of :func:`tournament.ratings.mean_ci`, independent and clustered."""
+"""The interval formulas of :mod:`tournament.ratings`: the clustered mean and the win share."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import statistics
 
 import pytest
 
-from tournament.ratings import mean_ci
+from tournament.ratings import TOO_FEW_SEEDS, bracket, mean_ci, plus_minus, share_interval
 
 VALUES = [0.0, 1.0, 0.0, 0.0, 0.5, 1.0, 0.0, 0.0, 0.0, 1.0, 0.25, 0.0]
 
@@ -46,3 +46,43 @@ def test_undefined_intervals_are_nan():
     assert all(math.isnan(x) for x in mean_ci([]))
     assert math.isnan(mean_ci([1.0])[1])
     assert math.isnan(mean_ci([1.0, 0.0], [7, 7])[1])  # one group: no spread to measure
+
+
+# The win share's interval (share_interval): Wilson's at the clustered effective sample size.
+def test_a_share_interval_without_clusters_is_wilsons():
+    shares = [1.0] * 30 + [0.0] * 70
+    mean, low, high = share_interval(shares)
+    assert mean == pytest.approx(0.3)
+    # Wilson's score interval of 30 wins in 100 games, z = 1.96
+    assert (low, high) == pytest.approx((0.2189, 0.3958), abs=1e-4)
+
+
+def test_no_win_gives_an_interval_above_zero_not_a_point():
+    shares = [0.0] * 40
+    groups = [g // 4 for g in range(40)]  # ten seeds of four rotations
+    mean, low, high = share_interval(shares, groups)
+    assert mean == low == 0.0 and high > 0.0
+    # nothing measures how alike a seed's games are: each seed counts as one game
+    assert high == pytest.approx(1.96**2 / (10 + 1.96**2))
+
+
+def test_all_wins_give_an_interval_below_one_not_a_point():
+    mean, low, high = share_interval([1.0] * 40, [g // 4 for g in range(40)])
+    assert mean == high == 1.0 and 0.0 < low < 1.0
+
+
+def test_share_intervals_stay_inside_zero_and_one():
+    """A rare win: the normal interval would reach below 0 (as a training run's eval.csv did)."""
+    shares = [1.0] + [0.0] * 19
+    groups = [g // 2 for g in range(20)]
+    mean, half = mean_ci(shares, groups)
+    assert mean - half < 0.0
+    _, low, high = share_interval(shares, groups)
+    assert 0.0 <= low < 0.05 < high <= 1.0
+
+
+def test_one_seed_is_too_few_seeds_not_nan():
+    mean, low, high = share_interval([1.0, 0.0, 0.0, 0.0], [5, 5, 5, 5])
+    assert mean == 0.25 and math.isnan(low) and math.isnan(high)
+    assert bracket(low, high) == f"({TOO_FEW_SEEDS})" == plus_minus(math.nan)
+    assert bracket(0.1, 0.25) == "[0.100, 0.250]" and plus_minus(0.5) == "± 0.50"

@@ -166,9 +166,10 @@ def test_summary_statistics_by_hand() -> None:
     assert s["h2h"]["c"]["a"] == 0.5
     # both games have one seed: the interval is clustered by seed, and one cluster has no
     # measurable spread
-    assert s["seeds"] == 1 and math.isnan(rows["a"]["win_ci"])
+    assert s["seeds"] == 1 and math.isnan(rows["a"]["win_low"])
     records[1]["seed"] = 1
-    assert summarise(records, ["a", "b", "c"])["rows"][0]["win_ci"] > 0
+    row = summarise(records, ["a", "b", "c"])["rows"][0]
+    assert 0.0 <= row["win_low"] < row["win_share"] < row["win_high"] <= 1.0
 
 
 def test_a_tournament_with_a_cmd_bot_and_a_crasher_replays_every_game(tmp_path: Path) -> None:
@@ -349,12 +350,15 @@ def test_results_from_before_seating_resume_as_rotations(tmp_path: Path) -> None
         prepare_out(tmp_path, config(agents=["random", "heuristic", "greedy"], players=3))
 
 
-def test_resume_skips_finished_games(tmp_path: Path) -> None:
+def test_resume_skips_finished_games_and_says_so(tmp_path: Path, capsys) -> None:
     cfg = config(games=8)
     run_tournament(cfg, tmp_path, progress=False)
+    assert "resuming" not in capsys.readouterr().err
     lines = (tmp_path / "games.jsonl").read_text().splitlines()
     (tmp_path / "games.jsonl").write_text("\n".join(lines[:5]) + "\n")
     run_tournament(cfg, tmp_path, progress=False)
+    said = capsys.readouterr().err
+    assert f"resuming {tmp_path}/: 5 of 8 games already played, 3 to play" in said
     again = read_games(tmp_path / "games.jsonl")
     assert sorted(r["game"] for r in again) == [0, 1, 2, 3, 4, 5, 6, 7]
     assert _strip(again) == _strip([json.loads(x) for x in lines])

@@ -18,7 +18,7 @@ from agents.arena import play_game
 from agents.ppo import ModelFileError, load_agent
 from camelup_config import ConfigError, load_config
 from camelup_env.rules import RuleSet
-from tournament.ratings import mean_ci
+from tournament.ratings import share_interval
 from training.sb3_trainer import TrainConfig, train
 
 
@@ -83,7 +83,7 @@ def test_loaded_agent_plays_only_legal_moves(trained) -> None:
         assert result.forfeit is None and not result.truncated
 
 
-def test_resume_continues_from_the_checkpoint(trained, tmp_path) -> None:
+def test_resume_continues_from_the_checkpoint_and_says_so(trained, tmp_path, capsys) -> None:
     cfg, _ = trained
     # Copy the finished run, then ask for more steps: --resume picks up the checkpoint.
     import shutil
@@ -92,6 +92,10 @@ def test_resume_continues_from_the_checkpoint(trained, tmp_path) -> None:
     shutil.copytree(cfg.out_dir, out)
     more = replace(cfg, out_dir=str(out), total_timesteps=cfg.total_timesteps + 128)
     path = train(more, resume=True)
+    said = capsys.readouterr().out
+    assert f"resuming the run in {out}/ from its last checkpoint: " in said
+    assert f"of {more.total_timesteps:,} decisions" in said
+    assert "evaluations (" in said and "win share" in said  # the final table
     meta = json.loads(zipfile.ZipFile(path).read("camelup.json"))
     assert meta["trained_steps"] >= more.total_timesteps
     assert json.loads((out / "progress.json").read_text())["timesteps"] >= more.total_timesteps
@@ -241,10 +245,11 @@ def test_evaluate_command_writes_a_seat_rotated_report(trained, tmp_path, capsys
     assert [int(g["game"]) for g in games] == list(range(6))
     assert [int(g["seat"]) for g in games] == [0, 1] * 3  # seats rotate
     assert [int(g["seed"]) for g in games] == [0, 0, 1, 1, 2, 2]  # a seed per rotation pair
-    win_share, ci_low = (float(x) for x in rows[1].split(",")[5:7])
-    mean, half = mean_ci([float(g["win_share"]) for g in games], [g["seed"] for g in games])
-    assert mean == pytest.approx(win_share)
-    assert mean - half == pytest.approx(ci_low)  # the interval is clustered by seed
+    win_share, ci_low, ci_high = (float(x) for x in rows[1].split(",")[5:8])
+    expected = share_interval([float(g["win_share"]) for g in games], [g["seed"] for g in games])
+    # the interval is clustered by seed
+    assert (win_share, ci_low, ci_high) == pytest.approx(expected)
+    assert 0.0 <= ci_low <= win_share <= ci_high <= 1.0
 
 
 def test_imitation_warm_start_fits_the_teacher(tmp_path) -> None:

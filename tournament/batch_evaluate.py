@@ -24,8 +24,7 @@ from camelup_env.batch.games import BatchGames, random_streams
 from camelup_env.batch.playout import play_to_end
 from camelup_env.batch.rewards import win_shares
 from camelup_env.rules import RuleSet
-from tournament.evaluate import CandidateGame, EvalResult
-from tournament.ratings import mean_ci
+from tournament.evaluate import CandidateGame, EvalResult, result_of
 
 
 def batch_capable(spec: str) -> bool:
@@ -94,18 +93,4 @@ def evaluate_on_batch(
                 forfeit=False,
             )
         )
-    mean, half = mean_ci([r.win_share for r in rows], [r.seed for r in rows])
-    return EvalResult(
-        candidate=candidate,
-        opponent=opponent,
-        preset=rules.preset,
-        num_players=n,
-        games=games,
-        win_share=mean,
-        ci_low=mean - half,
-        ci_high=mean + half,
-        mean_coins=float(final[np.arange(games), seat].mean()),
-        mean_opponent_coins=sum(r.opponent_coins for r in rows) / games,
-        forfeits=0,
-        per_game=tuple(rows),
-    )
+    return result_of(candidate, opponent, rules, rows)

@@ -21,7 +21,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from tournament.ratings import mean_ci
+from tournament.ratings import bracket, mean_ci
 
 COLUMNS = ("opponent", "game", "seed", "seat", "win_share")
 
@@ -138,14 +138,18 @@ def run(args: argparse.Namespace) -> int:
     for r in rows:
         print(
             f"vs {r.opponent:<10} A {r.share_a:.3f}  B {r.share_b:.3f}  A - B "
-            f"{r.difference:+.3f} [{r.difference - r.half_width:+.3f}, "
-            f"{r.difference + r.half_width:+.3f}]  ({r.games} paired games)"
+            f"{r.difference:+.3f} {_interval(r.difference, r.half_width)}  "
+            f"({r.games} paired games)"
             + (
                 ""
                 if math.isnan(r.adjusted_difference)
                 else f"; luck-adjusted A - B {r.adjusted_difference:+.3f} "
-                f"[{r.adjusted_difference - r.adjusted_half_width:+.3f}, "
-                f"{r.adjusted_difference + r.adjusted_half_width:+.3f}]"
+                f"{_interval(r.adjusted_difference, r.adjusted_half_width)}"
             )
         )
     return 0
+
+
+def _interval(difference: float, half: float) -> str:
+    """``[low, high]`` of a difference, or "too few seeds" with one seed."""
+    return bracket(difference - half, difference + half, "+.3f")

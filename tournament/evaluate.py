@@ -4,8 +4,8 @@ In game ``g`` the candidate sits in seat ``g mod n`` and the baseline fills ever
 the ``n`` rotations of a group share one seed, so they see the same dice (paired seeds cut the
 variance that luck adds). A game's *win share* is ``1/k`` when the candidate is one of ``k``
 tied winners, else 0; its mean over games estimates the win rate (1/n is an equal player).
-The 95% interval is :func:`tournament.ratings.mean_ci` over per-game shares, clustered by seed
-group: the rotations of a group are not independent games.
+The 95% interval is :func:`tournament.ratings.share_interval` over per-game shares (Wilson's,
+inside [0, 1]), clustered by seed group: the rotations of a group are not independent games.
 
 Games are played like a tournament's (the same referee, bot processes and game workers), so a
 bot that breaks a rule forfeits and an agent that cannot be built stops the evaluation at once;
@@ -41,7 +41,7 @@ from tournament.config import (
 )
 from tournament.luck import GameLuck
 from tournament.pool import MatchSetup, check_bots_start, run_games
-from tournament.ratings import mean_ci, win_share
+from tournament.ratings import bracket, mean_ci, share_interval, win_share
 from tournament.schedule import GameSpec
 
 
@@ -164,18 +164,27 @@ def evaluate(
         on_record,
     )
     rows.sort(key=lambda r: r.game)
+    return result_of(candidate, opponent, rules, rows)
+
+
+def result_of(
+    candidate: str, opponent: str, rules: RuleSet, rows: list[CandidateGame]
+) -> EvalResult:
+    """An evaluation's result from its games (the referee's or the batch core's): the win
+    share with its clustered Wilson interval, the luck-adjusted one with its normal interval
+    (it is not bounded to [0, 1]), both clustered by seed."""
     groups = [r.seed for r in rows]
-    mean, half = mean_ci([r.win_share for r in rows], groups)
+    mean, low, high = share_interval([r.win_share for r in rows], groups)
     adjusted, adjusted_half = mean_ci([r.win_share_adjusted for r in rows], groups)
     return EvalResult(
         candidate=candidate,
         opponent=opponent,
         preset=rules.preset,
         num_players=rules.num_players,
-        games=games,
+        games=len(rows),
         win_share=mean,
-        ci_low=mean - half,
-        ci_high=mean + half,
+        ci_low=low,
+        ci_high=high,
         mean_coins=sum(r.coins for r in rows) / len(rows),
         mean_opponent_coins=sum(r.opponent_coins for r in rows) / len(rows),
         forfeits=sum(r.forfeit for r in rows),
@@ -269,12 +278,12 @@ def run(args: argparse.Namespace) -> int:
             rows.append(result)
             print(
                 f"vs {opponent:<10} win share {result.win_share:.3f} "
-                f"[{result.ci_low:.3f}, {result.ci_high:.3f}]  coins {result.mean_coins:.1f} "
+                f"{bracket(result.ci_low, result.ci_high)}  coins {result.mean_coins:.1f} "
                 f"vs {result.mean_opponent_coins:.1f}  ({result.games} games, "
                 f"{result.forfeits} forfeits, {time.time() - start:.0f} s)"
                 + (
                     f"; luck-adjusted {result.adjusted:.3f} "
-                    f"[{result.adjusted_ci_low:.3f}, {result.adjusted_ci_high:.3f}]"
+                    f"{bracket(result.adjusted_ci_low, result.adjusted_ci_high)}"
                     if not math.isnan(result.adjusted)
                     else ""
                 ),
@@ -309,16 +318,16 @@ def write_report(out: Path, rows: list[EvalResult], command: str) -> None:
         f"{r0.preset}, {r0.num_players} players; the candidate takes each seat equally often "
         "and the opponent fills every other seat; paired seeds across rotations. Win share: "
         f"1/k for a k-way tied win; an equal player scores {1 / r0.num_players:.3f}. 95% "
-        "intervals clustered by seed group (the rotations of one seed are not independent); "
-        "every game in `games.csv`.",
+        "intervals clustered by seed group (the rotations of one seed are not independent; "
+        "Wilson's for the win share); every game in `games.csv`.",
         "",
         "| opponent | games | win share | 95% CI | luck-adjusted | 95% CI "
         "| mean coins (candidate) | mean coins (opponents) | forfeits |",
         "|---|---|---|---|---|---|---|---|---|",
     ]
     lines += [
-        f"| {r.opponent} | {r.games} | {r.win_share:.3f} | [{r.ci_low:.3f}, {r.ci_high:.3f}] "
-        f"| {_figure(r.adjusted)} | [{_figure(r.adjusted_ci_low)}, {_figure(r.adjusted_ci_high)}] "
+        f"| {r.opponent} | {r.games} | {r.win_share:.3f} | {bracket(r.ci_low, r.ci_high)} "
+        f"| {_figure(r.adjusted)} | {_adjusted_interval(r)} "
         f"| {r.mean_coins:.1f} | {r.mean_opponent_coins:.1f} | {r.forfeits} |"
         for r in rows
     ]
@@ -334,3 +343,8 @@ def write_report(out: Path, rows: list[EvalResult], command: str) -> None:
 
 def _figure(value: float) -> str:
     return "-" if math.isnan(value) else f"{value:.3f}"
+
+
+def _adjusted_interval(r: EvalResult) -> str:
+    """The luck-adjusted interval; ``-`` where no adjusted share was measured."""
+    return "-" if math.isnan(r.adjusted) else bracket(r.adjusted_ci_low, r.adjusted_ci_high)

@@ -1,7 +1,10 @@
 """Statistics of a set of games: win shares, coins, ranks, openskill ratings, head to head.
 
-One home for the interval formula (:func:`mean_ci`, clustered by seed), used by tournaments and
-evaluation alike.
+One home for the interval formulas, used by tournaments, evaluation and training alike: the
+clustered normal interval of a mean (:func:`mean_ci`: coins, differences) and the clustered
+Wilson interval of a win share (:func:`share_interval`, which stays inside [0, 1] and is not a
+point at 0% or 100%); fewer than two seeds measure no spread at all, which the reports print
+as :data:`TOO_FEW_SEEDS` (:func:`bracket`, :func:`plus_minus`) instead of a nan.
 Ratings are openskill Plackett-Luce over the games in id order (so a resumed run rates exactly
 as an uninterrupted one); win rates count a shared victory as ``1/k``.
 """
@@ -14,11 +17,18 @@ from collections import Counter, defaultdict
 from collections.abc import Hashable, Sequence
 from typing import Any
 
+#: The two-sided 95% quantile of the standard normal distribution (rounded as usual: the
+#: intervals of every published result use it).
+Z95 = 1.96
+#: What a report prints for an interval that one seed (or none) cannot measure.
+TOO_FEW_SEEDS = "too few seeds"
+
 
 def mean_ci(
     values: Sequence[float], groups: Sequence[Hashable] | None = None
 ) -> tuple[float, float]:
-    """Mean and the half-width of its 95% normal-approximation interval (nan if undefined).
+    """Mean and the half-width of its 95% normal-approximation interval (nan if undefined:
+    no values, or fewer than two groups, whose spread cannot be measured).
 
     ``groups`` labels the values that are not independent of each other: games played on one
     seed (the seat rotations of an evaluation or of a tournament's seating) see the same
@@ -41,7 +51,50 @@ def mean_ci(
     if g < 2:
         return mean, float("nan")
     var = g / (g - 1) * sum(r * r for r in residuals.values()) / (n * n)
-    return mean, 1.96 * math.sqrt(var)
+    return mean, Z95 * math.sqrt(var)
+
+
+def share_interval(
+    shares: Sequence[float], groups: Sequence[Hashable] | None = None
+) -> tuple[float, float, float]:
+    """Mean of win shares (each in [0, 1]) and its 95% interval ``(mean, low, high)``: Wilson's
+    score interval at the effective number of games of the clustered variance.
+
+    The clustered variance of :func:`mean_ci` says how many independent games the games are
+    worth: ``n_eff = n / deff``, where the design effect ``deff`` is that variance over the
+    variance of ``n`` independent games, ``p (1 - p) / (n - 1)`` (both with their small-sample
+    factor, so that ``n_eff = n`` when each game is its own group), and ``n_eff`` is capped at
+    ``n`` (the games of a seed never count for more than as many independent games).
+    Wilson's interval at ``n_eff`` stays in [0, 1] and is not a point at 0% or 100%, where
+    the normal interval is ``p ± 0`` or crosses 0. When the variance says nothing (every seed
+    scores alike, say every game lost) each seed counts as one game: ``n_eff`` = the number
+    of groups, the cautious case of games that always end alike. Fewer than two groups:
+    ``(mean, nan, nan)``, too few seeds.
+    """
+    mean, half = mean_ci(shares, groups)
+    if math.isnan(half):
+        return mean, math.nan, math.nan
+    n = len(shares)
+    spread = mean * (1.0 - mean)
+    var = (half / Z95) ** 2
+    seeds = len(set(range(n) if groups is None else groups))
+    n_eff = min(float(n), n * spread / ((n - 1) * var)) if var > 0 and spread > 0 else seeds
+    z2 = Z95 * Z95 / n_eff
+    centre = (mean + z2 / 2) / (1 + z2)
+    width = Z95 / (1 + z2) * math.sqrt(spread / n_eff + z2 / (4 * n_eff))
+    return mean, max(0.0, centre - width), min(1.0, centre + width)
+
+
+def bracket(low: float, high: float, form: str = ".3f") -> str:
+    """``[low, high]`` in ``form``, or :data:`TOO_FEW_SEEDS` where the interval is not known."""
+    if math.isnan(low) or math.isnan(high):
+        return f"({TOO_FEW_SEEDS})"
+    return f"[{low:{form}}, {high:{form}}]"
+
+
+def plus_minus(half: float, form: str = ".2f") -> str:
+    """``± half`` in ``form``, or :data:`TOO_FEW_SEEDS` where it is not known."""
+    return f"({TOO_FEW_SEEDS})" if math.isnan(half) else f"± {half:{form}}"
 
 
 def win_share(record: dict, seat: int) -> float:
@@ -102,7 +155,7 @@ def summarise(records: list[dict], labels: list[str]) -> dict[str, Any]:
             ratings[label] = model.rating(mu=mu, sigma=sigma, name=label)
     rows: list[dict[str, Any]] = []
     for label in labels:
-        win, win_ci = mean_ci(shares[label], seeds[label])
+        win, win_low, win_high = share_interval(shares[label], seeds[label])
         coins, coins_ci = mean_ci(scores[label], seeds[label])
         rank, _ = mean_ci(ranks[label])
         r = ratings[label]
@@ -111,7 +164,8 @@ def summarise(records: list[dict], labels: list[str]) -> dict[str, Any]:
                 "agent": label,
                 "games": len(shares[label]),
                 "win_share": win,
-                "win_ci": win_ci,
+                "win_low": win_low,
+                "win_high": win_high,
                 "mean_coins": coins,
                 "coins_ci": coins_ci,
                 "mean_rank": rank,
@@ -123,7 +177,7 @@ def summarise(records: list[dict], labels: list[str]) -> dict[str, Any]:
         )
     rows.sort(key=lambda row: -row["ordinal"])
     h2h = {a: {b: (ahead[a, b] / met[a, b] if met[a, b] else None) for b in labels} for a in labels}
-    seats = {seat: mean_ci(v, seat_seeds[seat]) for seat, v in sorted(seat_shares.items())}
+    seats = {seat: share_interval(v, seat_seeds[seat]) for seat, v in sorted(seat_shares.items())}
     forfeit_list = [
         (r["game"], r["forfeit"]["agent"], r["forfeit"]["reason"]) for r in records if r["forfeit"]
     ]

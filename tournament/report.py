@@ -1,17 +1,24 @@
 """Tournament summaries: ``summary.csv`` (one row per agent), ``summary.md`` (the tables a person
 reads, with the command that made them) and ``summary.png`` (win rates and coins with their 95%
-intervals)."""
+intervals, :mod:`tournament.ratings`)."""
 
 from __future__ import annotations
 
+import math
+import textwrap
 from pathlib import Path
 from typing import Any
 
 from tournament.config import TournamentConfig
+from tournament.ratings import bracket, plus_minus
+
+#: Characters of an agent's label per line under its bar in ``summary.png``.
+LABEL_WIDTH = 14
 
 
-def _pct(x: float, ci: float) -> str:
-    return f"{100 * x:.1f}% ± {100 * ci:.1f}"
+def _pct(x: float, low: float, high: float) -> str:
+    """A win rate and its interval in percent, ``47.5% [45.3, 49.7]``."""
+    return f"{100 * x:.1f}% {bracket(100 * low, 100 * high, '.1f')}"
 
 
 def write_summary(
@@ -24,7 +31,8 @@ def write_summary(
             "agent",
             "games",
             "win_share",
-            "win_ci",
+            "win_low",
+            "win_high",
             "mean_coins",
             "coins_ci",
             "mean_rank",
@@ -50,9 +58,10 @@ def write_summary(
         f"seed {config.seed} · move time limit {config.move_timeout} s · "
         f"forfeits {len(summary['forfeits'])} · stopped at the turn cap {summary['truncated']}",
         "",
-        "Win rate counts a shared victory as 1/k; ± is the 95% interval (normal approximation, "
-        f"clustered by seed: the games of one seed play the same race; {summary['seeds']} "
-        f"seeds, pairing `{config.pairing}`). "
+        "Win rate counts a shared victory as 1/k, with its 95% interval (Wilson's, clustered "
+        "by seed: the games of one seed play the same race); ± is the 95% interval of the mean "
+        f"coins (normal approximation, clustered by seed; {summary['seeds']} seeds, pairing "
+        f"`{config.pairing}`). "
         "Ordinal = mu - 3 sigma (openskill Plackett-Luce). "
         f"An equal player wins {100 / n:.1f}% of its games.",
         "",
@@ -61,8 +70,9 @@ def write_summary(
     ]
     for r in rows:
         lines.append(
-            f"| {r['agent']} | {r['games']} | {_pct(r['win_share'], r['win_ci'])} | "
-            f"{r['mean_coins']:.2f} ± {r['coins_ci']:.2f} | {r['mean_rank']:.2f} | "
+            f"| {r['agent']} | {r['games']} | "
+            f"{_pct(r['win_share'], r['win_low'], r['win_high'])} | "
+            f"{r['mean_coins']:.2f} {plus_minus(r['coins_ci'])} | {r['mean_rank']:.2f} | "
             f"{r['ordinal']:.2f} | {r['mu']:.2f} | {r['sigma']:.2f} | {r['forfeits']} |"
         )
     lines += [
@@ -82,7 +92,7 @@ def write_summary(
     lines += [
         "",
         "Win rate by seat (all agents; seat 0 starts): "
-        + ", ".join(f"seat {s}: {_pct(m, ci)}" for s, (m, ci) in summary["seats"].items()),
+        + ", ".join(f"seat {s}: {_pct(*share)}" for s, share in summary["seats"].items()),
     ]
     if summary.get("fallbacks"):
         lines += [
@@ -113,12 +123,19 @@ def _chart(path: Path, config: TournamentConfig, rows: list[dict]) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    labels = [r["agent"] for r in rows]
-    fig, axes = plt.subplots(1, 2, figsize=(10, 3.8))
+    # long labels wrap onto lines of their own instead of running into their neighbours
+    labels = [textwrap.fill(r["agent"], LABEL_WIDTH, break_on_hyphens=False) for r in rows]
+    wins = [100 * r["win_share"] for r in rows]
+    fig, axes = plt.subplots(
+        1, 2, figsize=(10, 3.8 + 0.25 * max(lab.count("\n") for lab in labels))
+    )
     axes[0].bar(
         labels,
-        [100 * r["win_share"] for r in rows],
-        yerr=[100 * r["win_ci"] for r in rows],
+        wins,
+        yerr=[
+            [_known(w - 100 * r["win_low"]) for w, r in zip(wins, rows, strict=True)],
+            [_known(100 * r["win_high"] - w) for w, r in zip(wins, rows, strict=True)],
+        ],
         capsize=4,
         color="#c8913a",
     )
@@ -127,13 +144,13 @@ def _chart(path: Path, config: TournamentConfig, rows: list[dict]) -> None:
     axes[1].bar(
         labels,
         [r["mean_coins"] for r in rows],
-        yerr=[r["coins_ci"] for r in rows],
+        yerr=[_known(r["coins_ci"]) for r in rows],
         capsize=4,
         color="#4a7fb5",
     )
     axes[1].set_ylabel("mean final coins, 95% CI")
     for ax in axes:
-        ax.tick_params(axis="x", rotation=20)
+        ax.tick_params(axis="x", labelsize=8 if len(rows) > 4 else 10)
     fig.suptitle(
         f"{config.name}: {config.preset}, {config.players} players, "
         f"{sum(r['games'] for r in rows) // config.players} games"
@@ -141,3 +158,8 @@ def _chart(path: Path, config: TournamentConfig, rows: list[dict]) -> None:
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
+
+
+def _known(error: float) -> float:
+    """An error bar's length, 0 (no bar) where the interval is not known (one seed)."""
+    return 0.0 if math.isnan(error) else error

@@ -10,6 +10,7 @@ uninterrupted run writes.
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -54,6 +55,13 @@ def run_tournament(
         check_schedule(done, games, config, out / "games.jsonl")
         done_ids = {r["game"] for r in done}
         todo = [g for g in games if g.game not in done_ids]
+        if done:  # a rerun of the same command continues the folder's games
+            print(
+                f"resuming {out}/: {len(done)} of {len(games)} games already played, "
+                f"{len(todo)} to play",
+                file=sys.stderr,
+                flush=True,
+            )
         setup = match_setup(config, out)
         if todo:
             if config.backend == "ray":  # a missing Ray or cluster is found before any game

@@ -169,6 +169,10 @@ def iterate(cfg: Any, model: Any, args: argparse.Namespace, out: Path, command: 
     current = args.student
     if args.resume:
         progress = json.loads((out / "progress.json").read_text())
+        print(
+            f"resuming the run in {out}/: {len(progress['rounds'])} of {args.rounds} rounds done",
+            flush=True,
+        )
         if progress["rounds"]:
             current = progress["rounds"][-1]["model"]
             load_into(model, current, weights_only=True)

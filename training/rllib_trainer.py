@@ -456,6 +456,7 @@ def open_run(cfg: RLlibConfig, resume: bool) -> dict:
         has_checkpoint=lambda out, progress: (
             bool(progress["checkpoint"]) and (out / progress["checkpoint"]).is_dir()
         ),
+        done=lambda p: f"{p['iteration']} of {cfg.iterations} iterations",
     )
 
 

@@ -35,10 +35,13 @@ def open_progress(
     may_change: frozenset[str],
     fresh: dict[str, Any],
     has_checkpoint: Callable[[Path, dict[str, Any]], bool],
+    done: Callable[[dict[str, Any]], str],
 ) -> dict[str, Any]:
     """A run's progress record (``out_dir/progress.json``): ``fresh`` for a new run, or the
-    interrupted run's when resuming. A resumed run may change only ``may_change`` (train
-    longer, move the folder, change the machine); anything else would mix two runs."""
+    interrupted run's when resuming, which is said on stdout with ``done(progress)`` (what the
+    run had done, e.g. "2,048 of 4,096 decisions"). A resumed run may change only
+    ``may_change`` (train longer, move the folder, change the machine); anything else would mix
+    two runs."""
     out = Path(cfg.out_dir)
     progress_file = out / "progress.json"
     if resume:
@@ -58,6 +61,7 @@ def open_progress(
         if not has_checkpoint(out, progress):
             raise ConfigError(f"nothing to resume in {out}: its checkpoint is missing")
         progress["config"] = asdict(cfg)
+        print(f"resuming the run in {out}/ from its last checkpoint: {done(progress)}", flush=True)
         return progress
     if progress_file.exists():
         raise ConfigError(f"{out} already holds a run; pass --resume or use a new out_dir")

@@ -39,6 +39,7 @@ from camelup_config import ConfigError, setting
 from camelup_env.camelup_v1 import ENV_VERSION
 from camelup_env.files import replacing, write_json
 from camelup_env.rules import RuleSet
+from tournament.ratings import bracket
 from training import stop_requested
 from training.run_folder import open_progress, resume_command, write_progress
 from training.settings import (
@@ -285,19 +286,27 @@ class BackgroundEvaluator:
             self.process.start()
         return rows
 
-    def drain(self) -> list[dict]:
-        """Wait for every queued evaluation (end of training)."""
-        rows = []
+    def drain(self) -> list[list[dict]]:
+        """Wait for every queued evaluation (end of training); the rows of each, in order."""
+        done = []
         while self.process is not None or self.progress["evals_pending"]:
             if self.process is not None:
                 self.process.join()
-            rows += self.poll()
-        return rows
+            rows = self.poll()
+            if rows:
+                done.append(rows)
+        return done
 
     def stop(self) -> None:
         if self.process is not None and self.process.is_alive():
             self.process.terminate()
             self.process.join()
+
+    def status(self) -> str:
+        """What the evaluations are doing, for a console line before the first result."""
+        if self.running is not None:
+            return f"evaluating the policy of {self.running:,} decisions in the background"
+        return f"no evaluation yet (the first at {self.cfg.eval_every:,} decisions)"
 
     def _append(self, rows: list[dict]) -> None:
         """Add rows to eval.csv, dropping any (timesteps, opponent) already there."""
@@ -317,6 +326,37 @@ class BackgroundEvaluator:
         from training.curves import plot_learning_curve
 
         plot_learning_curve(self.out)
+
+
+def evaluation_line(rows: list[dict]) -> str:
+    """One evaluation's results (rows of one step) as one console line."""
+    return f"evaluation at {int(rows[0]['timesteps']):,} decisions: " + ", ".join(
+        f"vs {r['opponent']} {float(r['win_share']):.3f} "
+        f"{bracket(float(r['ci_low']), float(r['ci_high']))}"
+        for r in rows
+    )
+
+
+def evaluation_table(out: Path) -> str:
+    """Every evaluation of the run (``eval.csv``) as a table for the console: decisions,
+    opponent, games, win share and its 95% interval."""
+    path = out / "eval.csv"
+    if not path.exists():
+        return "no evaluation finished (eval.csv is empty)"
+    with open(path, newline="") as f:
+        rows = sorted(csv.DictReader(f), key=lambda r: (int(r["timesteps"]), r["opponent"]))
+    equal = 1 / int(rows[0]["num_players"])
+    width = max(len("opponent"), *(len(r["opponent"]) for r in rows))
+    lines = [
+        f"evaluations ({path}; 95% intervals, an equal player scores {equal:.3f}):",
+        f"{'decisions':>12}  {'opponent':<{width}}  {'games':>6}  win share  interval",
+    ]
+    lines += [
+        f"{int(r['timesteps']):>12,}  {r['opponent']:<{width}}  {int(r['games']):>6}  "
+        f"{float(r['win_share']):>9.3f}  {bracket(float(r['ci_low']), float(r['ci_high']))}"
+        for r in rows
+    ]
+    return "\n".join(lines)
 
 
 # 4. Snapshots, evaluation and checkpoints during training ----------------------------------
@@ -371,10 +411,8 @@ def make_callback(cfg: TrainConfig, out: Path, progress: dict, evaluator):
             for row in rows:
                 self.logger.record(f"eval/win_share_vs_{row['opponent']}", row["win_share"])
             if rows:
-                progress["rates"] = f"at {rows[0]['timesteps']}: " + ", ".join(
-                    f"{r['opponent']} {r['win_share']:.3f} [{r['ci_low']:.3f}, {r['ci_high']:.3f}]"
-                    for r in rows
-                )
+                progress["rates"] = evaluation_line(rows)
+                self.bar.console.log(progress["rates"])
                 self.bar.update(self.task, rates=progress["rates"])
 
         def checkpoint(self) -> None:
@@ -382,8 +420,8 @@ def make_callback(cfg: TrainConfig, out: Path, progress: dict, evaluator):
             progress["timesteps"] = self.num_timesteps
             # One plain line per checkpoint, so a log file (no terminal) shows progress too.
             self.bar.console.log(
-                f"{self.num_timesteps} steps, checkpoint saved; "
-                f"{progress.get('rates', 'no evaluation yet')}"
+                f"{self.num_timesteps:,} decisions, checkpoint saved; "
+                f"{progress.get('rates') or evaluator.status()}"
             )
             write_progress(out, progress)
 
@@ -452,6 +490,7 @@ def open_run(cfg: TrainConfig, resume: bool) -> dict:
             "evals_pending": [],
         },
         has_checkpoint=lambda out, _: (out / "checkpoints" / "latest.zip").exists(),
+        done=lambda p: f"{p['timesteps']:,} of {cfg.total_timesteps:,} decisions",
     )
 
 
@@ -538,11 +577,13 @@ def train(cfg: TrainConfig, resume: bool = False, command: str | None = None) ->
     finally:
         vec_env.close()
     if evaluator.process is not None or progress["evals_pending"]:
-        print("waiting for the last evaluation...", flush=True)
-    evaluator.drain()
+        print("waiting for the last evaluations...", flush=True)
+    for rows in evaluator.drain():
+        print(evaluation_line(rows), flush=True)
     write_progress(out, progress)
     final = save_model(model, out / "model", cfg)
-    print(f"trained {model.num_timesteps} steps in {time.time() - start:.0f} s -> {final}")
+    print(f"trained {model.num_timesteps:,} decisions in {time.time() - start:.0f} s -> {final}")
+    print(evaluation_table(out), flush=True)
     return final
 
 

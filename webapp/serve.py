@@ -98,9 +98,20 @@ def run(args: argparse.Namespace) -> int:
         allowed_hosts=(args.host, *args.allowed_host),  # the name it listens on, too
         store=store,
     )
+    _warm_up_the_coach()
     print(f"camelup serve: http://{args.host}:{args.port}/ (Ctrl-C stops)", flush=True)
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
     return 0
+
+
+def _warm_up_the_coach() -> None:
+    """The coach's odds kernels, loaded (or compiled, saying so) before the first page asks:
+    rather than on the first page that asks."""
+    from camelup_env import odds
+    from camelup_env.engine import new_game
+    from camelup_env.rules import RuleSet
+
+    odds.warm_up(new_game(RuleSet("classic", num_players=4), seed=0))
 
 
 def _problem(args: argparse.Namespace) -> str | None:

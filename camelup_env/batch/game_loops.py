@@ -23,6 +23,10 @@ import numba
 from numba import njit
 from numba.core.dispatcher import Dispatcher
 
+from camelup_env.kernel_cache import announce_compiles
+
+announce_compiles()  # a first run says why it waits (camelup_env.kernel_cache)
+
 
 @contextlib.contextmanager
 def numba_threads(threads: int) -> Iterator[None]:

@@ -53,8 +53,9 @@ Where the code lives: :mod:`~camelup_env.odds.tables` (a position and a rule set
 :mod:`~camelup_env.odds.kernels` (the compiled movement and enumeration),
 :mod:`~camelup_env.odds.leg` (the leg odds, tile and camera values, cached),
 :mod:`~camelup_env.odds.race` (the race rollouts), :mod:`~camelup_env.odds.position_estimate`
-(one position's odds, shared) and :mod:`~camelup_env.odds.lru` (the one cache they all keep, by
-position). What each costs, with the command that measures it: ``docs/performance.md`` (Odds).
+(one position's odds, shared), :mod:`~camelup_env.odds.lru` (the one cache they all keep, by
+position) and :mod:`~camelup_env.odds.warm` (:func:`warm_up`: every kernel compiled before a
+timed move). What each costs, with the command that measures it: ``docs/performance.md`` (Odds).
 
 Race odds
 ---------
@@ -123,6 +124,7 @@ from camelup_env.odds.leg import (
 )
 from camelup_env.odds.position_estimate import RACE_SAMPLES, PositionOdds, position_odds
 from camelup_env.odds.race import RaceOdds, race_probabilities
+from camelup_env.odds.warm import warm_up
 
 __all__ = [
     "RACE_SAMPLES",
@@ -138,6 +140,7 @@ __all__ = [
     "placement_odds",
     "position_odds",
     "race_probabilities",
+    "warm_up",
 ]
 
 

@@ -16,6 +16,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from camelup_env.kernel_cache import announce_compiles
+
+announce_compiles()  # a first run says why it waits (camelup_env.kernel_cache)
 
 # Movement kernels (mirror camelup_env.movement) -----------------------------------------------
 # A board is one int per camel, key = space * 16 + height (0 = bottom; at most 16 camels), so a
