@@ -20,6 +20,7 @@ from camelup_env.kernel_cache import announce_compiles
 
 announce_compiles()  # a first run says why it waits (camelup_env.kernel_cache)
 
+
 # Movement kernels (mirror camelup_env.movement) -----------------------------------------------
 # A board is one int per camel, key = space * 16 + height (0 = bottom; at most 16 camels), so a
 # camel ahead has a larger key (R0.4) and the camels of one space have keys space*16 .. +15.
