@@ -13,6 +13,13 @@ on the batch core (the id's vector entry point; ``vectorization_mode="sync"`` st
 Gymnasium's ``SyncVectorEnv`` of single envs). Other player counts or rule variants: build
 ``SingleAgentEnv(rules=RuleSet(...))`` or ``SingleAgentVectorEnv(N, rules=...)`` directly.
 
+``gymnasium.make(id)`` returns the ``SingleAgentEnv`` itself, not wrapped in Gymnasium's
+``PassiveEnvChecker`` and ``OrderEnforcing`` (Gymnasium 1.x wrappers do not pass attribute
+lookups through, so ``env.action_masks()`` would be an AttributeError): the env refuses a step
+before ``reset`` on its own, and the tests run Gymnasium's full checker on every preset. Under
+wrappers of your own, ``env.get_wrapper_attr("action_masks")()`` or ``env.unwrapped`` reach it,
+and ``info["action_mask"]`` holds the same mask.
+
 The entry point is a string, so registering imports nothing heavy: the wrapper is imported when
 an environment is made. The ``-v0`` suffix versions the id's behaviour; it changes when an id's
 observations or rewards change meaning.
@@ -56,6 +63,10 @@ def register_envs() -> tuple[str, ...]:
                     entry_point=ENTRY_POINT,
                     vector_entry_point=VECTOR_ENTRY_POINT,
                     kwargs={"preset": preset, "num_players": n},
+                    # make() hands back the env itself (module docstring): action_masks() and
+                    # the env's other methods are reached without digging through wrappers
+                    order_enforce=False,
+                    disable_env_checker=True,
                 )
             ids.append(name)
     return tuple(ids)

@@ -51,3 +51,18 @@ def test_make_passes_keyword_arguments_and_plays_an_episode() -> None:
         assert env.observation_space.contains(obs)
         done, steps = terminated or truncated, steps + 1
     assert env.unwrapped.seat == 1 and steps > 5 and terminated
+
+
+def test_action_masks_are_reached_through_make() -> None:
+    """``gymnasium.make(id).action_masks()`` (what sb3-contrib's MaskablePPO calls) works on
+    the made env, equal to ``info["action_mask"]``; under a wrapper of the user's own, through
+    Gymnasium's ``get_wrapper_attr``."""
+    env = gymnasium.make("camelup/Classic4p-v0", odds_features=False)
+    _, info = env.reset(seed=2)
+    assert np.array_equal(env.action_masks(), info["action_mask"]) and info["action_mask"].any()
+    wrapped = gymnasium.wrappers.RecordEpisodeStatistics(env)
+    action = int(np.flatnonzero(wrapped.get_wrapper_attr("action_masks")())[0])
+    _, _, _, _, info = wrapped.step(action)
+    assert np.array_equal(wrapped.get_wrapper_attr("action_masks")(), info["action_mask"])
+    with pytest.raises(RuntimeError, match="reset"):  # no order wrapper: the env refuses itself
+        gymnasium.make("camelup/Classic2p-v0").step(0)

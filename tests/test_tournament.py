@@ -362,3 +362,15 @@ def test_resume_skips_finished_games_and_says_so(tmp_path: Path, capsys) -> None
     again = read_games(tmp_path / "games.jsonl")
     assert sorted(r["game"] for r in again) == [0, 1, 2, 3, 4, 5, 6, 7]
     assert _strip(again) == _strip([json.loads(x) for x in lines])
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "configs" / "tournament").glob("*.yaml")))
+def test_no_config_writes_into_the_committed_results_unless_told(path: Path) -> None:
+    """Without ``--out`` a tournament writes a run folder under ``runs/`` (not tracked by git):
+    running a shipped config never rewrites ``results/tournaments/``."""
+    from tournament.run import results_folder
+
+    default = results_folder(tournament_config(str(path), {}))
+    assert default.parts[:2] == ("runs", "tournaments") and "results" not in default.parts
+    chosen = tournament_config(str(path), {"out": "results/tournaments/mine"})
+    assert results_folder(chosen) == Path("results/tournaments/mine")

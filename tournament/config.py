@@ -101,7 +101,7 @@ class Limits:
 class TournamentConfig:
     name: str = setting(
         "default",
-        help="tournament name; results go to results/tournaments/NAME/ unless --out is given",
+        help="tournament name; results go to runs/tournaments/NAME/ unless --out is given",
     )
     agents: list[str | dict[str, Any]] = setting(
         default_factory=lambda: ["random", "heuristic", "greedy", "lookahead"],
@@ -157,7 +157,11 @@ class TournamentConfig:
         help="game workers, each with its own bot processes (default: CPU count; locally at "
         f"most {WORKERS_PER_CPU} per CPU)",
     )
-    out: str | None = setting(None, help="results folder (default results/tournaments/NAME)")
+    out: str | None = setting(
+        None,
+        help="results folder (default runs/tournaments/NAME; the committed results under "
+        "results/tournaments/ are rewritten only when named here)",
+    )
     backend: str = setting(
         "local",
         help="where games run: local (worker processes on this "

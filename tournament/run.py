@@ -21,9 +21,14 @@ from tournament.records import GameLog, OutputLock, prepare_out
 from tournament.report import write_summary
 from tournament.schedule import GameSpec, schedule
 
+#: Where a tournament writes without ``out``: a run folder (``runs/`` is not tracked by git), never
+#: the committed results under ``results/tournaments/``, which only an explicit ``--out`` rewrites.
+DEFAULT_ROOT = Path("runs") / "tournaments"
+
 
 def results_folder(config: TournamentConfig) -> Path:
-    return Path(config.out) if config.out else Path("results/tournaments") / config.name
+    """``config.out``, else ``runs/tournaments/NAME`` (:data:`DEFAULT_ROOT`)."""
+    return Path(config.out) if config.out else DEFAULT_ROOT / config.name
 
 
 def match_setup(config: TournamentConfig, out: Path | None) -> MatchSetup:
