@@ -134,7 +134,7 @@ def test_unreadable_config_files_are_refused_naming_the_file(tmp_path: Path, tex
     assert "t.yaml" in str(info.value)
 
 
-def test_summary_statistics_by_hand() -> None:
+def test_summary_statistics_by_hand(tmp_path: Path) -> None:
     records = [
         {
             "game": 0,
@@ -167,6 +167,12 @@ def test_summary_statistics_by_hand() -> None:
     # both games have one seed: the interval is clustered by seed, and one cluster has no
     # measurable spread
     assert s["seeds"] == 1 and math.isnan(rows["a"]["win_low"])
+    # ... which the summary says in words, never "± nan"
+    from tournament.report import write_summary
+
+    write_summary(tmp_path, config(agents=["random", "heuristic", "greedy"], players=3), s)
+    text = (tmp_path / "summary.md").read_text()
+    assert "nan" not in text and "| 25.0% (too few seeds) | 4.50 (too few seeds) |" in text
     records[1]["seed"] = 1
     row = summarise(records, ["a", "b", "c"])["rows"][0]
     assert 0.0 <= row["win_low"] < row["win_share"] < row["win_high"] <= 1.0
@@ -374,3 +380,18 @@ def test_no_config_writes_into_the_committed_results_unless_told(path: Path) -> 
     assert default.parts[:2] == ("runs", "tournaments") and "results" not in default.parts
     chosen = tournament_config(str(path), {"out": "results/tournaments/mine"})
     assert results_folder(chosen) == Path("results/tournaments/mine")
+
+
+@pytest.mark.parametrize(
+    "label",
+    ["greedy", "ppo:results/models/classic4/model.zip", "expert (opponent)", "x" * 40],
+)
+def test_chart_labels_wrap_to_the_width_of_a_bar(label: str) -> None:
+    """A long agent label in summary.png goes onto lines of its own instead of running into
+    its neighbour's; nothing of it is lost."""
+    from tournament.report import LABEL_WIDTH, _wrapped
+
+    lines = _wrapped(label).split("\n")
+    assert all(0 < len(line) <= LABEL_WIDTH for line in lines)
+    assert "".join(lines).replace(" ", "") == label.replace(" ", "")
+    assert len(lines) == 1 or len(label) > LABEL_WIDTH

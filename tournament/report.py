@@ -5,7 +5,7 @@ intervals, :mod:`tournament.ratings`)."""
 from __future__ import annotations
 
 import math
-import textwrap
+import re
 from pathlib import Path
 from typing import Any
 
@@ -124,10 +124,15 @@ def _chart(path: Path, config: TournamentConfig, rows: list[dict]) -> None:
     import matplotlib.pyplot as plt
 
     # long labels wrap onto lines of their own instead of running into their neighbours
-    labels = [textwrap.fill(r["agent"], LABEL_WIDTH, break_on_hyphens=False) for r in rows]
+    labels = [_wrapped(r["agent"]) for r in rows]
     wins = [100 * r["win_share"] for r in rows]
+    # side by side up to four agents; more are stacked, each chart as wide as its bars need
+    stacked = len(rows) > 4
+    height = 3.8 + 0.25 * max(lab.count("\n") for lab in labels)
     fig, axes = plt.subplots(
-        1, 2, figsize=(10, 3.8 + 0.25 * max(lab.count("\n") for lab in labels))
+        2 if stacked else 1,
+        1 if stacked else 2,
+        figsize=(max(10.0, 1.2 * len(rows) + 1.5), 2 * height) if stacked else (10, height),
     )
     axes[0].bar(
         labels,
@@ -150,7 +155,7 @@ def _chart(path: Path, config: TournamentConfig, rows: list[dict]) -> None:
     )
     axes[1].set_ylabel("mean final coins, 95% CI")
     for ax in axes:
-        ax.tick_params(axis="x", labelsize=8 if len(rows) > 4 else 10)
+        ax.tick_params(axis="x", labelsize=8)
     fig.suptitle(
         f"{config.name}: {config.preset}, {config.players} players, "
         f"{sum(r['games'] for r in rows) // config.players} games"
@@ -158,6 +163,21 @@ def _chart(path: Path, config: TournamentConfig, rows: list[dict]) -> None:
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
+
+
+def _wrapped(label: str) -> str:
+    """``label`` on lines of at most :data:`LABEL_WIDTH` characters, broken after a space, a
+    ``/`` or a ``:`` where it can (a model file's path stays readable), else anywhere."""
+    lines, line = [], ""
+    for part in re.findall(r"[^/:\s]*[/:\s]?", label):
+        if line and len(line) + len(part.rstrip()) > LABEL_WIDTH:
+            lines.append(line.rstrip())
+            line = ""
+        line += part
+        while len(line.rstrip()) > LABEL_WIDTH:
+            lines.append(line[:LABEL_WIDTH])
+            line = line[LABEL_WIDTH:]
+    return "\n".join([*lines, line.rstrip()] if line.strip() else lines)
 
 
 def _known(error: float) -> float:
