@@ -10,8 +10,10 @@ import sys
 import agents as registry
 from agents.arena import QuitGame, play_game
 from agents.human import HumanAgent, make_console, styled
+from camelup_env.engine import new_game
 from camelup_env.events import GameOver, describe_event
 from camelup_env.events import public_view as hide
+from camelup_env.observation import public_view
 from camelup_env.rules import PRESETS, RuleSet
 
 
@@ -55,10 +57,13 @@ def run(args: argparse.Namespace) -> int:
             else:
                 spec = next(others)
                 agent = registry.make(spec)
+                warm = getattr(agent, "warmup", None)
+                if warm is not None:  # what its moves compile, before the game, not during
+                    warm(public_view(new_game(rules, seed=0), seat))
                 agent.reset(seed * 16 + seat)
                 lineup.append(agent)
                 names.append(spec)
-    except (registry.UnknownAgentError, ImportError) as exc:
+    except (ImportError, ValueError) as exc:  # an unknown agent, a model for another game
         print(f"camelup play: error: {exc}", file=sys.stderr)
         return 2
     colours = rules.colours

@@ -87,6 +87,7 @@ def test_tournament_help_documents_every_setting(capsys) -> None:
         # a two-player model at a four-player table: refused before any game
         ["evaluate", f"ppo:{MODELS}/classic2/model.zip", "--players", "4", "--games", "4"],
         ["evaluate", "greedy", "--opponents", f"ppo:{MODELS}/classic4/model.zip"],
+        ["play", "--opponents", f"ppo:{MODELS}/classic4/model.zip", "--seed", "1"],
         ["compare", "/nonexistent/a", "/nonexistent/b"],
         ["replay", "/nonexistent/folder", "--game", "0"],
         ["replay", "/nonexistent/folder", "--game", "zero"],
