@@ -85,9 +85,12 @@ def over_games(loop: Callable[..., Any] | None = None, *, allocates: bool = Fals
     serial and parallel, both cached. ``@over_games(allocates=True)`` for a loop that creates
     arrays: its serial copy keeps numba's reference counting (the module docstring)."""
 
+    # ``_nrt`` is a numba target option its type stubs do not declare
+    serial_options: dict[str, Any] = {"cache": True, "_nrt": allocates}
+
     def compile_both(loop: Callable[..., Any]) -> GameLoop:
         return GameLoop(
-            serial=njit(cache=True, _nrt=allocates)(_renamed(loop, "_serial")),
+            serial=njit(**serial_options)(_renamed(loop, "_serial")),
             parallel=njit(cache=True, parallel=True)(loop),
         )
 
