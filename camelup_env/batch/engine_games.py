@@ -27,6 +27,7 @@ import numpy as np
 from camelup_env.batch import kernels
 from camelup_env.batch.arrays import BATCH_PRESETS
 from camelup_env.batch.games import BatchGames, StepResult, seed_array
+from camelup_env.batch.interface import Games
 from camelup_env.engine import (
     DieRoll,
     IllegalActionError,
@@ -197,9 +198,9 @@ class EngineGames:
 
 def make_games(
     rules: RuleSet, n: int, seed: int | Sequence[int] | np.ndarray = 0, engine: bool = False
-) -> BatchGames | EngineGames:
+) -> Games:
     """``n`` games of ``rules``: the compiled batch core where it plays the preset (unless
-    ``engine``), else the engine behind the same interface."""
+    ``engine``), else the engine behind the same interface (:class:`Games`)."""
     if rules.preset in BATCH_PRESETS and not engine:
         return BatchGames(rules, n, seed=seed)
     return EngineGames(rules, n, seed=seed)
