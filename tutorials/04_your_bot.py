@@ -100,6 +100,10 @@ print(out, sorted(p.name for p in out.iterdir()))
 print((out / "summary.md").read_text())
 
 # %%
-from IPython.display import Image
+import matplotlib.pyplot as plt
 
-Image(filename=str(out / "summary.png"))
+chart = plt.imread(out / "summary.png")
+plt.figure(figsize=(chart.shape[1] / 100, chart.shape[0] / 100))
+plt.imshow(chart)
+plt.axis("off")
+plt.show()
