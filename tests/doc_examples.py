@@ -100,6 +100,21 @@ def shell_commands(page: Path) -> list[tuple[str, list[str]]]:
     return commands
 
 
+def console_outputs(page: Path) -> list[tuple[str, list[str], str]]:
+    """``(where, words, output)`` of every ``camelup`` command of the page's ``console`` blocks
+    that is shown with its output: the lines after the ``$`` line, up to the next."""
+    sessions = []
+    for block in blocks(page):
+        if block.language != "console":
+            continue
+        for part in re.split(r"^\$ ", block.code, flags=re.M)[1:]:
+            command, _, output = part.partition("\n")
+            if command.startswith("camelup ") and output.strip():
+                words = shlex.split(command, comments=True)[1:]
+                sessions.append((block.name, words, output))
+    return sessions
+
+
 def prose(path: Path) -> str:
     """The text of a page, or of a tutorial's Markdown cells (its ``#`` comment lines)."""
     text = path.read_text()

@@ -5,7 +5,8 @@ scratch folder with the repository's data folders linked in (the pages speak fro
 repository's folder: ``results/models/...``), so what a block writes stays out of the
 repository. Every ``camelup`` command a page shows (its shell blocks, its inline code, the
 tutorials' text) names a subcommand that exists and only options that subcommand has, and a
-command of a shell block parses; nothing is run.
+command of a shell block parses, without running. A ``console`` block that shows a ``camelup``
+command with its output is run, and must print that output.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from doc_examples import (
     ROOT,
     TUTORIALS,
     blocks,
+    console_outputs,
     inline_commands,
     python_blocks,
     shell_commands,
@@ -39,26 +41,49 @@ NOT_RUN: dict[str, int] = {}
 DATA_FOLDERS = ("results", "configs", "examples")
 
 
-@pytest.mark.parametrize("page", [p for p in PAGES if python_blocks(p)], ids=shown)
-def test_the_python_blocks_of_a_page_run(page: Path, tmp_path: Path) -> None:
-    for folder in DATA_FOLDERS:
-        (tmp_path / folder).symlink_to(ROOT / folder)
-    env = {
+def _scratch_env(folder: Path) -> dict[str, str]:
+    """``folder`` made a scratch copy of the repository's folder (its data folders linked in),
+    and the environment a page's examples run in."""
+    for name in DATA_FOLDERS:
+        (folder / name).symlink_to(ROOT / name)
+    return {
         **os.environ,
         "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
         "MPLBACKEND": "Agg",
         # one torch thread: the tests run on as many workers as cores, and torch's threads,
         # one per core, then wait on each other many times over (a block's 6 s become 20)
         "OMP_NUM_THREADS": "1",
+        "COLUMNS": "80",  # the width of the tables the pages show
     }
+
+
+@pytest.mark.parametrize("page", [p for p in PAGES if python_blocks(p)], ids=shown)
+def test_the_python_blocks_of_a_page_run(page: Path, tmp_path: Path) -> None:
     done = subprocess.run(
         [sys.executable, str(Path(__file__).with_name("doc_examples.py")), str(page)],
         cwd=tmp_path,
-        env=env,
+        env=_scratch_env(tmp_path),
         capture_output=True,
         text=True,
     )
     assert done.returncode == 0, done.stderr[-4000:]
+
+
+@pytest.mark.parametrize(
+    "words,output",
+    [pytest.param(words, out, id=where) for p in PAGES for where, words, out in console_outputs(p)],
+)
+def test_a_command_prints_what_its_page_shows(words, output, tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "camelup_cli", *words],
+        cwd=tmp_path,
+        env=_scratch_env(tmp_path),
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stderr
+    printed = [line.rstrip() for line in done.stdout.splitlines()]
+    assert printed == [line.rstrip() for line in output.splitlines()], done.stdout
 
 
 def test_only_the_listed_blocks_are_not_run() -> None:
