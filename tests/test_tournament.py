@@ -241,6 +241,22 @@ def test_one_writer_per_folder_and_readers_drop_duplicates(tmp_path: Path) -> No
     assert sorted(r["game"] for r in read_games(games)) == [0, 1]
 
 
+def test_a_tournament_leaves_the_callers_plotting_backend_alone(tmp_path: Path) -> None:
+    """A notebook that runs a tournament still shows its plots: the summary chart is drawn
+    without switching pyplot's backend."""
+    import matplotlib
+    import matplotlib.pyplot as plt
+
+    before = matplotlib.get_backend()
+    plt.switch_backend("svg")
+    try:
+        run_tournament(config(games=2, workers=1), tmp_path, progress=False)
+        assert matplotlib.get_backend() == "svg"
+        assert (tmp_path / "summary.png").read_bytes().startswith(b"\x89PNG")
+    finally:
+        plt.switch_backend(before)
+
+
 def test_a_script_plays_games_without_a_main_guard(tmp_path: Path) -> None:
     """Game workers do not run the caller's script again: a script that plays games at its top
     level (a tutorial run with ``python``) needs no ``if __name__ == "__main__":``, and its
