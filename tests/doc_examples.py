@@ -78,25 +78,33 @@ def python_blocks(page: Path) -> list[Block]:
     return [b for b in blocks(page) if b.language in ("python", "py")]
 
 
+def _continued(code: str) -> str:
+    """``code`` with each line ending in a backslash joined to the next, as a shell reads it."""
+    return re.sub(r"\\\n\s*", " ", code)
+
+
+#: The programs whose command lines the pages' shell blocks are read for.
+PROGRAMS = ("camelup", "python", "python3", ".venv/bin/python")
+
+
 def shell_commands(page: Path) -> list[tuple[str, list[str]]]:
-    """``(where, words)`` of every ``camelup`` command in the page's shell blocks (in a
-    ``console`` block, the lines after a ``$`` prompt), continuation lines joined and comments
-    dropped. Lines of a command's output (``camelup tournament: error: ...``) are not
-    commands."""
+    """``(where, words)`` of every command line of the page's shell blocks that runs one of
+    :data:`PROGRAMS` (in a ``console`` block, the lines after a ``$`` prompt), continuation
+    lines joined and comments dropped. Lines of a command's output (``camelup tournament:
+    error: ...``) are not commands."""
     commands = []
     for block in blocks(page):
         if block.language not in SHELL_LANGUAGES:
             continue
-        text = re.sub(r"\\\n\s*", " ", block.code)
+        text = _continued(block.code)
         for offset, line in enumerate(text.splitlines()):
             if block.language == "console":
                 if not line.startswith("$ "):
                     continue
                 line = line[2:]
-            if re.match(r"camelup [a-z]+:", line) or not line.startswith("camelup "):
+            if (line.split() or [""])[0] not in PROGRAMS or re.match(r"\S+ [a-z]+:", line):
                 continue
-            words = shlex.split(line, comments=True)
-            commands.append((f"{block.name}+{offset}", words[1:]))
+            commands.append((f"{block.name}+{offset}", shlex.split(line, comments=True)))
     return commands
 
 
@@ -107,11 +115,11 @@ def console_outputs(page: Path) -> list[tuple[str, list[str], str]]:
     for block in blocks(page):
         if block.language != "console":
             continue
-        for part in re.split(r"^\$ ", block.code, flags=re.M)[1:]:
+        text = _continued(block.code)
+        for part in re.split(r"^\$ ", text, flags=re.M)[1:]:
             command, _, output = part.partition("\n")
             if command.startswith("camelup ") and output.strip():
-                words = shlex.split(command, comments=True)[1:]
-                sessions.append((block.name, words, output))
+                sessions.append((block.name, shlex.split(command, comments=True), output))
     return sessions
 
 
@@ -131,8 +139,7 @@ def inline_commands(path: Path) -> list[tuple[str, list[str]]]:
         line = " ".join(match[1].split())
         if re.match(r"camelup [a-z]+:", line):
             continue
-        words = line.split()[1:]
-        commands.append((f"{shown(path)}: `{line}`", words))
+        commands.append((f"{shown(path)}: `{line}`", line.split()))
     return commands
 
 

@@ -12,6 +12,7 @@ command with its output is run, and must print that output.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import os
 import re
 import subprocess
@@ -75,7 +76,7 @@ def test_the_python_blocks_of_a_page_run(page: Path, tmp_path: Path) -> None:
 )
 def test_a_command_prints_what_its_page_shows(words, output, tmp_path: Path) -> None:
     done = subprocess.run(
-        [sys.executable, "-m", "camelup_cli", *words],
+        [sys.executable, "-m", "camelup_cli", *words[1:]],
         cwd=tmp_path,
         env=_scratch_env(tmp_path),
         capture_output=True,
@@ -132,17 +133,32 @@ def _problems(words: list[str], parse: bool) -> list[str]:
 
 @pytest.mark.parametrize("page", [*PAGES, *TUTORIALS], ids=shown)
 def test_the_camelup_commands_of_a_page_exist_and_parse(page: Path, capsys) -> None:
+    shell = shell_commands(page) if page.suffix == ".md" else []
     problems = [
         f"{where}: {problem}"
-        for where, words in (shell_commands(page) if page.suffix == ".md" else [])
-        for problem in _problems(words, parse=True)
-    ]
-    problems += [
-        f"{where}: {problem}"
-        for where, words in inline_commands(page)
-        for problem in _problems(words, parse=False)
+        for commands, parse in ((shell, True), (inline_commands(page), False))
+        for where, words in commands
+        if words[0] == "camelup"
+        for problem in _problems(words[1:], parse)
     ]
     assert not problems, "\n".join(problems) + "\n" + capsys.readouterr().err
+
+
+@pytest.mark.parametrize("page", PAGES, ids=shown)
+def test_the_python_scripts_a_page_runs_exist(page: Path) -> None:
+    """``python path/to/script.py ...`` names a file of the repository, ``python -m module`` an
+    importable module (their options are not checked: not every script parses its
+    arguments with a --help)."""
+    missing = []
+    for where, words in shell_commands(page):
+        if words[0] == "camelup":
+            continue
+        if words[1] == "-m":
+            if importlib.util.find_spec(words[2]) is None:
+                missing.append(f"{where}: no module {words[2]}")
+        elif not (ROOT / words[1]).is_file():
+            missing.append(f"{where}: no file {words[1]}")
+    assert not missing, "\n".join(missing)
 
 
 PAGE = """Text with `camelup tournament --agents a,b
@@ -162,6 +178,7 @@ print("not run")
 $ camelup odds --track "1:blue" \\
     --dice-left blue  # a comment
 camelup odds: an output line
+$ python -m training.win_model --help
 ```
 """
 
@@ -174,16 +191,24 @@ def test_the_reader_finds_blocks_markers_and_commands(tmp_path: Path) -> None:
     assert found[0].no_run == "needs a trained model" and found[2].no_run is None
     assert found[1].code == '{"indented": true}'
     assert [w for _, w in shell_commands(page)] == [
-        ["odds", "--track", "1:blue", "--dice-left", "blue"]
+        ["camelup", "odds", "--track", "1:blue", "--dice-left", "blue"],
+        ["python", "-m", "training.win_model", "--help"],
     ]
     assert [w for _, w in inline_commands(page)] == [
-        ["tournament", "--agents", "a,b", "--games", "20"]
+        ["camelup", "tournament", "--agents", "a,b", "--games", "20"]
+    ]
+    assert [(w, out.strip()) for _, w, out in console_outputs(page)] == [
+        (
+            ["camelup", "odds", "--track", "1:blue", "--dice-left", "blue"],
+            "camelup odds: an output line",
+        )
     ]
 
 
 def test_the_reader_finds_the_pages_commands() -> None:
     shell = [c for p in PAGES for c in shell_commands(p)]
     inline = [c for p in PAGES for c in inline_commands(p)]
-    assert len(shell) > 30 and len(inline) > 40
-    assert {words[0] for _, words in shell + inline} >= set(SUBCOMMANDS)
+    assert len([c for c in shell if c[1][0] == "camelup"]) > 30 and len(inline) > 40
+    assert len([c for c in shell if c[1][0] != "camelup"]) > 15
+    assert {words[1] for _, words in shell + inline if words[0] == "camelup"} >= set(SUBCOMMANDS)
     assert [c for p in TUTORIALS for c in inline_commands(p)]
