@@ -108,13 +108,13 @@ def write_summary(
 
 
 def _chart(path: Path, config: TournamentConfig, rows: list[dict]) -> None:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    # A Figure of its own, not pyplot's: the caller's backend and figures are left alone (a
+    # notebook that runs a tournament still shows its plots).
+    from matplotlib.figure import Figure
 
     labels = [r["agent"] for r in rows]
-    fig, axes = plt.subplots(1, 2, figsize=(10, 3.8))
+    fig = Figure(figsize=(10, 3.8))
+    axes = fig.subplots(1, 2)
     axes[0].bar(
         labels,
         [100 * r["win_share"] for r in rows],
@@ -140,4 +140,3 @@ def _chart(path: Path, config: TournamentConfig, rows: list[dict]) -> None:
     )
     fig.tight_layout()
     fig.savefig(path, dpi=110)
-    plt.close(fig)
