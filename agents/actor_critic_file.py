@@ -89,11 +89,11 @@ def save_actor_critic(
     for head, layer in (("action_net", pi[-1]), ("value_net", vf[-1])):
         weights[f"{head}.weight"] = layer.weight
         weights[f"{head}.bias"] = layer.bias
-    arch = Architecture(
-        observation_size=pi[0].in_features,
-        action_count=pi[-1].out_features,
-        pi=tuple(layer.out_features for layer in pi[:-1]),
-        vf=tuple(layer.out_features for layer in vf[:-1]),
+    arch = Architecture(  # sizes as ints: a layer built from a space's numpy size keeps it
+        observation_size=int(pi[0].in_features),
+        action_count=actions,
+        pi=tuple(int(layer.out_features) for layer in pi[:-1]),
+        vf=tuple(int(layer.out_features) for layer in vf[:-1]),
         activation=pi_activation if len(pi) > 1 else vf_activation,
         share_features_extractor=True,
     )

@@ -36,8 +36,8 @@ import numpy as np
 from agents.base import Agent, Observation, legal_indices
 from agents.policy_file import ModelFileError, read_metadata
 from agents.ppo import PolicyAgent, load_agent
-from camelup_env.camelup_v1 import final_rewards
 from camelup_env.engine import apply_outcome, chance_outcomes, legal_action_mask
+from camelup_env.rewards import final_rewards
 from camelup_env.state import HIDDEN, GameState
 
 

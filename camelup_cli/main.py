@@ -81,8 +81,10 @@ def _escaped(text: str) -> str:
     return text.replace("%", "%%")
 
 
-def main(argv: list[str] | None = None) -> int:
-    argv = list(argv if argv is not None else sys.argv[1:])
+def parser_for(argv: list[str]) -> Parser:
+    """The ``camelup`` parser for ``argv``: every subcommand listed, the chosen one's arguments
+    added. Parsing with it runs nothing, so the documentation's commands are checked with it
+    (``tests/test_doc_examples.py``)."""
     parser = Parser(prog="camelup", description="Camel Up for RL research.")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     chosen = argv[0] if argv and argv[0] in SUBCOMMANDS else None
@@ -96,7 +98,12 @@ def main(argv: list[str] | None = None) -> int:
             )
         else:  # only listed: its arguments are parsed when it is the one chosen
             sub.add_parser(name, help=None if chosen else _escaped(_help(module_name)))
-    args = parser.parse_args(argv)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(argv if argv is not None else sys.argv[1:])
+    args = parser_for(argv).parse_args(argv)
     # The exact command, for reports that must say how they were made.
     args.command_line = "camelup " + shlex.join(argv)
     module = _import(_module_name(args.command, argv[1:]))

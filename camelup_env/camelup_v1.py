@@ -93,8 +93,9 @@ action `i` does.
 
 ### Rewards
 
-Rewards are given when the race ends (all agents terminate together). With k tied winners
-(most coins, R7.3) among n players:
+Rewards are given when the race ends (all agents terminate together), as
+`camelup_env.rewards` computes them for every environment. With k tied winners (most coins,
+R7.3) among n players:
 
 * `reward_mode="win"` (default, zero-sum): each winner gets `+1/k`, each other player
   `-1/(n-k)`; if all n players tie, everyone gets 0. (2 players: +1 / -1, a tie 0 / 0.)
@@ -174,10 +175,10 @@ from camelup_env.events import RaceBetPlaced
 from camelup_env.events import public_view as public_event
 from camelup_env.observation import Observer
 from camelup_env.render import RENDER_MODES, check_render_settings, render_state
+from camelup_env.rewards import check_reward_mode, final_rewards
 from camelup_env.rules import RuleSet
 from camelup_env.state import GameState
 
-REWARD_MODES = ("win", "rank", "coins")
 #: This environment's name and version (PettingZoo convention); trained models record it.
 ENV_VERSION = "camelup_v1"
 
@@ -192,28 +193,6 @@ def standard_wrappers(e: AECEnv) -> AECEnv:
     e = wrappers.TerminateIllegalWrapper(e, illegal_reward=-1)
     e = wrappers.AssertOutOfBoundsWrapper(e)
     return wrappers.OrderEnforcingWrapper(e)
-
-
-def final_rewards(coins: tuple[int, ...] | list[int], mode: str) -> list[float]:
-    """Terminal rewards per seat from the final coins (see Rewards in the module docstring)."""
-    n = len(coins)
-    if mode == "win":
-        best = max(coins)
-        k = sum(c == best for c in coins)
-        if k == n:
-            return [0.0] * n
-        return [1.0 / k if c == best else -1.0 / (n - k) for c in coins]
-    if mode == "rank":
-        out = []
-        for c in coins:
-            above = sum(x > c for x in coins)  # ranks occupied: above .. above + tied - 1
-            tied = sum(x == c for x in coins)
-            mean_rank = above + (tied - 1) / 2.0
-            out.append(1.0 - 2.0 * mean_rank / (n - 1))
-        return out
-    if mode == "coins":
-        return [(c - max([*coins[:s], *coins[s + 1 :]])) / 10.0 for s, c in enumerate(coins)]
-    raise ValueError(f"reward_mode must be one of {REWARD_MODES}, got {mode!r}")
 
 
 def observation_space(observer: Observer, num_actions: int) -> spaces.Dict:
@@ -255,8 +234,7 @@ class raw_env(AECEnv):
             rules = RuleSet(preset, num_players=num_players)
         if not isinstance(rules, RuleSet):
             raise TypeError(f"rules must be a RuleSet, got {type(rules).__name__}")
-        if reward_mode not in REWARD_MODES:
-            raise ValueError(f"reward_mode must be one of {REWARD_MODES}, got {reward_mode!r}")
+        check_reward_mode(reward_mode)
         check_render_settings(render_mode, render_viewer, rules.num_players)
         if max_turns is not None and max_turns < 1:
             raise ValueError(f"max_turns must be positive or None, got {max_turns}")

@@ -34,15 +34,13 @@ NOTICE = (
 def kernels() -> dict[str, CPUDispatcher]:
     """Every compiled function of :data:`KERNEL_MODULES` by qualified name, both copies of a
     loop over the games (:mod:`camelup_env.batch.game_loops`) included."""
-    from camelup_env.batch.game_loops import GameLoop
+    from camelup_env.batch.stale_cache import dispatchers
 
     found: dict[str, CPUDispatcher] = {}
     for name in KERNEL_MODULES:
-        module = importlib.import_module(name)
-        for value in vars(module).values():
-            for dispatcher in value if isinstance(value, GameLoop) else (value,):
-                if isinstance(dispatcher, CPUDispatcher) and dispatcher.py_func.__module__ == name:
-                    found[f"{name}.{dispatcher.py_func.__qualname__}"] = dispatcher
+        importlib.import_module(name)
+        for dispatcher in dispatchers(name):
+            found[f"{name}.{dispatcher.py_func.__qualname__}"] = dispatcher
     return found
 
 

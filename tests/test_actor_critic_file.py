@@ -51,6 +51,18 @@ def test_round_trip_keeps_logits_values_and_actions(tmp_path, activation) -> Non
     np.testing.assert_array_equal(chosen, masked.argmax(-1).numpy())
 
 
+def test_layers_sized_by_numpy_integers_are_saved(tmp_path) -> None:
+    """CleanRL sizes its layers with the spaces' numpy integers (``envs.single_action_space.n``,
+    an ``int64``); the file records plain numbers."""
+    size, actions = Observer(RULES, **OBSERVER).size, len(action_table(RULES).actions)
+    actor = mlp([np.int64(size), np.int64(16), np.int64(actions)])
+    critic = mlp([np.int64(size), np.int64(16), 1])
+    path = save_actor_critic(
+        tmp_path / "m.zip", actor, critic, RULES, observer=OBSERVER, env_version=ENV_VERSION
+    )
+    assert load_agent(path).policy.action_net.out_features == actions
+
+
 def test_refuses_networks_a_model_file_cannot_describe(tmp_path) -> None:
     size = Observer(RULES, **OBSERVER).size
     save = lambda actor, critic: save_actor_critic(  # noqa: E731

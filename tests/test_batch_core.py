@@ -16,10 +16,9 @@ from engine_positions import CLASSIC, position
 from camelup_env import IllegalActionError, RuleSet, action_table
 from camelup_env.batch import BatchGames, random_streams
 from camelup_env.batch.playout import play_to_end
-from camelup_env.batch.rewards import final_rewards_batch, win_shares
-from camelup_env.camelup_v1 import REWARD_MODES, final_rewards
 from camelup_env.engine import new_game, winners
 from camelup_env.observation import public_view
+from camelup_env.rewards import REWARD_MODES, final_rewards, final_rewards_batch, win_shares
 
 CLASSIC4 = RuleSet("classic", num_players=4)
 
@@ -228,14 +227,35 @@ def test_batch_truncation_at_max_turns_has_no_terminal_reward() -> None:
     assert not results[-1].rewards.any()
 
 
+def _reward_by_definition(coins: list[int], seat: int, mode: str) -> float:
+    """camelup_env.rewards' definitions, seat by seat, written out plainly (the oracle)."""
+    n, mine = len(coins), coins[seat]
+    if mode == "win":
+        k = coins.count(max(coins))
+        return 0.0 if k == n else (1.0 / k if mine == max(coins) else -1.0 / (n - k))
+    if mode == "rank":
+        ranks = [r for r, c in enumerate(sorted(coins, reverse=True)) if c == mine]
+        return sum(1.0 - 2.0 * r / (n - 1) for r in ranks) / len(ranks)
+    return (mine - max(c for q, c in enumerate(coins) if q != seat)) / 10.0
+
+
 @pytest.mark.parametrize("mode", REWARD_MODES)
-def test_batch_rewards_equal_camelup_v1_final_rewards(mode: str) -> None:
+def test_final_rewards_follow_their_definitions(mode: str) -> None:
     rng = np.random.default_rng(0)
     for players in range(2, 9):
         coins = rng.integers(0, 6, size=(200, players))  # many ties
         coins[0] = 4  # everyone tied
-        expected = np.array([final_rewards(list(row), mode) for row in coins])
+        expected = [
+            [_reward_by_definition(list(map(int, row)), q, mode) for q in range(players)]
+            for row in coins
+        ]
         np.testing.assert_allclose(final_rewards_batch(coins, mode), expected, atol=1e-12)
+        assert final_rewards(list(coins[1]), mode) == pytest.approx(expected[1])
+
+
+def test_an_unknown_reward_mode_is_refused_naming_the_modes() -> None:
+    with pytest.raises(ValueError, match="win, rank, coins"):
+        final_rewards_batch(np.zeros((1, 2)), "score")
 
 
 def test_R7_3_batch_win_shares_equal_the_engine_winners() -> None:

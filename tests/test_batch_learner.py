@@ -224,3 +224,14 @@ def test_one_legality_pass_per_position_of_the_games(monkeypatch) -> None:
         assert counts["masks"] - before["masks"] >= 1
     with pytest.raises(ValueError, match="read-only"):
         env.legal_masks()[0, 0] = 1
+
+
+@pytest.mark.parametrize("engine", [False, True], ids=["batch core", "engine"])
+def test_both_backends_offer_the_games_interface(engine: bool) -> None:
+    """Every member of the declared interface is there (mypy checks their signatures)."""
+    from camelup_env.batch.engine_games import make_games
+    from camelup_env.batch.interface import Games
+
+    games = make_games(RuleSet("classic", num_players=3), 2, seed=0, engine=engine)
+    assert isinstance(games, Games)
+    assert games.legal_action_mask().shape == (2, games.num_actions)

@@ -15,12 +15,11 @@ from pathlib import Path
 import numba
 import numpy as np
 import pytest
-from numba.core.registry import CPUDispatcher as Dispatcher
 
 from camelup_env import GameState, RuleSet
-from camelup_env.batch import BatchGames, random_streams
+from camelup_env.batch import BatchGames, random_streams, stale_cache
+from camelup_env.batch import kernels as bk
 from camelup_env.batch import observation_kernels as ok
-from camelup_env.batch.game_loops import GameLoop
 from camelup_env.batch.observe import BatchObserver, observe
 from camelup_env.observation import ACTION_VALUE_SCALE, Observer, public_view
 
@@ -212,16 +211,23 @@ def test_batched_observer_refuses_what_it_cannot_observe() -> None:
         batch.observe(BatchGames(RuleSet("classic", num_players=3), 2), 0)
 
 
-def test_stale_numba_cache_is_flushed_when_the_baked_in_files_change(monkeypatch) -> None:
+@pytest.mark.parametrize(
+    ("module", "loop", "helper"),
+    [(ok, ok.observe_games, ok._odds), (bk, bk.step_games, bk.seed_streams)],
+    ids=["observation_kernels", "kernels"],
+)
+def test_stale_numba_cache_is_flushed_when_the_baked_in_files_change(
+    monkeypatch, module, loop, helper
+) -> None:
     flushed = []
-    for value in vars(ok).values():
-        for kernel in value if isinstance(value, GameLoop) else (value,):
-            if isinstance(kernel, Dispatcher) and kernel.py_func.__module__ == ok.__name__:
-                monkeypatch.setattr(kernel._cache, "flush", lambda v=kernel: flushed.append(v))
-    marker = Path(ok.observe_games.serial._cache.cache_path) / "observation_kernels.deps"
+    for kernel in stale_cache.dispatchers(module.__name__):
+        monkeypatch.setattr(kernel._cache, "flush", lambda v=kernel: flushed.append(v))
+    name = Path(module.__file__).stem
+    marker = Path(loop.serial._cache.cache_path) / f"{name}.deps"
     marker.write_text("a fingerprint of other files")
-    assert ok.drop_stale_cache()
-    assert ok.observe_games.serial in flushed and ok.observe_games.parallel in flushed
-    assert ok._odds in flushed
-    assert marker.read_text() == ok._dependencies_fingerprint()
-    assert not ok.drop_stale_cache()  # up to date: nothing flushed
+    assert module.drop_stale_cache()
+    assert loop.serial in flushed and loop.parallel in flushed and helper in flushed
+    assert not any(k.py_func.__module__ != module.__name__ for k in flushed)
+    deps = module.DEPENDENCIES if module is ok else (bk.game_loops,)
+    assert marker.read_text() == stale_cache.fingerprint(deps)
+    assert not module.drop_stale_cache()  # up to date: nothing flushed

@@ -20,7 +20,7 @@ ray = pytest.importorskip("ray", reason='RLlib is the "distributed" extra')
 import agents  # noqa: E402
 from agents.ppo import ModelFileError  # noqa: E402
 from camelup_cli.main import main  # noqa: E402
-from camelup_env.camelup_v1 import final_rewards  # noqa: E402
+from camelup_env.rewards import final_rewards  # noqa: E402
 from tournament.config import tournament_config  # noqa: E402
 from tournament.run import run_tournament  # noqa: E402
 

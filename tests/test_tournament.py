@@ -248,6 +248,44 @@ def test_one_writer_per_folder_and_readers_drop_duplicates(tmp_path: Path) -> No
     assert sorted(r["game"] for r in read_games(games)) == [0, 1]
 
 
+def test_a_tournament_leaves_the_callers_plotting_backend_alone(tmp_path: Path) -> None:
+    """A notebook that runs a tournament still shows its plots: the summary chart is drawn
+    without switching pyplot's backend."""
+    import matplotlib
+    import matplotlib.pyplot as plt
+
+    before = matplotlib.get_backend()
+    plt.switch_backend("svg")
+    try:
+        run_tournament(config(games=2, workers=1), tmp_path, progress=False)
+        assert matplotlib.get_backend() == "svg"
+        assert (tmp_path / "summary.png").read_bytes().startswith(b"\x89PNG")
+    finally:
+        plt.switch_backend(before)
+
+
+def test_a_script_plays_games_without_a_main_guard(tmp_path: Path) -> None:
+    """Game workers do not run the caller's script again: a script that plays games at its top
+    level (a tutorial run with ``python``) needs no ``if __name__ == "__main__":``, and its
+    top-level code runs once."""
+    script = tmp_path / "play.py"
+    settings = {"agents": ["random", "heuristic"], "players": 2, "games": 2, "workers": 1}
+    script.write_text(
+        "from pathlib import Path\n"
+        "from tournament.config import tournament_config\n"
+        "from tournament.run import run_tournament\n"
+        "print('top level')\n"
+        f"run_tournament(tournament_config(None, {settings!r}), Path({str(tmp_path / 'out')!r}))\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run(
+        [sys.executable, str(script)], cwd=tmp_path, env=env, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.count("top level") == 1
+    assert len(read_games(tmp_path / "out" / "games.jsonl")) == 2
+
+
 def test_an_agent_that_cannot_be_built_stops_the_run_before_any_game(tmp_path: Path) -> None:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     for spec, why in [

@@ -23,7 +23,9 @@ import multiprocessing as mp
 import os
 import re
 import signal
-from collections.abc import Callable, Sequence
+import sys
+import types
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass
 from multiprocessing.connection import wait
@@ -186,13 +188,31 @@ def _worker_main(conn, setup: MatchSetup, worker: int, cpu: int | None = None) -
             bot.close()
 
 
+@contextlib.contextmanager
+def _main_module_hidden() -> Iterator[None]:
+    """``__main__`` is an empty module while a game worker starts.
+
+    A spawned process first runs the parent's main script again (as ``__mp_main__``, to find
+    what it defines), and a game worker needs nothing from it. Hidden, a script that plays
+    games (a tutorial run with ``python``) needs no ``if __name__ == "__main__":`` guard, and
+    its top-level code (training a model, say) does not run again in every worker.
+    """
+    main = sys.modules["__main__"]
+    sys.modules["__main__"] = types.ModuleType("__main__")
+    try:
+        yield
+    finally:
+        sys.modules["__main__"] = main
+
+
 class _Worker:
     def __init__(self, ctx, setup: MatchSetup, index: int, cpu: int | None) -> None:
         self.conn, child = ctx.Pipe()
         self.process = ctx.Process(
             target=_worker_main, args=(child, setup, index, cpu), daemon=True
         )
-        self.process.start()
+        with _main_module_hidden():
+            self.process.start()
         child.close()
         self.task: GameSpec | None = None
 

@@ -118,10 +118,9 @@ def write_summary(
 
 
 def _chart(path: Path, config: TournamentConfig, rows: list[dict]) -> None:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    # A Figure of its own, not pyplot's: the caller's backend and figures are left alone (a
+    # notebook that runs a tournament still shows its plots).
+    from matplotlib.figure import Figure
 
     # long labels wrap onto lines of their own instead of running into their neighbours
     labels = [_wrapped(r["agent"]) for r in rows]
@@ -129,11 +128,10 @@ def _chart(path: Path, config: TournamentConfig, rows: list[dict]) -> None:
     # side by side up to four agents; more are stacked, each chart as wide as its bars need
     stacked = len(rows) > 4
     height = 3.8 + 0.25 * max(lab.count("\n") for lab in labels)
-    fig, axes = plt.subplots(
-        2 if stacked else 1,
-        1 if stacked else 2,
-        figsize=(max(10.0, 1.2 * len(rows) + 1.5), 2 * height) if stacked else (10, height),
+    fig = Figure(
+        figsize=(max(10.0, 1.2 * len(rows) + 1.5), 2 * height) if stacked else (10, height)
     )
+    axes = fig.subplots(2 if stacked else 1, 1 if stacked else 2, squeeze=False).ravel()
     axes[0].bar(
         labels,
         wins,
@@ -162,7 +160,6 @@ def _chart(path: Path, config: TournamentConfig, rows: list[dict]) -> None:
     )
     fig.tight_layout()
     fig.savefig(path, dpi=110)
-    plt.close(fig)
 
 
 def _wrapped(label: str) -> str:

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from camelup_config import ConfigError, setting
-from camelup_env.camelup_v1 import REWARD_MODES
+from camelup_env.rewards import check_reward_mode
 from camelup_env.rules import RuleSet, preset_list
 
 
@@ -80,10 +80,10 @@ class SelfPlaySettings:
         except ValueError as exc:
             raise ConfigError(str(exc)) from exc
         check_positive(self, ("race_samples", "learning_rate"))
-        if self.reward_mode not in REWARD_MODES:
-            raise ConfigError(
-                f"reward_mode must be one of {', '.join(REWARD_MODES)}, got {self.reward_mode!r}"
-            )
+        try:
+            check_reward_mode(self.reward_mode)
+        except ValueError as exc:
+            raise ConfigError(str(exc)) from exc
         if self.coin_shaping < 0:
             raise ConfigError(f"coin_shaping must be >= 0, got {self.coin_shaping}")
         if not 0 < self.gamma <= 1 or not 0 <= self.gae_lambda <= 1:

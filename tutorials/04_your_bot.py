@@ -67,13 +67,14 @@ print(bot, "-", bot.description)
 # `py:my_bots:LeaderBot` is the bot's agent spec; from the shell the same tournament is
 # `camelup tournament --agents py:my_bots:LeaderBot,greedy,heuristic,random --players 4 --games
 # 300 --out runs/mine`. Every seat and every cyclic order is played, and all games of a round
-# share their dice (paired seeds).
+# share their dice (paired seeds). The results go to a folder of their own, away from the bot's
+# folder: a folder on `PYTHONPATH` named like a package (`tournament`, say) would hide it.
 
 # %%
 from tournament.config import tournament_config
 from tournament.run import run_tournament
 
-out = folder / "tournament"
+out = Path(tempfile.mkdtemp()) / "my-bot"
 config = tournament_config(
     None,
     {
@@ -86,7 +87,7 @@ config = tournament_config(
     },
 )
 run_tournament(config, out=out, progress=False)
-print(sorted(p.name for p in out.iterdir()))
+print(out, sorted(p.name for p in out.iterdir()))
 
 # %% [markdown]
 # ## Reading the results
@@ -99,6 +100,10 @@ print(sorted(p.name for p in out.iterdir()))
 print((out / "summary.md").read_text())
 
 # %%
-from IPython.display import Image
+import matplotlib.pyplot as plt
 
-Image(filename=str(out / "summary.png"))
+chart = plt.imread(out / "summary.png")
+plt.figure(figsize=(chart.shape[1] / 100, chart.shape[0] / 100))
+plt.imshow(chart)
+plt.axis("off")
+plt.show()

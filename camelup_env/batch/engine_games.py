@@ -27,8 +27,7 @@ import numpy as np
 from camelup_env.batch import kernels
 from camelup_env.batch.arrays import BATCH_PRESETS
 from camelup_env.batch.games import BatchGames, StepResult, seed_array
-from camelup_env.batch.rewards import final_rewards_batch
-from camelup_env.camelup_v1 import REWARD_MODES
+from camelup_env.batch.interface import Games
 from camelup_env.engine import (
     DieRoll,
     IllegalActionError,
@@ -39,6 +38,7 @@ from camelup_env.engine import (
     new_game,
 )
 from camelup_env.events import DieRevealed, Event
+from camelup_env.rewards import check_reward_mode, final_rewards_batch
 from camelup_env.rules import RuleSet
 from camelup_env.state import GameState
 
@@ -138,8 +138,7 @@ class EngineGames:
         coin_shaping: float = 0.0,
     ) -> StepResult:
         """As :meth:`BatchGames.step` (every action is checked by the engine itself)."""
-        if reward_mode not in REWARD_MODES:
-            raise ValueError(f"reward_mode must be one of {REWARD_MODES}, got {reward_mode!r}")
+        check_reward_mode(reward_mode)
         n, players = len(self), self.rules.num_players
         acts = np.asarray(actions, np.int64).reshape(n).tolist()  # plain ints: one game is cheap
         given = None if rolls is None else np.asarray(rolls, np.int64).reshape(n, 3).tolist()
@@ -199,9 +198,9 @@ class EngineGames:
 
 def make_games(
     rules: RuleSet, n: int, seed: int | Sequence[int] | np.ndarray = 0, engine: bool = False
-) -> BatchGames | EngineGames:
+) -> Games:
     """``n`` games of ``rules``: the compiled batch core where it plays the preset (unless
-    ``engine``), else the engine behind the same interface."""
+    ``engine``), else the engine behind the same interface (:class:`Games`)."""
     if rules.preset in BATCH_PRESETS and not engine:
         return BatchGames(rules, n, seed=seed)
     return EngineGames(rules, n, seed=seed)

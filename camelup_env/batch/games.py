@@ -16,9 +16,8 @@ import numpy as np
 from camelup_env.batch import kernels
 from camelup_env.batch.arrays import BatchState, rule_vector
 from camelup_env.batch.convert import from_states, to_state
-from camelup_env.batch.rewards import final_rewards_batch
-from camelup_env.camelup_v1 import REWARD_MODES
 from camelup_env.engine import DieRoll, IllegalActionError, apply_outcome, check_legal, to_action
+from camelup_env.rewards import check_reward_mode, final_rewards_batch
 from camelup_env.rules import RuleSet
 from camelup_env.state import GameState
 
@@ -228,8 +227,7 @@ class BatchGames:
     ) -> tuple[np.ndarray, np.ndarray]:
         """The actions as (N,) int64 and the dice as (N, 3) int64 (-1s: draw), checked for
         shape and type."""
-        if reward_mode not in REWARD_MODES:
-            raise ValueError(f"reward_mode must be one of {REWARD_MODES}, got {reward_mode!r}")
+        check_reward_mode(reward_mode)
         n = len(self)
         acts = np.asarray(actions)
         if acts.shape != (n,) or not np.issubdtype(acts.dtype, np.integer):

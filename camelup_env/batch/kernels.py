@@ -30,6 +30,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from camelup_env.batch import game_loops, stale_cache
 from camelup_env.batch.game_loops import over_games
 
 # Sizes: the largest game the core holds.
@@ -695,3 +696,12 @@ def random_actions(g, r, stream, active, out):
     not ``active`` (whose stream does not advance)."""
     for i in prange(out.shape[0]):
         out[i] = _random_legal(g, r, i, stream) if active[i] else -1
+
+
+def drop_stale_cache() -> bool:
+    """Flush this file's numba disk cache when :mod:`camelup_env.batch.game_loops`, which says
+    how its loops compile, changed; returns whether it flushed."""
+    return stale_cache.drop_stale_cache(__name__, (game_loops,))
+
+
+drop_stale_cache()

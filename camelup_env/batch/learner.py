@@ -45,9 +45,9 @@ import numpy as np
 from camelup_env.batch.engine_games import make_games
 from camelup_env.batch.games import BatchGames, StepResult, random_streams
 from camelup_env.batch.observe import BatchObserver
-from camelup_env.camelup_v1 import REWARD_MODES
 from camelup_env.engine import IllegalActionError
 from camelup_env.observation import LazyObservation, Observer, public_view
+from camelup_env.rewards import check_reward_mode
 from camelup_env.rules import RuleSet
 from camelup_env.state import GameState
 
@@ -111,8 +111,7 @@ class LearnerGames:
     ) -> None:
         if n < 1:
             raise ValueError(f"the number of games must be positive, got {n}")
-        if reward_mode not in REWARD_MODES:
-            raise ValueError(f"reward_mode must be one of {REWARD_MODES}, got {reward_mode!r}")
+        check_reward_mode(reward_mode)
         players = rules.num_players
         if learner_seat is not None and not 0 <= learner_seat < players:
             raise ValueError(f"learner_seat must be None or 0..{players - 1}, got {learner_seat}")

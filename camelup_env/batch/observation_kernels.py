@@ -24,21 +24,19 @@ card another seat owns.
 
 numba's disk cache is keyed by this file only, but these kernels bake in the layout and rule
 helpers of :mod:`camelup_env.batch.kernels` and the odds kernels of
-:mod:`camelup_env.odds.kernels`: :func:`drop_stale_cache` flushes this file's cache at import
-when a fingerprint of those two files differs from the one recorded beside the cache.
+:mod:`camelup_env.odds.kernels`, compiled as :mod:`camelup_env.batch.game_loops` says:
+:func:`drop_stale_cache` flushes this file's cache at import when a fingerprint of those files
+differs from the one recorded beside the cache (:mod:`camelup_env.batch.stale_cache`).
 """
 
 from __future__ import annotations
 
-import hashlib
-from pathlib import Path
-
 import numpy as np
 from numba import njit, prange
-from numba.core.registry import CPUDispatcher as Dispatcher
 
+from camelup_env.batch import game_loops, stale_cache
 from camelup_env.batch import kernels as batch_kernels
-from camelup_env.batch.game_loops import GameLoop, over_games
+from camelup_env.batch.game_loops import over_games
 from camelup_env.batch.kernels import (
     COINS,
     CURRENT,
@@ -512,7 +510,7 @@ def _odds_features(g, r, i, spec, leg, race, out):
         out[spec[RACE_LOSER_PROB] + c] = race[1, c]
 
 
-@over_games
+@over_games(allocates=True)
 def observe_games(
     g,
     r,
@@ -574,42 +572,12 @@ def observe_games(
             )
 
 
-def _dependencies_fingerprint() -> str:
-    """A hash of the files whose code these kernels bake in: the layout and the inlined rule
-    helpers (:mod:`camelup_env.batch.kernels`) and the odds kernels they call."""
-    digest = hashlib.sha256()
-    for module in (batch_kernels, reference_odds):
-        assert module.__file__ is not None  # modules imported from files
-        digest.update(Path(module.__file__).read_bytes())
-    return digest.hexdigest()
-
-
 def drop_stale_cache() -> bool:
-    """Flush this file's numba disk cache when the files it bakes in changed since it was
-    written (numba checks only this file's time stamp); returns whether it flushed. Run at
-    import, before anything compiles; a cache that cannot be written is left to numba."""
-    kernels_here = [
-        dispatcher
-        for v in globals().values()
-        for dispatcher in (v if isinstance(v, GameLoop) else (v,))
-        if isinstance(dispatcher, Dispatcher) and dispatcher.py_func.__module__ == __name__
-    ]
-    # numba's disk cache is a private attribute of its dispatchers, absent from its types
-    folder = observe_games.serial._cache.cache_path  # type: ignore[attr-defined]
-    if folder is None:  # caching disabled
-        return False
-    marker = Path(folder) / f"{Path(__file__).stem}.deps"
-    fingerprint = _dependencies_fingerprint()
-    try:
-        if marker.is_file() and marker.read_text() == fingerprint:
-            return False
-        for dispatcher in kernels_here:
-            dispatcher._cache.flush()  # type: ignore[attr-defined]
-        marker.parent.mkdir(parents=True, exist_ok=True)
-        marker.write_text(fingerprint)
-    except OSError:
-        return False
-    return True
+    """Flush this file's numba disk cache when the files it bakes in changed (the layout and
+    the inlined rule helpers of :mod:`camelup_env.batch.kernels`, the odds kernels it calls,
+    how :mod:`camelup_env.batch.game_loops` compiles); returns whether it flushed."""
+    return stale_cache.drop_stale_cache(__name__, DEPENDENCIES)
 
 
+DEPENDENCIES = (batch_kernels, reference_odds, game_loops)
 drop_stale_cache()
