@@ -27,7 +27,8 @@ from pathlib import Path
 sys.path[0] = str(Path(__file__).resolve().parents[1])
 
 from camelup_env.rules import RuleSet  # noqa: E402
-from tournament.evaluate import EvalResult, evaluate  # noqa: E402
+from tournament.eval_result import EvalResult  # noqa: E402
+from tournament.evaluate import evaluate  # noqa: E402
 
 LINEUPS = (
     ("classic 4p", "ppo:results/models/classic4/model.zip", "greedy", 4),

@@ -2,7 +2,7 @@
 
 ``python -m camelup_cli.compile_kernels`` (``make install`` runs it after pip): a first run of
 the odds, the batch core or its observation otherwise compiles its kernels on the spot, for
-seconds to minutes (``camelup_env.kernel_cache``), and a tournament bot that compiles inside
+seconds to minutes (``camelup_env.compile_notice``), and a tournament bot that compiles inside
 its move clock loses the game on time. Each kernel is reached through the code that calls it,
 with the argument types of its call sites: the odds (:func:`camelup_env.odds.warm_up`, every
 preset), the batch core and its observation (the serial and the parallel copy of each loop),
@@ -18,7 +18,7 @@ import time
 
 import numpy as np
 
-from camelup_env import kernel_cache, odds
+from camelup_env import compile_notice, odds
 from camelup_env.batch import BatchGames, BatchObserver, random_streams
 from camelup_env.batch.playout import play_to_end
 from camelup_env.engine import new_game
@@ -85,7 +85,7 @@ def _environments(rules: RuleSet) -> None:
 
 def main() -> int:
     print(STARTING, flush=True)
-    kernel_cache.notice_given()  # the line above says it
+    compile_notice.notice_given()  # the line above says it
     start = time.time()
     compile_all()
     print(f"kernels compiled and cached in {time.time() - start:.0f} s", flush=True)

@@ -86,3 +86,63 @@ def test_no_text_cites_a_tracker_issue_number() -> None:
         if ISSUE_NUMBER.search(line)
     ]
     assert not cited, f"tracker issue numbers cited at {cited[:10]}"
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _runtime_imports(tree: ast.AST) -> list[str]:
+    """Dotted names a module imports when it runs (at any depth, lazy imports included;
+    ``if TYPE_CHECKING:`` blocks are for the type checker only)."""
+    names: list[str] = []
+    for node in ast.iter_child_nodes(tree):
+        if isinstance(node, ast.If) and ast.unparse(node.test).endswith("TYPE_CHECKING"):
+            names += [n for child in node.orelse for n in _runtime_imports(child)]
+            continue
+        if isinstance(node, ast.Import):
+            names += [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names += [f"{node.module}.{alias.name}" for alias in node.names]
+        names += _runtime_imports(node)
+    return names
+
+
+def module_graph() -> dict[str, set[str]]:
+    """Each project module with the project modules it imports."""
+    paths = {
+        _module_name(p): p
+        for package in FLOORS
+        if package != "tutorials"
+        for p in (ROOT / package).rglob("*.py")
+    }
+
+    def resolve(name: str) -> str | None:
+        while name and name not in paths:
+            name = name.rpartition(".")[0]
+        return name or None
+
+    graph = {}
+    for name, path in paths.items():
+        found = {resolve(n) for n in _runtime_imports(ast.parse(path.read_text()))}
+        graph[name] = {m for m in found if m is not None and m != name}
+    return graph
+
+
+def test_no_module_imports_itself_through_others() -> None:
+    """A circle of imports (lazy ones included) means two modules are one job split badly:
+    each can only be understood, tested and loaded with the other."""
+    graph = module_graph()
+    circles = []
+    for start in sorted(graph):
+        seen, todo = set(), list(graph[start])
+        while todo:
+            module = todo.pop()
+            if module == start:
+                circles.append(start)
+                break
+            if module not in seen:
+                seen.add(module)
+                todo += graph[module]
+    assert not circles, f"modules on an import circle: {circles}"

@@ -24,7 +24,7 @@ from camelup_env.batch.games import BatchGames, random_streams
 from camelup_env.batch.playout import play_to_end
 from camelup_env.rewards import win_shares
 from camelup_env.rules import RuleSet
-from tournament.evaluate import CandidateGame, EvalResult, result_of
+from tournament.eval_result import CandidateGame, EvalResult, result_of
 
 
 def batch_capable(spec: str) -> bool:

@@ -24,11 +24,12 @@ import math
 import os
 import sys
 import time
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import asdict, fields
 from pathlib import Path
 
 import agents
 from camelup_env.rules import PRESETS, RuleSet
+from tournament.batch_evaluate import evaluate_on_batch, plays_on_batch
 from tournament.config import (
     MAX_GAMES,
     MAX_SEED,
@@ -39,49 +40,11 @@ from tournament.config import (
     check_spec,
     check_workers,
 )
+from tournament.eval_result import CandidateGame, EvalResult, result_of
 from tournament.luck import GameLuck
 from tournament.pool import MatchSetup, check_bots_start, run_games
-from tournament.ratings import bracket, mean_ci, share_interval, win_share
+from tournament.ratings import bracket, win_share
 from tournament.schedule import GameSpec
-
-
-@dataclass(frozen=True)
-class CandidateGame:
-    """The candidate's result in one evaluation game (a row of ``games.csv``)."""
-
-    game: int
-    seed: int  # the rotations of one seed form a group (the interval is clustered by seed)
-    seat: int
-    win_share: float
-    coins: float
-    opponent_coins: float  # mean over the other seats
-    forfeit: bool
-    # the win share less the candidate's luck (tournament.luck); nan without a win model
-    win_share_adjusted: float = math.nan
-
-
-@dataclass(frozen=True)
-class EvalResult:
-    candidate: str
-    opponent: str
-    preset: str
-    num_players: int
-    games: int
-    win_share: float
-    ci_low: float
-    ci_high: float
-    mean_coins: float
-    mean_opponent_coins: float
-    forfeits: int
-    per_game: tuple[CandidateGame, ...] = field(default=(), repr=False)
-    # the luck-adjusted win share and its interval (docs/luck.md); nan where not measured
-    adjusted: float = math.nan
-    adjusted_ci_low: float = math.nan
-    adjusted_ci_high: float = math.nan
-
-    def as_row(self) -> dict:
-        """The summary row (``evaluation.csv``): every field but ``per_game``."""
-        return {f.name: getattr(self, f.name) for f in fields(self) if f.name != "per_game"}
 
 
 def evaluation_games(games: int, players: int, seed: int) -> list[GameSpec]:
@@ -127,8 +90,6 @@ def evaluate(
         except ValueError as exc:
             raise TournamentError(str(exc)) from None
     config = config or TournamentConfig(agents=[candidate, opponent], players=2)
-    from tournament.batch_evaluate import evaluate_on_batch, plays_on_batch
-
     if not referee and plays_on_batch(candidate, opponent, rules):
         return evaluate_on_batch(candidate, opponent, rules, games, seed, config.max_turns)
     entries = (AgentEntry(candidate, candidate), AgentEntry(f"{opponent} (opponent)", opponent))
@@ -165,34 +126,6 @@ def evaluate(
     )
     rows.sort(key=lambda r: r.game)
     return result_of(candidate, opponent, rules, rows)
-
-
-def result_of(
-    candidate: str, opponent: str, rules: RuleSet, rows: list[CandidateGame]
-) -> EvalResult:
-    """An evaluation's result from its games (the referee's or the batch core's): the win
-    share with its clustered Wilson interval, the luck-adjusted one with its normal interval
-    (it is not bounded to [0, 1]), both clustered by seed."""
-    groups = [r.seed for r in rows]
-    mean, low, high = share_interval([r.win_share for r in rows], groups)
-    adjusted, adjusted_half = mean_ci([r.win_share_adjusted for r in rows], groups)
-    return EvalResult(
-        candidate=candidate,
-        opponent=opponent,
-        preset=rules.preset,
-        num_players=rules.num_players,
-        games=len(rows),
-        win_share=mean,
-        ci_low=low,
-        ci_high=high,
-        mean_coins=sum(r.coins for r in rows) / len(rows),
-        mean_opponent_coins=sum(r.opponent_coins for r in rows) / len(rows),
-        forfeits=sum(r.forfeit for r in rows),
-        per_game=tuple(rows),
-        adjusted=adjusted,
-        adjusted_ci_low=adjusted - adjusted_half,
-        adjusted_ci_high=adjusted + adjusted_half,
-    )
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

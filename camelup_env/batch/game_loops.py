@@ -30,9 +30,9 @@ import numba
 from numba import njit
 from numba.core.dispatcher import Dispatcher
 
-from camelup_env.kernel_cache import announce_compiles
+from camelup_env.compile_notice import announce_compiles
 
-announce_compiles()  # a first run says why it waits (camelup_env.kernel_cache)
+announce_compiles()  # a first run says why it waits (camelup_env.compile_notice)
 
 
 @contextlib.contextmanager

@@ -16,9 +16,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from camelup_env.kernel_cache import announce_compiles
+from camelup_env.compile_notice import announce_compiles
 
-announce_compiles()  # a first run says why it waits (camelup_env.kernel_cache)
+announce_compiles()  # a first run says why it waits (camelup_env.compile_notice)
 
 
 # Movement kernels (mirror camelup_env.movement) -----------------------------------------------
