@@ -7,9 +7,9 @@ import sys
 from collections.abc import Callable
 from typing import TextIO
 
-from agents.arena import QuitGame
 from agents.base import Agent, Observation, legal_indices
 from camelup_env.actions import PlaceTile, action_table, describe
+from camelup_env.match import QuitGame
 from camelup_env.render import render_text
 from camelup_env.state import GameState
 

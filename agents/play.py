@@ -8,11 +8,11 @@ import secrets
 import sys
 
 import agents as registry
-from agents.arena import QuitGame, play_game
 from agents.human import HumanAgent, make_console, styled
 from camelup_env.engine import new_game
 from camelup_env.events import GameOver, describe_event
 from camelup_env.events import public_view as hide
+from camelup_env.match import QuitGame, play_game
 from camelup_env.observation import public_view
 from camelup_env.rules import PRESETS, RuleSet
 

@@ -17,8 +17,8 @@ import time
 import numpy as np
 
 import agents
-from agents.arena import public_view
 from camelup_env import RuleSet, apply_action, legal_action_indices, new_game, odds
+from camelup_env.match import public_view
 
 
 def positions(rules: RuleSet, games: int) -> list:

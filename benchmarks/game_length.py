@@ -3,7 +3,7 @@
     .venv/bin/python benchmarks/game_length.py --presets classic persian_tutorial \\
         --agents random,heuristic,greedy,lookahead --games 96 --out game_length.csv
 
-Plays ``--games`` games per preset in one process with :func:`agents.arena.play_game` (the
+Plays ``--games`` games per preset in one process with :func:`camelup_env.match.play_game` (the
 tournament's game loop and seeds), the lineup rotated one seat per game so every bot sits in
 every seat equally often, and prints per preset the mean (and standard deviation) of the
 actions per game (every decision, as the tournament's ``turns``) and of the legs per game (the
@@ -22,8 +22,8 @@ import sys
 from collections import Counter
 
 import agents as registry
-from agents.arena import play_game
 from camelup_env.actions import action_table
+from camelup_env.match import play_game
 from camelup_env.rules import RuleSet
 
 

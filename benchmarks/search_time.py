@@ -20,8 +20,8 @@ import numpy as np
 import torch
 
 import agents
-from agents.arena import observe
 from agents.policy_file import read_policy_file
+from camelup_env.match import observe
 from camelup_env.observation import public_view
 from camelup_env.sampling import random_positions
 

@@ -6,7 +6,7 @@
 Side by side in one run, on the same schedule (4-player classic, seat-rotated, paired seeds):
 
 * *in-process*: ``workers`` processes play the games with the agents in the same process as the
-  game (:func:`agents.arena.play_game`) - no isolation, the speed to match;
+  game (:func:`camelup_env.match.play_game`) - no isolation, the speed to match;
 * *in-process, own caches*: the same, but each agent keeps odds caches of its own (the
   :mod:`camelup_env.odds` LRU dicts, swapped in for each of its moves), as it does in a bot
   process of its own: the share of isolation's cost that is the agents' own extra computing,
@@ -72,7 +72,7 @@ class _OwnCaches:
 
 def _in_process(job: tuple[str, dict, GameSpec, bool]) -> tuple[int, list[int]]:
     import agents
-    from agents.arena import play_game
+    from camelup_env.match import play_game
     from camelup_env.rules import RuleSet
 
     spec_name, rules_doc, spec, own_caches = job

@@ -85,7 +85,7 @@ def setup_mean(rules: RuleSet, value: ValueFn, first_player: int = 0) -> np.ndar
 
 class LuckLedger:
     """The luck of one game, event by event: feed it the deal and each move as a game loop
-    makes them (the hooks of :func:`agents.arena.run_game` fit), then subtract
+    makes them (the hooks of :func:`camelup_env.match.run_game` fit), then subtract
     :attr:`total` from the seats' results.
 
     ``deal_mean`` is :func:`setup_mean` of the same rules and ``V``; without it the deal is

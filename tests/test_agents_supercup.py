@@ -10,7 +10,6 @@ import numpy as np
 import pytest
 
 import agents
-from agents.arena import play_game
 from agents.greedy import GreedyAgent
 from camelup_env import RuleSet, apply_action, legal_action_indices, new_game, odds
 from camelup_env.action_values import support_die_gain
@@ -22,6 +21,7 @@ from camelup_env.actions import (
     action_table,
 )
 from camelup_env.events import PhotoPayout
+from camelup_env.match import play_game
 from camelup_env.observation import public_view
 from camelup_env.odds import expected_photo_coins
 from camelup_env.payouts import leg_tile_ev

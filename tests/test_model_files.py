@@ -20,7 +20,6 @@ import torch
 from sb3_contrib import MaskablePPO
 
 import agents
-from agents.arena import play_game
 from agents.policy_file import (
     METADATA_MEMBER,
     ModelFileError,
@@ -30,6 +29,7 @@ from agents.policy_file import (
     upgrade,
 )
 from agents.ppo import load_agent
+from camelup_env.match import play_game
 from camelup_env.rules import RuleSet
 from camelup_env.wrappers import SingleAgentEnv
 

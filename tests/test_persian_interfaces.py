@@ -15,7 +15,6 @@ from pettingzoo.test import api_test, seed_test
 from test_play import play
 
 import agents
-from agents.arena import play_game
 from camelup_env import (
     GameState,
     PositionError,
@@ -28,6 +27,7 @@ from camelup_env import (
 from camelup_env.action_values import action_values
 from camelup_env.actions import WandererSwap
 from camelup_env.camelup_v1 import env as make_env
+from camelup_env.match import play_game
 from camelup_env.observation import Observer
 from tournament.config import tournament_config
 from tournament.evaluate import evaluate

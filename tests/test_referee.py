@@ -13,8 +13,8 @@ import numpy as np
 import pytest
 
 import agents
-from agents.arena import observer, play_game
 from camelup_env.engine import apply_action, legal_actions, new_game
+from camelup_env.match import observer, play_game
 from camelup_env.observation import public_view
 from camelup_env.rules import RuleSet
 from tournament import protocol

@@ -12,9 +12,9 @@ import pytest
 pytest.importorskip("sb3_contrib")
 
 import agents
-from agents.arena import play_game
 from camelup_env.actions import action_table
 from camelup_env.engine import legal_action_indices
+from camelup_env.match import play_game
 from camelup_env.observation import public_view
 from camelup_env.rules import RuleSet
 from camelup_env.sampling import random_positions

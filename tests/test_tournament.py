@@ -92,7 +92,7 @@ def test_games_round_up_to_whole_rounds_and_pairs_meet_equally() -> None:
 
 
 def test_paired_games_see_the_same_dice() -> None:
-    from agents.arena import game_rngs
+    from camelup_env.match import game_rngs
 
     a_setup, a_dice = game_rngs(5)
     b_setup, b_dice = game_rngs(5)

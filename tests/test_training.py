@@ -14,9 +14,9 @@ import pytest
 pytest.importorskip("sb3_contrib")
 
 import agents
-from agents.arena import play_game
 from agents.ppo import ModelFileError, load_agent
 from camelup_config import ConfigError, load_config
+from camelup_env.match import play_game
 from camelup_env.rules import RuleSet
 from tournament.ratings import share_interval
 from training.sb3_trainer import TrainConfig, train

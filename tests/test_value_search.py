@@ -11,9 +11,9 @@ import pytest
 pytest.importorskip("sb3_contrib")
 
 import agents
-from agents.arena import play_game
 from agents.policy_file import ModelFileError, read_policy_file, save_policy
 from agents.value_search import ValueSearchAgent, deal_hidden
+from camelup_env.match import play_game
 from camelup_env.observation import public_view
 from camelup_env.rules import RuleSet
 from camelup_env.sampling import random_positions

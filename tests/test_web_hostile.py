@@ -18,10 +18,10 @@ from pathlib import Path
 import pytest
 from starlette.testclient import TestClient
 
-from agents.arena import game_rngs
 from camelup_cli.main import main
 from camelup_env.actions import TakePyramidTile, action_table
 from camelup_env.engine import new_game
+from camelup_env.match import game_rngs
 from camelup_env.observation import public_view
 from camelup_env.rules import RuleSet
 from tournament.bots import BotFault, BotProcess

@@ -67,8 +67,8 @@ class Host:
         self.channel.flush()
 
     def start(self, message: dict[str, Any]) -> None:
-        from agents.arena import observer
         from camelup_env.actions import action_table
+        from camelup_env.match import observer
         from camelup_env.rules import RuleSet
 
         rules = RuleSet.from_dict(message["rules"])

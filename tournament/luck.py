@@ -15,9 +15,9 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from agents.arena import game_rngs
 from camelup_env.engine import apply_action, new_game
 from camelup_env.luck import LuckLedger, ValueFn, setup_mean
+from camelup_env.match import game_rngs
 from camelup_env.odds.win import load_win_model
 from camelup_env.rules import RuleSet
 
@@ -40,7 +40,7 @@ class GameLuck:
 
     def of_game(self, seed: int, actions: Sequence[int]) -> np.ndarray:
         """Each seat's luck in game ``seed`` played with ``actions`` (the referee's deal and
-        dice, :func:`agents.arena.game_rngs`)."""
+        dice, :func:`camelup_env.match.game_rngs`)."""
         setup_rng, dice_rng = game_rngs(seed)
         state = new_game(self.rules, seed=setup_rng)
         ledger = LuckLedger(self.value, self.deal_mean)

@@ -1,11 +1,11 @@
 """The referee: the only real game. Bots get copies as data and answer action indices.
 
-:func:`play_match` deals game ``seed`` (:func:`agents.arena.game_rngs`: the same setup and dice
+:func:`play_match` deals game ``seed`` (:func:`camelup_env.match.game_rngs`: the same setup and dice
 as an in-process game of that seed), starts each seat's bot, and on each turn sends the seat on
 move its legal actions and its public view, checks the answer, and applies it. It records every
 action, so the game can be replayed exactly (:mod:`tournament.replay`).
 
-Forfeits (the rules of :mod:`agents.arena`): a bot that faults (:class:`tournament.bots.
+Forfeits (the rules of :mod:`camelup_env.match`): a bot that faults (:class:`tournament.bots.
 BotFault`: a missed deadline, a crash, a limit, a protocol error) or answers an illegal action
 forfeits the game: it ranks last with 0 coins, the others keep the coins they had and are ranked
 by them. The deadline of a move is the move limit or what is left of the bot's thinking time for
@@ -20,8 +20,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from agents.arena import Forfeit, GameResult, check_action, observer, run_game
 from camelup_env.engine import legal_action_mask
+from camelup_env.match import Forfeit, GameResult, check_action, observer, run_game
 from camelup_env.observation import public_view
 from camelup_env.rules import RuleSet
 from camelup_env.state import GameState
@@ -53,7 +53,7 @@ def play_match(
     max_turns: int = 2000,
 ) -> Match:
     """Play game ``seed`` with one bot per seat (module docstring) in the one game loop,
-    :func:`agents.arena.run_game`. A faulting bot's process is killed here; the caller
+    :func:`camelup_env.match.run_game`. A faulting bot's process is killed here; the caller
     replaces it before its next game."""
     reasons: list[dict[str, int]] = [{} for _ in range(rules.num_players)]
 

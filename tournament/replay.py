@@ -3,7 +3,7 @@
 ``camelup replay OUT --game N [--delay 0.5] [--gif game.gif] [--html game.html] [--quiet]``
 
 A game record holds its seed and every action index; the engine is deterministic given them
-(:func:`agents.arena.game_rngs`: the setup and the dice stream of the seed), so replaying the
+(:func:`camelup_env.match.game_rngs`: the setup and the dice stream of the seed), so replaying the
 actions from the seed's deal reproduces the game exactly, and the replay checks that it ends
 with the coins the record says. Results folders may come from strangers: the files are read as
 JSON only, every action is checked against the rules as it is replayed, and names are escaped
@@ -22,10 +22,10 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from agents.arena import game_rngs
 from camelup_env.actions import action_table, describe
 from camelup_env.engine import IllegalActionError, apply_action, new_game
 from camelup_env.events import Event, describe_event
+from camelup_env.match import game_rngs
 from camelup_env.rules import RuleSet
 from camelup_env.state import GameState
 from tournament.config import MAX_TURNS, TournamentError

@@ -13,9 +13,10 @@ takes the leg bets that the other's turn would have found; ``results/tournaments
 classic4_rotations_bias``). A *round* is every line-up in every seating; ``games`` is rounded up
 to whole rounds.
 
-Games that share a seed share the setup and the dice stream (:func:`agents.arena.game_rngs`), and
-so, traps aside, the whole race: the camels' rolls come out of the pyramid in the same order
-whatever the players do. ``pairing: order`` (the default) gives the ``p`` rotations of each
+Games that share a seed share the setup and the dice stream
+(:func:`camelup_env.match.game_rngs`), and so, traps aside, the whole race: the camels' rolls
+come out of the pyramid in the same order whatever the players do. ``pairing: order`` (the
+default) gives the ``p`` rotations of each
 cyclic order of a line-up a seed of their own (``seed * 1_000_000`` plus the order's number,
 counted over the rounds): every seat sees the same race, so seat luck is paired, and a round of
 many line-ups plays many races. ``pairing: round`` gives every game of a round one seed

@@ -27,8 +27,8 @@ from pathlib import Path
 import numpy as np
 
 import agents
-from agents.arena import observe, run_game
 from camelup_env.luck import coin_leader
+from camelup_env.match import observe, run_game
 from camelup_env.odds.win import SHIPPED, WinModel, equity, progress
 from camelup_env.rules import PRESETS, RuleSet
 from camelup_env.state import GameState

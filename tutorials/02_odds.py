@@ -93,12 +93,12 @@ bot = LegBetBot()
 # %% [markdown]
 # ## Playing it against random
 #
-# `agents.arena.play_game` plays one game between agents, one per seat. Seats are rotated so that
-# neither bot always starts.
+# `camelup_env.match.play_game` plays one game between agents, one per seat. Seats are rotated
+# so that neither bot always starts.
 
 # %%
 from agents import make
-from agents.arena import play_game
+from camelup_env.match import play_game
 
 rules = RuleSet("classic", num_players=2)
 games = 6 if __import__("os").environ.get("CAMELUP_TUTORIAL_QUICK") == "1" else 100

@@ -106,7 +106,7 @@ import os
 import time
 
 from agents import make
-from agents.arena import play_game
+from camelup_env.match import play_game
 
 rules = RuleSet("classic", num_players=2)
 games = 2 if os.environ.get("CAMELUP_TUTORIAL_QUICK") == "1" else 20

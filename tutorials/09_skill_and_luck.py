@@ -47,7 +47,7 @@ print("expected luck:", mean.round(12))
 
 # %%
 import agents
-from agents.arena import observe, run_game
+from camelup_env.match import observe, run_game
 from tournament.luck import GameLuck
 from tournament.ratings import mean_ci
 

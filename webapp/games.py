@@ -1,10 +1,11 @@
 """Games a person plays in the browser: one seat a person, every other seat an isolated bot.
 
 A :class:`WebGame` is the referee's game (:mod:`tournament.referee`) with one seat answered by
-clicks instead of a bot: the same deal and dice for a seed (:func:`agents.arena.game_rngs`), bot
-processes started through the tournament's sandbox (:class:`tournament.bots.BotProcess`, the
-tournament's default limits, each in a folder of its own) and asked with
-:func:`tournament.referee.ask_move`, and the same forfeits (:func:`agents.arena.result_of`).
+clicks instead of a bot: the same deal and dice for a seed
+(:func:`camelup_env.match.game_rngs`), bot processes started through the tournament's sandbox
+(:class:`tournament.bots.BotProcess`, the tournament's default limits, each in a folder of its
+own) and asked with
+:func:`tournament.referee.ask_move`, and the same forfeits (:func:`camelup_env.match.result_of`).
 The person has no deadline; an illegal click is refused without a forfeit (the page only offers
 legal ones). A bot that cannot even load refuses the game instead (there is no game to score).
 
@@ -28,11 +29,11 @@ from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
-from agents.arena import MAX_TURNS, GameResult, check_action, game_rngs, result_of
 from camelup_env.actions import RaceBet, action_table
 from camelup_env.engine import apply_action, legal_action_indices, legal_action_mask, new_game
 from camelup_env.events import Event
 from camelup_env.events import public_view as hide_event
+from camelup_env.match import MAX_TURNS, GameResult, check_action, game_rngs, result_of
 from camelup_env.observation import public_view
 from camelup_env.rules import RuleSet
 from camelup_env.state import GameState

@@ -13,7 +13,6 @@ from dataclasses import dataclass
 
 from markupsafe import Markup
 
-from agents.arena import GameResult
 from camelup_env.actions import (
     PlaceTile,
     RaceBet,
@@ -23,6 +22,7 @@ from camelup_env.actions import (
     describe,
 )
 from camelup_env.events import Event, GameOver, describe_event
+from camelup_env.match import GameResult
 from camelup_env.render_svg import render_svg
 from camelup_env.rules import RuleSet
 from camelup_env.state import GameState
