@@ -20,9 +20,9 @@ from pathlib import Path
 from typing import Any
 
 from agents.policy_file import ACTIVATIONS, Architecture, write_policy_file
-from camelup_env.actions import action_table
+from camelup_env.game.actions import action_table
+from camelup_env.game.rules import RuleSet
 from camelup_env.observation import Observer
-from camelup_env.rules import RuleSet
 
 
 def mlp_layers(net: Any, name: str) -> tuple[list[Any], str]:

@@ -7,7 +7,7 @@ An agent is a callable ``agent(observation, public_state) -> int``:
 * ``public_state`` is :func:`camelup_env.observation.public_view` of the game for the acting seat:
   a *copy* in which other players' race-bet cards show camel ``-1`` and their ``hands`` are
   ``-1`` (R10). An agent can read it freely but never reaches the real game;
-* the return value is an action index of ``camelup_env.actions.action_table(rules)`` whose
+* the return value is an action index of ``camelup_env.game.actions.action_table(rules)`` whose
   ``action_mask`` entry is 1. Anything else forfeits the game in a tournament.
 
 Agents are made by name: ``agents.make("greedy")``. A spec ``"prefix:rest"`` is handed to the
@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from camelup_env.state import GameState
+from camelup_env.game.state import GameState
 
 Observation = dict[str, np.ndarray]
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from agents.base import describe_agents
 from agents.policy_file import ModelFileError, read_metadata
-from camelup_env.rules import RuleSet
+from camelup_env.game.rules import RuleSet
 
 #: Where the shipped model files are, relative to the repository (the current folder).
 SHIPPED = Path("results") / "models"

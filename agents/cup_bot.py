@@ -25,8 +25,8 @@ from typing import Any
 
 from agents import cup_compat
 from agents.base import Agent, Observation
-from camelup_env.actions import action_table
-from camelup_env.state import GameState
+from camelup_env.game.actions import action_table
+from camelup_env.game.state import GameState
 
 
 def _install_playerinterface() -> None:

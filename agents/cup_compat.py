@@ -35,8 +35,8 @@ import operator
 import uuid
 from typing import Any
 
-from camelup_env.actions import Action, PlaceTile, RaceBet, TakeLegBet, TakePyramidTile
-from camelup_env.state import HIDDEN, LOSER_PILE, WINNER_PILE, GameState
+from camelup_env.game.actions import Action, PlaceTile, RaceBet, TakeLegBet, TakePyramidTile
+from camelup_env.game.state import HIDDEN, LOSER_PILE, WINNER_PILE, GameState
 
 #: Slots of the Cup's track lists (``camel_track``, ``trap_track``): Cup spaces 0-28.
 CUP_SLOTS = 29

@@ -29,7 +29,7 @@ Two of its blind spots cost it games (``docs/expert.md`` has the measurements):
       sum over seats of weight(seat) * (held(seat, tile there) - held(seat, now)),
 
   where ``held`` is the expected reward of the seat's leg bets and position bets
-  (:func:`camelup_env.action_values.held_rewards`, exact leg odds with the tile moved),
+  (:func:`camelup_env.odds.action_values.held_rewards`, exact leg odds with the tile moved),
   ``weight`` is +1 for us and ``-opponent_weight`` for each opponent (default
   ``1 / (players - 1)``: our coins minus the opponents' mean, i.e. exactly minus the opponent
   in two-player games). A partner's rewards (R9.4) count with weight 0: the copy we get is
@@ -48,10 +48,10 @@ import numpy as np
 
 from agents.base import Agent, Observation, legal_indices
 from agents.greedy import GreedyAgent
-from camelup_env.action_values import held_rewards
-from camelup_env.actions import PlaceTile, RaceBet, action_table
+from camelup_env.game.actions import PlaceTile, RaceBet, action_table
+from camelup_env.game.state import GameState
 from camelup_env.odds import placement_odds
-from camelup_env.state import GameState
+from camelup_env.odds.action_values import held_rewards
 
 
 def race_horizon(s: GameState, near: float, far: float) -> float:

@@ -1,6 +1,6 @@
 """The greedy baseline: take the action with the highest immediate expected coins.
 
-The values are :func:`camelup_env.action_values.action_values` of the public view (R10): that
+The values are :func:`camelup_env.odds.action_values.action_values` of the public view (R10): that
 module documents every action's value and is their one home, shared with the observation's
 ``action_values`` slice. Greedy plays their argmax over the legal actions; **ties go to the
 lowest action index** (values within 1e-12 of the best count as tied).
@@ -12,7 +12,7 @@ Options that change what greedy plays (not the values themselves):
   position's enumeration and rollouts whatever their sample counts (the smaller estimate reads
   the first rollouts of the larger);
 * ``tile_odds``: ``"auto"`` / ``"exact"`` / ``"approx"`` tile-placement values (see
-  :mod:`camelup_env.action_values`);
+  :mod:`camelup_env.odds.action_values`);
 * ``place_tiles=False``: never place a tile (tile actions get -1e9, and are not valued);
 * ``photographer=False``: do not value the camera (R9.2; one leg enumeration per reachable space):
   camera actions get -1.
@@ -27,9 +27,9 @@ from collections.abc import Iterable
 
 from agents.base import Agent, Observation, legal_indices
 from camelup_env import odds
-from camelup_env.action_values import TILE_ODDS, action_values
-from camelup_env.actions import Photograph, PlaceTile, action_table
-from camelup_env.state import GameState
+from camelup_env.game.actions import Photograph, PlaceTile, action_table
+from camelup_env.game.state import GameState
+from camelup_env.odds.action_values import TILE_ODDS, action_values
 
 
 class GreedyAgent(Agent):

@@ -17,9 +17,9 @@ In order, the first rule that applies:
 from __future__ import annotations
 
 from agents.base import Agent, Observation, legal_indices
-from camelup_env.actions import action_table
-from camelup_env.movement import ranking
-from camelup_env.state import LOSER_PILE, WINNER_PILE, GameState
+from camelup_env.game.actions import action_table
+from camelup_env.game.movement import ranking
+from camelup_env.game.state import LOSER_PILE, WINNER_PILE, GameState
 
 
 class HeuristicAgent(Agent):

@@ -8,10 +8,10 @@ from collections.abc import Callable
 from typing import TextIO
 
 from agents.base import Agent, Observation, legal_indices
-from camelup_env.actions import PlaceTile, action_table, describe
+from camelup_env.game.actions import PlaceTile, action_table, describe
+from camelup_env.game.state import GameState
 from camelup_env.match import QuitGame
-from camelup_env.render import render_text
-from camelup_env.state import GameState
+from camelup_env.render.text import render_text
 
 HELP = (
     "Type the number of a move and press Enter (a move keeps its number all game). "

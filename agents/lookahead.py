@@ -34,7 +34,7 @@ cyclic order) at several times greedy's cost. Pass ``reply_weight`` to use it an
 
 Hidden information: the next player's hand is unknown in the public
 view, so every colour is treated as still in their hand; the colours of hidden cards already in
-the piles are modelled as in :func:`camelup_env.payouts.race_card_ev`.
+the piles are modelled as in :func:`camelup_env.game.payouts.race_card_ev`.
 """
 
 from __future__ import annotations
@@ -42,9 +42,9 @@ from __future__ import annotations
 from agents.base import Agent, Observation, legal_indices
 from agents.expert import race_horizon
 from agents.greedy import GreedyAgent
-from camelup_env.actions import SkipExtra, action_table
-from camelup_env.engine import apply_outcome, chance_outcomes, legal_action_indices
-from camelup_env.state import GameState
+from camelup_env.game.actions import SkipExtra, action_table
+from camelup_env.game.engine import apply_outcome, chance_outcomes, legal_action_indices
+from camelup_env.game.state import GameState
 
 
 class LookaheadAgent(Agent):

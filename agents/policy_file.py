@@ -49,10 +49,10 @@ from pathlib import Path
 from typing import Any
 
 from camelup_env import safe_json
-from camelup_env.actions import action_table
 from camelup_env.files import replacing
+from camelup_env.game.actions import action_table
+from camelup_env.game.rules import RuleSet
 from camelup_env.observation import Observer
-from camelup_env.rules import RuleSet
 
 METADATA_MEMBER = "camelup.json"
 WEIGHTS_MEMBER = "policy.pth"

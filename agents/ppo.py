@@ -27,9 +27,9 @@ from agents.policy_file import (
     read_policy_file,
     save_policy,
 )
+from camelup_env.game.rules import RuleSet
+from camelup_env.game.state import GameState
 from camelup_env.observation import Observer
-from camelup_env.rules import RuleSet
-from camelup_env.state import GameState
 
 if TYPE_CHECKING:  # the batch core (numba) is imported only by the callers that use it
     from camelup_env.batch.games import BatchGames

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from agents.base import Agent, Observation, legal_indices
-from camelup_env.state import GameState
+from camelup_env.game.state import GameState
 
 
 class RandomAgent(Agent):

@@ -35,9 +35,9 @@ from agents.value_search import deal_hidden, policy_candidates
 from camelup_env.batch.arrays import BATCH_PRESETS
 from camelup_env.batch.games import BatchGames
 from camelup_env.batch.playout import play_to_end
-from camelup_env.engine import legal_action_indices
-from camelup_env.rewards import win_shares
-from camelup_env.state import GameState
+from camelup_env.game.engine import legal_action_indices
+from camelup_env.game.rewards import win_shares
+from camelup_env.game.state import GameState
 
 #: A rollout still running after this many further actions is scored as it stands. Whole games
 #: of a shipped policy against itself took 76 actions (median) and at most 136 in 512 games; but

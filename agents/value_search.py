@@ -12,7 +12,7 @@ learner. This agent uses both:
    search plays on :func:`deal_hidden` of it, the hidden colours drawn uniformly among the deals
    consistent with what is public (one colour per card, R4.4), from the agent's generator.
 3. **Expectimax until the agent's next turn**: each candidate is applied with every chance
-   outcome of the engine (:func:`camelup_env.engine.chance_outcomes`, exact probabilities);
+   outcome of the engine (:func:`camelup_env.game.engine.chance_outcomes`, exact probabilities);
    the other seats then move as the same policy would in their seat (argmax, batched), their
    dice again by chance outcomes. When the tree would grow past ``max_leaves`` states per
    candidate, a seat's die is sampled (``chance_samples`` draws) instead of enumerated.
@@ -36,9 +36,9 @@ import numpy as np
 from agents.base import Agent, Observation, legal_indices
 from agents.policy_file import ModelFileError, read_metadata
 from agents.ppo import PolicyAgent, load_agent
-from camelup_env.engine import apply_outcome, chance_outcomes, legal_action_mask
-from camelup_env.rewards import final_rewards
-from camelup_env.state import HIDDEN, GameState
+from camelup_env.game.engine import apply_outcome, chance_outcomes, legal_action_mask
+from camelup_env.game.rewards import final_rewards
+from camelup_env.game.state import HIDDEN, GameState
 
 
 def deal_hidden(view: GameState, rng: np.random.Generator) -> GameState:

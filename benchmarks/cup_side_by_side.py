@@ -10,7 +10,8 @@ copied into this engine (Cup space ``s`` is space ``s + 1`` here, C1). Then, tur
 random player picks one of this engine's legal actions (a roll with probability
 ``--roll-share``, else a trap, a round bet or a game bet, each kind equally likely, then any
 legal action of that kind), which both engines apply: rolls go through the
-Cup's ``MoveCamel`` with its ``dice_fn`` hook and through :func:`camelup_env.engine.apply_outcome`
+Cup's ``MoveCamel`` with its ``dice_fn`` hook and through
+:func:`camelup_env.game.engine.apply_outcome`
 with the same camel and number; the other actions through the Cup's ``PlaceTrap`` / ``MoveTrap``
 / ``PlaceRoundWinnerBet`` / ``PlaceGameWinnerBet`` / ``PlaceGameLoserBet``, dispatched as its
 game loop does, as :func:`agents.cup_compat.cup_action` translates them. After every step it
@@ -39,9 +40,9 @@ from types import ModuleType
 
 from agents.cup_compat import CUP_SLOTS, cup_action, our_action
 from camelup_env import RuleSet, apply_outcome, legal_action_indices, legal_actions, new_game
-from camelup_env.actions import Action, TakePyramidTile, action_table
-from camelup_env.engine import DieRoll, winners
-from camelup_env.state import GameState
+from camelup_env.game.actions import Action, TakePyramidTile, action_table
+from camelup_env.game.engine import DieRoll, winners
+from camelup_env.game.state import GameState
 
 #: Every Cup action list whose shape the Cup's engine reads (the legality comparison).
 CANDIDATES = [[1, side, space] for side in (-1, 1) for space in range(-1, CUP_SLOTS + 1)] + [

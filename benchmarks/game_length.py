@@ -22,9 +22,9 @@ import sys
 from collections import Counter
 
 import agents as registry
-from camelup_env.actions import action_table
+from camelup_env.game.actions import action_table
+from camelup_env.game.rules import RuleSet
 from camelup_env.match import play_game
-from camelup_env.rules import RuleSet
 
 
 def measure(

@@ -26,7 +26,7 @@ from pathlib import Path
 # hide the tournament package: look in the project root instead.
 sys.path[0] = str(Path(__file__).resolve().parents[1])
 
-from camelup_env.rules import RuleSet  # noqa: E402
+from camelup_env.game.rules import RuleSet  # noqa: E402
 from tournament.eval_result import EvalResult  # noqa: E402
 from tournament.evaluate import evaluate  # noqa: E402
 

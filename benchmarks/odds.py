@@ -9,7 +9,7 @@ outcome sequences) and ``second_edition`` (6 dice, 5 drawn, sequences weighted b
 it times :func:`camelup_env.odds.leg_rank_probabilities` uncached (cache cleared before every
 call) and cached, against the textbook method written here in plain Python (copy the board,
 move, recurse; its own small movement code on Python lists, no numba; which crazy camel
-moves is the engine's :func:`camelup_env.movement.crazy_camel_to_move`), checks that both agree
+moves is the engine's :func:`camelup_env.game.movement.crazy_camel_to_move`), checks that both agree
 (max abs difference), and prints the speed-up measured in this run. numba compile time is
 excluded: every kernel is warmed up first (and numba's on-disk cache is used). It also times
 :func:`placement_evs`, prints the ``n_samples`` / standard error / time table of
@@ -25,7 +25,7 @@ import time
 import numpy as np
 
 from camelup_env import RuleSet, new_game, odds
-from camelup_env.movement import crazy_camel_to_move  # R5.5 has one home
+from camelup_env.game.movement import crazy_camel_to_move  # R5.5 has one home
 
 
 # The textbook way: plain Python, self-contained ------------------------------------------------

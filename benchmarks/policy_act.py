@@ -44,7 +44,7 @@ def main() -> None:
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.env_util import make_vec_env
 
-    from camelup_env.wrappers import SingleAgentEnv
+    from camelup_env.envs.single_agent import SingleAgentEnv
 
     agent = load_agent(args.model)
     arch = agent.policy.net_arch

@@ -20,7 +20,7 @@ import time
 import numpy as np
 
 from camelup_env import RuleSet, odds
-from camelup_env.sampling import random_positions
+from camelup_env.game.sampling import random_positions
 
 
 def main(argv: list[str] | None = None) -> int:

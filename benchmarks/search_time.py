@@ -4,7 +4,7 @@
 
 The search agents (``search:``, ``rollout:``) are measured against a budget of one second a
 move on one core. This script times each agent's ``act`` on the same positions (decisions of
-random-play games, :func:`camelup_env.sampling.random_positions`, seed 0, seen from the seat on
+random-play games, :func:`camelup_env.game.sampling.random_positions`, seed 0, seen from the seat on
 move; a first call on another position, which loads numba's kernels, is not counted), with
 torch on one thread, and prints the mean, the 99th percentile and the maximum in
 milliseconds, the mean as a ratio to the pure policy's (``ppo:``) and the maximum as a ratio
@@ -21,9 +21,9 @@ import torch
 
 import agents
 from agents.policy_file import read_policy_file
+from camelup_env.game.sampling import random_positions
 from camelup_env.match import observe
 from camelup_env.observation import public_view
-from camelup_env.sampling import random_positions
 
 BUDGET_S = 1.0
 

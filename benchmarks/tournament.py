@@ -72,8 +72,8 @@ class _OwnCaches:
 
 def _in_process(job: tuple[str, dict, GameSpec, bool]) -> tuple[int, list[int]]:
     import agents
+    from camelup_env.game.rules import RuleSet
     from camelup_env.match import play_game
-    from camelup_env.rules import RuleSet
 
     spec_name, rules_doc, spec, own_caches = job
     lineup = []

@@ -21,10 +21,10 @@ import numpy as np
 from camelup_env import compile_notice, odds
 from camelup_env.batch import BatchGames, BatchObserver, random_streams
 from camelup_env.batch.playout import play_to_end
-from camelup_env.engine import new_game
-from camelup_env.rules import PRESETS, RuleSet
-from camelup_env.vector_env import SingleAgentVectorEnv
-from camelup_env.wrappers import SingleAgentEnv
+from camelup_env.envs.single_agent import SingleAgentEnv
+from camelup_env.envs.vector import SingleAgentVectorEnv
+from camelup_env.game.engine import new_game
+from camelup_env.game.rules import PRESETS, RuleSet
 
 #: The line printed before compiling (the notice a first run would print on its own).
 STARTING = (

@@ -22,8 +22,8 @@ from camelup_config import ConfigError
 
 #: subcommand -> module implementing it
 SUBCOMMANDS: dict[str, str] = {
-    "demo": "camelup_env.demo",
-    "odds": "camelup_env.odds_cli",
+    "demo": "camelup_env.cli.demo",
+    "odds": "camelup_env.cli.odds",
     "train": "training.sb3_trainer",
     "distill": "training.distill",
     "iterate": "training.expert_iteration",

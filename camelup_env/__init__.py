@@ -12,7 +12,7 @@ The rules engine is a set of pure functions over plain-data states::
 
 The PettingZoo environment is :mod:`camelup_env.camelup_v1` (its ``ENV_VERSION`` names the
 version a trained model records); the per-action expected values shared by the greedy agent
-and the observation are :func:`camelup_env.action_values.action_values`.
+and the observation are :func:`camelup_env.odds.action_values.action_values`.
 
 The single-agent Gymnasium environment is registered under ``camelup/<Preset><n>p-v0``::
 
@@ -22,7 +22,8 @@ The single-agent Gymnasium environment is registered under ``camelup/<Preset><n>
     env = gymnasium.make("camelup/Classic2p-v0")
 """
 
-from camelup_env.actions import (
+from camelup_env.envs.registration import register_envs
+from camelup_env.game.actions import (
     Action,
     AddSupportDie,
     Partner,
@@ -39,7 +40,7 @@ from camelup_env.actions import (
     action_table,
     describe,
 )
-from camelup_env.engine import (
+from camelup_env.game.engine import (
     DieRoll,
     IllegalActionError,
     apply_action,
@@ -53,15 +54,14 @@ from camelup_env.engine import (
     new_game,
     winners,
 )
-from camelup_env.movement import ranking
+from camelup_env.game.movement import ranking
+from camelup_env.game.notation import PositionError, parse_position
+from camelup_env.game.rules import PRESETS, RuleSet
+from camelup_env.game.state import LOSER_PILE, WINNER_PILE, GameState
 from camelup_env.observation import Observer, public_view
-from camelup_env.position import PositionError, parse_position
-from camelup_env.registration import register_envs
-from camelup_env.render import render_text
-from camelup_env.rules import PRESETS, RuleSet
-from camelup_env.state import LOSER_PILE, WINNER_PILE, GameState
+from camelup_env.render.text import render_text
 
-# gymnasium.make("camelup/Classic2p-v0") etc. (camelup_env.registration)
+# gymnasium.make("camelup/Classic2p-v0") etc. (camelup_env.envs.registration)
 register_envs()
 
 __all__ = [

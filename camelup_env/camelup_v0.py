@@ -13,7 +13,7 @@ from typing import Any, ClassVar
 from pettingzoo import AECEnv
 
 from camelup_env import camelup_v1
-from camelup_env.rewards import REWARD_MODES, final_rewards
+from camelup_env.game.rewards import REWARD_MODES, final_rewards
 
 __all__ = ["ENV_VERSION", "REWARD_MODES", "env", "final_rewards", "raw_env"]
 

@@ -81,7 +81,8 @@ raises `camelup_env.IllegalActionError` naming the rule.
 
 ### Action Space
 
-`Discrete(len(action_table(rules)))`; the layout is defined in `camelup_env/actions.py`: leg bets
+`Discrete(len(action_table(rules)))`; the layout is defined in `camelup_env/game/actions.py`: leg
+bets
 (one per racing camel), take a pyramid tile, place the tile (space 2..L x side +1/-1), race bets
 (winner pile per colour, then loser pile per colour), and `Partner(seat)` per seat only when the
 rule set has partnerships; then, only with their Supercup module, `Photograph(space)` per space
@@ -94,7 +95,7 @@ action `i` does.
 ### Rewards
 
 Rewards are given when the race ends (all agents terminate together), as
-`camelup_env.rewards` computes them for every environment. With k tied winners (most coins,
+`camelup_env.game.rewards` computes them for every environment. With k tied winners (most coins,
 R7.3) among n players:
 
 * `reward_mode="win"` (default, zero-sum): each winner gets `+1/k`, each other player
@@ -110,7 +111,7 @@ truncated (all agents) with no terminal reward (every step counts, Supercup extr
 included).
 
 `infos[agent]` holds `"events"` (the engine events of the last step, as that agent may see them:
-other players' race-bet colours hidden, see `camelup_env.events.public_view`) and
+other players' race-bet colours hidden, see `camelup_env.game.events.public_view`) and
 `"action_mask"`.
 
 ### Arguments
@@ -163,21 +164,21 @@ from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from camelup_env.actions import action_table
-from camelup_env.engine import (
+from camelup_env.game.actions import action_table
+from camelup_env.game.engine import (
     IllegalActionError,
     apply_action,
     legal_action_mask,
     new_game,
     winners,
 )
-from camelup_env.events import RaceBetPlaced
-from camelup_env.events import public_view as public_event
+from camelup_env.game.events import RaceBetPlaced
+from camelup_env.game.events import public_view as public_event
+from camelup_env.game.rewards import check_reward_mode, final_rewards
+from camelup_env.game.rules import RuleSet
+from camelup_env.game.state import GameState
 from camelup_env.observation import Observer
-from camelup_env.render import RENDER_MODES, check_render_settings, render_state
-from camelup_env.rewards import check_reward_mode, final_rewards
-from camelup_env.rules import RuleSet
-from camelup_env.state import GameState
+from camelup_env.render.text import RENDER_MODES, check_render_settings, render_state
 
 #: This environment's name and version (PettingZoo convention); trained models record it.
 ENV_VERSION = "camelup_v1"

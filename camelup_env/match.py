@@ -30,11 +30,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from camelup_env.engine import apply_action, legal_action_mask, new_game
-from camelup_env.events import Event
+from camelup_env.game.engine import apply_action, legal_action_mask, new_game
+from camelup_env.game.events import Event
+from camelup_env.game.rules import RuleSet
+from camelup_env.game.state import GameState
 from camelup_env.observation import LazyObservation, Observer, public_view
-from camelup_env.rules import RuleSet
-from camelup_env.state import GameState
 
 #: Turns after which a game is stopped (no forfeit; see the module docstring).
 MAX_TURNS = 2000

@@ -14,7 +14,7 @@ and ``NaN``/``Infinity`` are accepted. :func:`loads` turns every one of those in
   ``NaN``/``Infinity`` are refused.
 
 Callers then check types and ranges of the values themselves (:meth:`GameState.from_dict
-<camelup_env.state.GameState.from_dict>`, :mod:`agents.policy_file`).
+<camelup_env.game.state.GameState.from_dict>`, :mod:`agents.policy_file`).
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@
 ``docs/``:
 
 * ``img/board.png``: a classic position drawn by the project's own renderer
-  (``camelup_env.render_image``);
+  (``camelup_env.render.image``);
 * ``img/observation.png``: the observation vector that position becomes for seat 0, slice by
   slice, each labelled with its name, shape and place in the vector (matplotlib);
 * ``results.md``: the shipped agents and tournaments, read from ``results/`` (each tournament's
@@ -67,7 +67,7 @@ def board_png(state) -> bytes:
     """``render_image`` of ``state`` as seen by seat 0, as PNG bytes."""
     from PIL import Image
 
-    from camelup_env.render_image import render_image
+    from camelup_env.render.image import render_image
 
     out = io.BytesIO()
     Image.fromarray(render_image(state, viewer=0)).save(out, format="PNG")

@@ -23,7 +23,7 @@ from camelup_env import (
     legal_actions,
     new_game,
 )
-from camelup_env.events import Event, LegScored, TilePayout
+from camelup_env.game.events import Event, LegScored, TilePayout
 
 #: Camel indices by colour name, per preset (R1.3).
 CLASSIC = {name: i for i, name in enumerate(RuleSet("classic").colours)}
@@ -66,7 +66,7 @@ def of_type(events: tuple[Event, ...], kind: type) -> list:
 
 def pile_scored(events: tuple[Event, ...], pile: int):
     """The FinalBetsScored event of one race-bet pile (0 winner, 1 loser)."""
-    from camelup_env.events import FinalBetsScored
+    from camelup_env.game.events import FinalBetsScored
 
     return next(e for e in events if isinstance(e, FinalBetsScored) and e.pile == pile)
 

@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 
 from agents.base import Agent, Observation, legal_indices
-from camelup_env.state import GameState
+from camelup_env.game.state import GameState
 
 
 class _Faulty(Agent):
@@ -171,7 +171,7 @@ class SnoopBot(_Faulty):
     description = "walks stack frames and gc for game states and sets their coins to 999"
 
     def misbehave(self, observation, public_state):
-        from camelup_env.state import GameState
+        from camelup_env.game.state import GameState
 
         frame = sys._getframe()
         while frame is not None:

@@ -26,10 +26,10 @@ def _bot_game(
     """A bot's warm-up (as a tournament's bot process does it), then a game against random
     (its first ``turns`` turns)."""
     import agents
-    from camelup_env.engine import new_game
+    from camelup_env.game.engine import new_game
+    from camelup_env.game.rules import RuleSet
     from camelup_env.match import play_game
     from camelup_env.observation import public_view
-    from camelup_env.rules import RuleSet
 
     rules = RuleSet(preset, num_players=players)
     bot = agents.make(spec, **kwargs)
@@ -50,8 +50,8 @@ def _installed() -> Callable[[], None]:
     compile_all()
 
     def play() -> None:
-        from camelup_env.rules import RuleSet
-        from camelup_env.vector_env import SingleAgentVectorEnv
+        from camelup_env.envs.vector import SingleAgentVectorEnv
+        from camelup_env.game.rules import RuleSet
         from tournament.batch_evaluate import evaluate_on_batch
 
         rules = RuleSet("second_edition", num_players=4)

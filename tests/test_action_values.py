@@ -1,4 +1,4 @@
-"""Per-action expected values (camelup_env.action_values) against the engine's brute force.
+"""Per-action expected values (camelup_env.odds.action_values) against the engine's brute force.
 
 The brute force plays an action through the engine, then reveals dice - every chance outcome,
 weighted by the engine's own probabilities (``chance_outcomes``) - until the leg is scored or
@@ -26,8 +26,7 @@ from camelup_env import (
     legal_action_indices,
     new_game,
 )
-from camelup_env.action_values import action_values
-from camelup_env.actions import (
+from camelup_env.game.actions import (
     AddSupportDie,
     Partner,
     Photograph,
@@ -39,10 +38,11 @@ from camelup_env.actions import (
     TakePyramidTile,
     action_table,
 )
-from camelup_env.events import FinalBetsScored, LegScored, PhotoPayout, TilePayout
+from camelup_env.game.events import FinalBetsScored, LegScored, PhotoPayout, TilePayout
+from camelup_env.game.sampling import random_positions
+from camelup_env.game.state import GameState
 from camelup_env.observation import public_view
-from camelup_env.sampling import random_positions
-from camelup_env.state import GameState
+from camelup_env.odds.action_values import action_values
 
 ALL = (LegScored, TilePayout, PhotoPayout, FinalBetsScored)
 

@@ -13,8 +13,8 @@ from torch import nn
 from agents.actor_critic_file import save_actor_critic
 from agents.ppo import load_agent
 from camelup_env import RuleSet
-from camelup_env.actions import action_table
 from camelup_env.camelup_v1 import ENV_VERSION
+from camelup_env.game.actions import action_table
 from camelup_env.observation import Observer
 
 RULES = RuleSet("classic", num_players=2)

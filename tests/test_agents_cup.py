@@ -12,12 +12,12 @@ from engine_positions import CLASSIC, position
 
 import agents
 from camelup_env import RuleSet, apply_outcome, chance_outcomes, odds
-from camelup_env.action_values import action_values
-from camelup_env.actions import PlaceTile, RaceBet, TakeLegBet, TakePyramidTile, action_table
-from camelup_env.events import TilePayout
+from camelup_env.game.actions import PlaceTile, RaceBet, TakeLegBet, TakePyramidTile, action_table
+from camelup_env.game.events import TilePayout
+from camelup_env.game.movement import ranking
+from camelup_env.game.state import WINNER_PILE
 from camelup_env.match import play_game
-from camelup_env.movement import ranking
-from camelup_env.state import WINNER_PILE
+from camelup_env.odds.action_values import action_values
 
 CUP = RuleSet("cup")
 B, G, OR, Y, W = (CLASSIC[c] for c in ("blue", "green", "orange", "yellow", "white"))

@@ -14,11 +14,11 @@ import agents
 from agents.expert import ExpertAgent, keep_value, race_horizon, tile_bet_effects
 from agents.greedy import GreedyAgent
 from camelup_env import RuleSet, legal_action_indices, new_game, odds
-from camelup_env.action_values import held_rewards
-from camelup_env.actions import PlaceTile, RaceBet, action_table
+from camelup_env.game.actions import PlaceTile, RaceBet, action_table
+from camelup_env.game.payouts import leg_tile_ev
 from camelup_env.match import play_game
 from camelup_env.observation import public_view
-from camelup_env.payouts import leg_tile_ev
+from camelup_env.odds.action_values import held_rewards
 
 
 def test_registry_makes_the_expert() -> None:

@@ -8,11 +8,11 @@ import pytest
 import agents
 from agents.greedy import GreedyAgent
 from camelup_env import RuleSet, legal_action_indices, new_game, odds
-from camelup_env.actions import PlaceTile, action_table
+from camelup_env.game.actions import PlaceTile, action_table
+from camelup_env.game.payouts import race_card_ev
+from camelup_env.game.sampling import random_positions
 from camelup_env.observation import public_view
 from camelup_env.odds import expected_landings
-from camelup_env.payouts import race_card_ev
-from camelup_env.sampling import random_positions
 
 
 def positions(preset: str, n: int = 12, players: int = 4):

@@ -12,21 +12,21 @@ import pytest
 import agents
 from agents.greedy import GreedyAgent
 from camelup_env import RuleSet, apply_action, legal_action_indices, new_game, odds
-from camelup_env.action_values import support_die_gain
-from camelup_env.actions import (
+from camelup_env.game.actions import (
     AddSupportDie,
     Photograph,
     PositionBet,
     SkipExtra,
     action_table,
 )
-from camelup_env.events import PhotoPayout
+from camelup_env.game.events import PhotoPayout
+from camelup_env.game.payouts import leg_tile_ev
+from camelup_env.game.sampling import random_positions
+from camelup_env.game.state import GameState
 from camelup_env.match import play_game
 from camelup_env.observation import public_view
 from camelup_env.odds import expected_photo_coins
-from camelup_env.payouts import leg_tile_ev
-from camelup_env.sampling import random_positions
-from camelup_env.state import GameState
+from camelup_env.odds.action_values import support_die_gain
 from tournament.config import tournament_config
 from tournament.records import read_games
 from tournament.run import run_tournament
@@ -264,7 +264,7 @@ def test_a_tiny_supercup_tournament_runs(tmp_path: Path) -> None:
 
 
 def test_the_board_image_draws_the_camera_position_tiles_and_support_dice() -> None:
-    from camelup_env.render_image import render_image
+    from camelup_env.render.image import render_image
 
     s = _state(
         leg_bets=(((1, 5),), (), (), ()), position_bets=((0, 2, 1, 5),), revealed=((5 + 2, 2, 1),)

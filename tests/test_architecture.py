@@ -146,3 +146,47 @@ def test_no_module_imports_itself_through_others() -> None:
                 seen.add(module)
                 todo += graph[module]
     assert not circles, f"modules on an import circle: {circles}"
+
+
+#: camelup_env's wings with the floor each stands on, from the ground up (docs/contributing.md,
+#: Architecture): general helpers; the game; what reads a game (odds, pictures); the
+#: observation; the batch core and the match loop; the environments and tools; the package.
+WINGS = {
+    "files": 0,
+    "safe_json": 0,
+    "compile_notice": 0,
+    "game": 1,
+    "odds": 2,
+    "render": 2,
+    "observation": 3,
+    "batch": 4,
+    "match": 4,
+    "envs": 5,
+    "camelup_v0": 5,
+    "camelup_v1": 5,
+    "cli": 5,
+    "kernel_cache": 5,
+}
+#: The PettingZoo version modules live beside the environments' wing, as PettingZoo's do.
+SAME_WING = {"camelup_v0": "envs", "camelup_v1": "envs"}
+
+
+def _wing(module: str) -> str:
+    part = module.split(".")[1]
+    return SAME_WING.get(part, part)
+
+
+def test_camelup_env_wings_import_only_down() -> None:
+    graph = module_graph()
+    inside = sorted(m for m in graph if m.startswith("camelup_env."))
+    unplaced = sorted({m.split(".")[1] for m in inside} - WINGS.keys())
+    assert not unplaced, f"a new wing or root module of camelup_env needs its floor: {unplaced}"
+    upward = [
+        f"{module} imports {other}"
+        for module in inside
+        for other in graph[module]
+        if other.startswith("camelup_env.")
+        and _wing(other) != _wing(module)
+        and WINGS[other.split(".")[1]] >= WINGS[module.split(".")[1]]
+    ]
+    assert not upward, "; ".join(upward)

@@ -16,9 +16,9 @@ from engine_positions import CLASSIC, position
 from camelup_env import IllegalActionError, RuleSet, action_table
 from camelup_env.batch import BatchGames, random_streams
 from camelup_env.batch.playout import play_to_end
-from camelup_env.engine import new_game, winners
+from camelup_env.game.engine import new_game, winners
+from camelup_env.game.rewards import REWARD_MODES, final_rewards, final_rewards_batch, win_shares
 from camelup_env.observation import public_view
-from camelup_env.rewards import REWARD_MODES, final_rewards, final_rewards_batch, win_shares
 
 CLASSIC4 = RuleSet("classic", num_players=4)
 
@@ -228,7 +228,7 @@ def test_batch_truncation_at_max_turns_has_no_terminal_reward() -> None:
 
 
 def _reward_by_definition(coins: list[int], seat: int, mode: str) -> float:
-    """camelup_env.rewards' definitions, seat by seat, written out plainly (the oracle)."""
+    """camelup_env.game.rewards' definitions, seat by seat, written out plainly (the oracle)."""
     n, mine = len(coins), coins[seat]
     if mode == "win":
         k = coins.count(max(coins))

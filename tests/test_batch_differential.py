@@ -25,8 +25,8 @@ from camelup_env import (
     legal_action_indices,
 )
 from camelup_env.batch import BatchGames
-from camelup_env.events import DieRevealed
-from camelup_env.rewards import final_rewards
+from camelup_env.game.events import DieRevealed
+from camelup_env.game.rewards import final_rewards
 
 #: (preset, players, games, steps, reward mode): 3 x 64 x 540 > 100,000 actions per preset.
 RANDOM_RUNS = [

@@ -8,7 +8,7 @@ import pytest
 
 pytest.importorskip("sb3_contrib")
 
-from camelup_env.rules import RuleSet
+from camelup_env.game.rules import RuleSet
 from tournament.batch_evaluate import plays_on_batch
 from tournament.evaluate import evaluate
 

@@ -9,8 +9,8 @@ from camelup_env import RuleSet
 from camelup_env.batch import BatchGames, random_streams
 from camelup_env.batch.engine_games import EngineGames
 from camelup_env.batch.learner import LearnerGames
-from camelup_env.state import HIDDEN
-from camelup_env.wrappers import RandomOpponent
+from camelup_env.envs.single_agent import RandomOpponent
+from camelup_env.game.state import HIDDEN
 
 CLASSIC4 = RuleSet("classic", num_players=4)
 PLAIN = {"odds_features": False, "action_values": False}

@@ -43,7 +43,7 @@ def test_every_subcommand_has_help(name: str, capsys) -> None:
 @pytest.mark.parametrize("name", list(SUBCOMMANDS))
 def test_every_help_that_names_a_preset_names_them_all(name: str, capsys) -> None:
     """One list, the registry's: a help that offers presets offers every one of them."""
-    from camelup_env.rules import PRESETS
+    from camelup_env.game.rules import PRESETS
 
     _, out, _ = _run([name, "--help"], capsys)
     for line in out.splitlines():

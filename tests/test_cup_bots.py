@@ -14,7 +14,7 @@ import pytest
 import agents
 from agents.cup_compat import CupView, check_bet, cup_action, our_action
 from camelup_env import RuleSet, apply_action, legal_action_indices, legal_actions, new_game
-from camelup_env.actions import PlaceTile, RaceBet, TakeLegBet, TakePyramidTile, action_table
+from camelup_env.game.actions import PlaceTile, RaceBet, TakeLegBet, TakePyramidTile, action_table
 from camelup_env.observation import public_view
 from tournament.bots import BotProcess
 from tournament.config import AgentEntry, TournamentError, tournament_config

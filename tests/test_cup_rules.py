@@ -29,8 +29,8 @@ from camelup_env import (
 )
 from camelup_env.batch import BatchGames
 from camelup_env.batch.engine_games import EngineGames, make_games
-from camelup_env.events import GameOver, LegScored, TilePayout
-from camelup_env.state import LOSER_PILE, WINNER_PILE
+from camelup_env.game.events import GameOver, LegScored, TilePayout
+from camelup_env.game.state import LOSER_PILE, WINNER_PILE
 
 B, G, OR, Y, W = (CLASSIC[c] for c in ("blue", "green", "orange", "yellow", "white"))
 CUP = RuleSet("cup")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from camelup_env import demo
+from camelup_env.cli import demo
 
 ROOT = Path(__file__).resolve().parents[1]
 

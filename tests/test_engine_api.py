@@ -32,8 +32,8 @@ from camelup_env import (
     new_game,
     render_text,
 )
-from camelup_env.engine import _camel_spaces
-from camelup_env.events import (
+from camelup_env.game.engine import _camel_spaces
+from camelup_env.game.events import (
     DieRevealed,
     FinalBetsScored,
     GameOver,

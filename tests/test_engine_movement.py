@@ -22,7 +22,7 @@ from camelup_env import (
     new_game,
     ranking,
 )
-from camelup_env.events import (
+from camelup_env.game.events import (
     DieRevealed,
     GameOver,
     LegScored,

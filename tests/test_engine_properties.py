@@ -26,7 +26,7 @@ from camelup_env import (
     legal_action_mask,
     new_game,
 )
-from camelup_env.events import (
+from camelup_env.game.events import (
     DieRevealed,
     FinalBetsScored,
     GameOver,

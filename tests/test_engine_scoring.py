@@ -21,7 +21,7 @@ from camelup_env import (
     legal_actions,
     winners,
 )
-from camelup_env.events import GameOver, LegScored, PartnershipFormed
+from camelup_env.game.events import GameOver, LegScored, PartnershipFormed
 
 B, G, OR, Y, W = (CLASSIC[c] for c in ("blue", "green", "orange", "yellow", "white"))
 sB, sG, sR, sY, sP, BLACK, WHITE = (

@@ -12,7 +12,7 @@ from pettingzoo.test import api_test, seed_test
 from camelup_env import IllegalActionError, RuleSet, action_table
 from camelup_env.camelup_v1 import env as make_env
 from camelup_env.camelup_v1 import raw_env
-from camelup_env.rewards import final_rewards
+from camelup_env.game.rewards import final_rewards
 
 CONFIGS = [
     dict(preset="classic", num_players=2),

@@ -9,8 +9,8 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 
 import camelup_env  # noqa: F401  (registers the ids)
-from camelup_env.registration import PLAYER_COUNTS, env_id, register_envs
-from camelup_env.wrappers import SingleAgentEnv
+from camelup_env.envs.registration import PLAYER_COUNTS, env_id, register_envs
+from camelup_env.envs.single_agent import SingleAgentEnv
 
 
 def test_every_preset_and_player_count_has_an_id() -> None:

@@ -22,7 +22,7 @@ from camelup_env import (
 )
 from camelup_env.camelup_v1 import env as make_env
 from camelup_env.camelup_v1 import raw_env
-from camelup_env.events import SupportDieAdded
+from camelup_env.game.events import SupportDieAdded
 from camelup_env.observation import Observer
 
 CONFIGS = {
@@ -212,7 +212,7 @@ def test_supercup_observation_sizes_in_the_docstring() -> None:
 
 def test_single_agent_env_plays_supercup_with_the_extra_action() -> None:
     """The SB3 wrapper hands the learner its extra decisions as ordinary steps (same masks)."""
-    from camelup_env.wrappers import SingleAgentEnv
+    from camelup_env.envs.single_agent import SingleAgentEnv
 
     rules = CONFIGS["4p-all-extra"]
     env = SingleAgentEnv(rules=rules, odds_features=False)

@@ -8,9 +8,9 @@ from gymnasium.utils.env_checker import check_env
 from stable_baselines3.common.env_checker import check_env as sb3_check_env
 
 from camelup_env import IllegalActionError, action_table
+from camelup_env.envs.single_agent import RandomOpponent, SingleAgentEnv, random_opponent
+from camelup_env.game.rewards import final_rewards
 from camelup_env.observation import HIDDEN
-from camelup_env.rewards import final_rewards
-from camelup_env.wrappers import RandomOpponent, SingleAgentEnv, random_opponent
 
 
 @pytest.mark.parametrize(

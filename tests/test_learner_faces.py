@@ -9,7 +9,7 @@ from gymnasium.utils import seeding
 
 from camelup_env import RuleSet, action_table, camelup_v1
 from camelup_env.batch.learner import LearnerGames
-from camelup_env.wrappers import RandomOpponent, SingleAgentEnv
+from camelup_env.envs.single_agent import RandomOpponent, SingleAgentEnv
 
 PLAIN = {"odds_features": False, "action_values": False}
 SETTINGS = {"reward_mode": "rank", "coin_shaping": 0.05, "max_turns": 40, **PLAIN}

@@ -1,4 +1,4 @@
-"""Luck corrections (camelup_env.luck): exact chance models of the deal and the dice, zero-mean
+"""Luck corrections (camelup_env.odds.luck): exact chance models of the deal and the dice, zero-mean
 corrections at every chance node, and adjusted results whose expectation is the raw one's."""
 
 from __future__ import annotations
@@ -12,10 +12,10 @@ import numpy as np
 import pytest
 
 from camelup_env import RuleSet, TakePyramidTile, apply_action, legal_actions, new_game
-from camelup_env.engine import DieRoll, apply_outcome, chance_outcomes, setup_outcomes
-from camelup_env.events import DieRevealed
-from camelup_env.luck import LuckLedger, coin_leader, roll_luck, setup_mean, values, win_shares
-from camelup_env.state import GameState
+from camelup_env.game.engine import DieRoll, apply_outcome, chance_outcomes, setup_outcomes
+from camelup_env.game.events import DieRevealed
+from camelup_env.game.state import GameState
+from camelup_env.odds.luck import LuckLedger, coin_leader, roll_luck, setup_mean, values, win_shares
 
 PRESETS = ("classic", "second_edition", "persian_tutorial", "supercup", "cup")
 

@@ -29,9 +29,9 @@ from agents.policy_file import (
     upgrade,
 )
 from agents.ppo import load_agent
+from camelup_env.envs.single_agent import SingleAgentEnv
+from camelup_env.game.rules import RuleSet
 from camelup_env.match import play_game
-from camelup_env.rules import RuleSet
-from camelup_env.wrappers import SingleAgentEnv
 
 RULES = RuleSet("classic", num_players=2)
 OBSERVER = {"odds_features": False, "race_samples": 200, "action_values": True}

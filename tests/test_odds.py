@@ -26,7 +26,7 @@ from camelup_env import (
     new_game,
     parse_position,
 )
-from camelup_env.events import LegScored
+from camelup_env.game.events import LegScored
 from camelup_env.odds import (
     RaceOdds,
     clear_cache,
@@ -299,7 +299,7 @@ def test_exact_odds_agree_with_engine_monte_carlo(name):
 
 def test_monte_carlo_positions_exercise_both_grey_die_exceptions():
     """The two R5.5 positions above really trigger rule 1 and rule 2."""
-    from camelup_env.movement import crazy_camel_to_move
+    from camelup_env.game.movement import crazy_camel_to_move
 
     for name, moved in (("second_rule1_backward", "white"), ("second_rule2_backward", "black")):
         preset, track, dice, tiles = MC_POSITIONS[name]

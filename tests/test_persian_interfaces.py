@@ -24,11 +24,11 @@ from camelup_env import (
     new_game,
     parse_position,
 )
-from camelup_env.action_values import action_values
-from camelup_env.actions import WandererSwap
 from camelup_env.camelup_v1 import env as make_env
+from camelup_env.game.actions import WandererSwap
 from camelup_env.match import play_game
 from camelup_env.observation import Observer
+from camelup_env.odds.action_values import action_values
 from tournament.config import tournament_config
 from tournament.evaluate import evaluate
 from tournament.records import read_games

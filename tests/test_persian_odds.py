@@ -1,4 +1,4 @@
-"""Odds under the desert wanderer (docs/rules.md R14, :mod:`camelup_env.wanderer_odds`): exact leg
+"""Odds under the desert wanderer (docs/rules.md R14, :mod:`camelup_env.odds.wanderer`): exact leg
 odds against the engine's brute force (``chance_outcomes`` / ``apply_outcome`` until the leg is
 scored), through legs that end at the wanderer (R14.5) or with the last die (R14.2), and race
 odds against Monte Carlo of the real engine."""

@@ -26,8 +26,8 @@ from camelup_env import (
     legal_actions,
     new_game,
 )
-from camelup_env.actions import PlayLoserCard, WandererSendBack, WandererSwap
-from camelup_env.events import (
+from camelup_env.game.actions import PlayLoserCard, WandererSendBack, WandererSwap
+from camelup_env.game.events import (
     CamelSentBack,
     CamelsSwapped,
     LegScored,

@@ -1,4 +1,4 @@
-"""The position notation (``camelup_env.position``): parsing and every error it reports."""
+"""The position notation (``camelup_env.game.notation``): parsing and every error it reports."""
 
 from __future__ import annotations
 
@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 
 from camelup_env import GameState, PositionError, RuleSet, apply_action, new_game, parse_position
-from camelup_env.engine import legal_action_indices
+from camelup_env.game.engine import legal_action_indices
+from camelup_env.game.notation import position_notation
 from camelup_env.odds import leg_rank_probabilities
-from camelup_env.position import position_notation
 
 TRACK = "1:orange;2:yellow,blue;3:green,white"
 SECOND = "1:blue;2:green;3:red;4:yellow,purple;14:white;15:black"

@@ -10,8 +10,8 @@ import pytest
 
 from agents.greedy import GreedyAgent
 from camelup_env import RuleSet, legal_action_indices, odds, parse_position
+from camelup_env.game.sampling import random_positions
 from camelup_env.observation import Observer, public_view
-from camelup_env.sampling import random_positions
 
 
 def positions(preset: str, n: int, seed: int = 0) -> list:

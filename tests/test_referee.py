@@ -13,10 +13,10 @@ import numpy as np
 import pytest
 
 import agents
-from camelup_env.engine import apply_action, legal_actions, new_game
+from camelup_env.game.engine import apply_action, legal_actions, new_game
+from camelup_env.game.rules import RuleSet
 from camelup_env.match import observer, play_game
 from camelup_env.observation import public_view
-from camelup_env.rules import RuleSet
 from tournament import protocol
 from tournament.bots import BotFault, BotProcess
 from tournament.config import AgentEntry, tournament_config

@@ -8,10 +8,10 @@ import numpy as np
 import pytest
 
 from camelup_env import RuleSet, apply_action, new_game
-from camelup_env.actions import RaceBet, action_table
-from camelup_env.engine import legal_action_indices
+from camelup_env.game.actions import RaceBet, action_table
+from camelup_env.game.engine import legal_action_indices
 from camelup_env.observation import public_view
-from camelup_env.render_svg import render_svg
+from camelup_env.render.svg import render_svg
 
 SVG = "{http://www.w3.org/2000/svg}"
 

@@ -20,7 +20,7 @@ ray = pytest.importorskip("ray", reason='RLlib is the "distributed" extra')
 import agents  # noqa: E402
 from agents.ppo import ModelFileError  # noqa: E402
 from camelup_cli.main import main  # noqa: E402
-from camelup_env.rewards import final_rewards  # noqa: E402
+from camelup_env.game.rewards import final_rewards  # noqa: E402
 from tournament.config import tournament_config  # noqa: E402
 from tournament.run import run_tournament  # noqa: E402
 
@@ -131,8 +131,8 @@ def test_the_env_pays_each_agent_its_seats_rewards_since_its_previous_turn() -> 
     """Only the agent on move is shown its seat's observation; each agent's rewards add up to
     its seat's coin shaping and final reward, whoever moved in between (scripted seats
     included)."""
+    from camelup_env.game.rules import RuleSet
     from camelup_env.observation import Observer
-    from camelup_env.rules import RuleSet
     from training.rllib_trainer import SelfPlayMultiAgentEnv, module_for
 
     rules = RuleSet("classic", num_players=4)

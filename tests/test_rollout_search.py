@@ -12,12 +12,12 @@ import pytest
 pytest.importorskip("sb3_contrib")
 
 import agents
-from camelup_env.actions import action_table
-from camelup_env.engine import legal_action_indices
+from camelup_env.game.actions import action_table
+from camelup_env.game.engine import legal_action_indices
+from camelup_env.game.rules import RuleSet
+from camelup_env.game.sampling import random_positions
 from camelup_env.match import play_game
 from camelup_env.observation import public_view
-from camelup_env.rules import RuleSet
-from camelup_env.sampling import random_positions
 
 ROOT = Path(__file__).resolve().parents[1]
 MODEL = ROOT / "results" / "models" / "classic2" / "model.zip"

@@ -1,9 +1,9 @@
-"""camelup_env.sampling: the positions every odds and value test is checked on."""
+"""camelup_env.game.sampling: the positions every odds and value test is checked on."""
 
 from __future__ import annotations
 
 from camelup_env import RuleSet
-from camelup_env.sampling import random_positions
+from camelup_env.game.sampling import random_positions
 
 
 def test_random_positions_are_reproducible_filtered_and_unfinished() -> None:

@@ -10,7 +10,7 @@ import pytest
 
 pytest.importorskip("stable_baselines3")
 
-from camelup_env.rules import RuleSet
+from camelup_env.game.rules import RuleSet
 from training.sharded_vec_env import ShardedVecEnv
 from training.vec_env import CamelUpVecEnv, fixed_opponents
 

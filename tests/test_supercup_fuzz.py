@@ -25,8 +25,8 @@ from camelup_env import (
     legal_action_indices,
     new_game,
 )
-from camelup_env.events import LegScored
-from camelup_env.rules import SUPERCUP_MODULES
+from camelup_env.game.events import LegScored
+from camelup_env.game.rules import SUPERCUP_MODULES
 
 COMBOS = [
     dict(zip(SUPERCUP_MODULES, flags, strict=True)) | {"extra_action": extra}
@@ -100,7 +100,7 @@ def test_supercup_fuzz_every_module_combination(modules) -> None:
 
 def test_supercup_fuzz_covers_the_extra_action_and_all_modules() -> None:
     """The fuzz games really take the new actions (not just pass through them)."""
-    from camelup_env.events import (
+    from camelup_env.game.events import (
         PhotoPayout,
         PositionBetTaken,
         SupportDieAdded,

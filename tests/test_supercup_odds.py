@@ -24,12 +24,12 @@ from camelup_env import (
     new_game,
     parse_position,
 )
-from camelup_env.engine import leg_start_pyramid
-from camelup_env.events import LegScored
+from camelup_env.game.engine import leg_start_pyramid
+from camelup_env.game.events import LegScored
+from camelup_env.game.notation import PositionError
 from camelup_env.odds import leg_rank_probabilities, placement_evs, race_probabilities
 from camelup_env.odds.kernels import _race_kernel
 from camelup_env.odds.tables import _mask_of, _tables_of
-from camelup_env.position import PositionError
 
 PYRAMID = TakePyramidTile()
 B, G, OR, Y, W = (CLASSIC[c] for c in ("blue", "green", "orange", "yellow", "white"))
@@ -265,7 +265,7 @@ def _engine_photo_coins(state: GameState, seat: int) -> float:
     from fractions import Fraction
 
     from camelup_env import apply_outcome, chance_outcomes
-    from camelup_env.events import PhotoPayout
+    from camelup_env.game.events import PhotoPayout
 
     total = Fraction(0)
 

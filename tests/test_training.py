@@ -16,8 +16,8 @@ pytest.importorskip("sb3_contrib")
 import agents
 from agents.ppo import ModelFileError, load_agent
 from camelup_config import ConfigError, load_config
+from camelup_env.game.rules import RuleSet
 from camelup_env.match import play_game
-from camelup_env.rules import RuleSet
 from tournament.ratings import share_interval
 from training.sb3_trainer import TrainConfig, train
 
@@ -256,8 +256,8 @@ def test_imitation_warm_start_fits_the_teacher(tmp_path) -> None:
     """The warm start records every teacher decision and fits the policy to it."""
     from sb3_contrib import MaskablePPO
 
+    from camelup_env.envs.single_agent import SingleAgentEnv
     from camelup_env.observation import Observer
-    from camelup_env.wrappers import SingleAgentEnv
     from training.imitation import collect_demonstrations, pretrain
 
     rules = RuleSet("classic", num_players=2)

@@ -13,11 +13,11 @@ pytest.importorskip("sb3_contrib")
 import agents
 from agents.policy_file import ModelFileError, read_policy_file, save_policy
 from agents.value_search import ValueSearchAgent, deal_hidden
+from camelup_env.game.rules import RuleSet
+from camelup_env.game.sampling import random_positions
+from camelup_env.game.state import HIDDEN, GameState
 from camelup_env.match import play_game
 from camelup_env.observation import public_view
-from camelup_env.rules import RuleSet
-from camelup_env.sampling import random_positions
-from camelup_env.state import HIDDEN, GameState
 
 ROOT = Path(__file__).resolve().parents[1]
 MODEL = ROOT / "results" / "models" / "classic2" / "model.zip"

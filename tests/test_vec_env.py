@@ -8,8 +8,8 @@ import pytest
 pytest.importorskip("stable_baselines3")
 
 import agents
-from camelup_env.rules import RuleSet
-from camelup_env.wrappers import RandomOpponent
+from camelup_env.envs.single_agent import RandomOpponent
+from camelup_env.game.rules import RuleSet
 from training.vec_env import CamelUpVecEnv, fixed_opponents
 
 

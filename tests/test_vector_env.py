@@ -1,4 +1,4 @@
-"""``gymnasium.make_vec`` (camelup_env/vector_env.py): every id, the single env's games game for
+"""``gymnasium.make_vec`` (camelup_env/envs/vector.py): every id, the single env's games game for
 game across automatic resets, Gymnasium's same-step autoreset, masks and spaces."""
 
 from __future__ import annotations
@@ -14,13 +14,13 @@ from gymnasium.wrappers.vector import RecordEpisodeStatistics
 
 import camelup_env  # noqa: F401  (registers the ids)
 from camelup_env import RuleSet
-from camelup_env.actions import action_table
 from camelup_env.batch.engine_chance import EngineChanceGames
 from camelup_env.batch.engine_games import EngineGames
 from camelup_env.batch.games import random_streams
-from camelup_env.engine import IllegalActionError
-from camelup_env.registration import register_envs
-from camelup_env.vector_env import SingleAgentVectorEnv
+from camelup_env.envs.registration import register_envs
+from camelup_env.envs.vector import SingleAgentVectorEnv
+from camelup_env.game.actions import action_table
+from camelup_env.game.engine import IllegalActionError
 
 PLAIN = {"odds_features": False, "action_values": False}
 

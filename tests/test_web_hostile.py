@@ -19,11 +19,11 @@ import pytest
 from starlette.testclient import TestClient
 
 from camelup_cli.main import main
-from camelup_env.actions import TakePyramidTile, action_table
-from camelup_env.engine import new_game
+from camelup_env.game.actions import TakePyramidTile, action_table
+from camelup_env.game.engine import new_game
+from camelup_env.game.rules import RuleSet
 from camelup_env.match import game_rngs
 from camelup_env.observation import public_view
-from camelup_env.rules import RuleSet
 from tournament.bots import BotFault, BotProcess
 from tournament.config import AgentEntry, TournamentConfig
 from webapp.app import create_app

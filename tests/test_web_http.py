@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from starlette.testclient import TestClient
 
-from camelup_env.actions import TakePyramidTile, action_table
+from camelup_env.game.actions import TakePyramidTile, action_table
 from webapp.app import create_app
 from webapp.games import GameStore
 

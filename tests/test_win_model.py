@@ -10,8 +10,8 @@ import pytest
 from engine_positions import CLASSIC, pile_scored, position, roll
 
 from camelup_env import RuleSet, apply_action, legal_actions, new_game
+from camelup_env.game.payouts import pile_evs
 from camelup_env.odds.win import SHIPPED, WinModel, equity, load_win_model, progress
-from camelup_env.payouts import pile_evs
 from training.win_model import Samples, fit, quality
 
 B, G, OR, W, Y = (CLASSIC[c] for c in ("blue", "green", "orange", "white", "yellow"))

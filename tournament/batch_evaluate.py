@@ -22,8 +22,8 @@ from agents.ppo import PolicyAgent
 from camelup_env.batch.arrays import BATCH_PRESETS
 from camelup_env.batch.games import BatchGames, random_streams
 from camelup_env.batch.playout import play_to_end
-from camelup_env.rewards import win_shares
-from camelup_env.rules import RuleSet
+from camelup_env.game.rewards import win_shares
+from camelup_env.game.rules import RuleSet
 from tournament.eval_result import CandidateGame, EvalResult, result_of
 
 

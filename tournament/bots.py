@@ -31,7 +31,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from camelup_env.rules import RuleSet
+from camelup_env.game.rules import RuleSet
 from tournament import protocol, spawner
 from tournament.config import AgentEntry, Limits, command_of
 

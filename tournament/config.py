@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from camelup_config import ConfigError, load_config, read_mapping, setting
-from camelup_env.rules import RuleSet, preset_list
+from camelup_env.game.rules import RuleSet, preset_list
 from tournament.schedule import SEED_STRIDE, round_size
 
 

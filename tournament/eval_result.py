@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field, fields
 
-from camelup_env.rules import RuleSet
+from camelup_env.game.rules import RuleSet
 from tournament.ratings import mean_ci, share_interval
 
 

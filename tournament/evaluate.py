@@ -28,7 +28,7 @@ from dataclasses import asdict, fields
 from pathlib import Path
 
 import agents
-from camelup_env.rules import PRESETS, RuleSet
+from camelup_env.game.rules import PRESETS, RuleSet
 from tournament.batch_evaluate import evaluate_on_batch, plays_on_batch
 from tournament.config import (
     MAX_GAMES,

@@ -67,15 +67,15 @@ class Host:
         self.channel.flush()
 
     def start(self, message: dict[str, Any]) -> None:
-        from camelup_env.actions import action_table
+        from camelup_env.game.actions import action_table
+        from camelup_env.game.rules import RuleSet
         from camelup_env.match import observer
-        from camelup_env.rules import RuleSet
 
         rules = RuleSet.from_dict(message["rules"])
         self.seat = int(message["seat"])
         if self.agent is None:
             import agents as registry
-            from camelup_env.engine import new_game
+            from camelup_env.game.engine import new_game
             from camelup_env.observation import public_view
 
             self.agent = registry.make(self.spec, **self.kwargs)
@@ -91,8 +91,8 @@ class Host:
         self.send({"type": "ready"})
 
     def move(self, message: dict[str, Any]) -> None:
+        from camelup_env.game.state import GameState
         from camelup_env.observation import LazyObservation
-        from camelup_env.state import GameState
 
         state = GameState.from_dict(message["state"], validate=False)  # the referee's own game
         mask = np.zeros(self.n_actions, dtype=np.int8)

@@ -1,9 +1,9 @@
 """The luck of recorded games: each seat's sum of chance corrections, from a record's seed and
-actions, for luck-adjusted win shares (:mod:`camelup_env.luck` has the method).
+actions, for luck-adjusted win shares (:mod:`camelup_env.odds.luck` has the method).
 
 A game record holds its seed and every action (:mod:`tournament.replay` replays them), so the
 referee's game can be played again here, deal and dice included, with a
-:class:`~camelup_env.luck.LuckLedger` watching: the corrections need the whole state, hidden
+:class:`~camelup_env.odds.luck.LuckLedger` watching: the corrections need the whole state, hidden
 race bets included, which only the referee sees. ``V`` is the shipped win-probability model of
 the rule set (:func:`camelup_env.odds.win.load_win_model`); a rule set without one has no
 adjusted figures.
@@ -15,11 +15,11 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from camelup_env.engine import apply_action, new_game
-from camelup_env.luck import LuckLedger, ValueFn, setup_mean
+from camelup_env.game.engine import apply_action, new_game
+from camelup_env.game.rules import RuleSet
 from camelup_env.match import game_rngs
+from camelup_env.odds.luck import LuckLedger, ValueFn, setup_mean
 from camelup_env.odds.win import load_win_model
-from camelup_env.rules import RuleSet
 
 
 class GameLuck:

@@ -32,7 +32,7 @@ from multiprocessing.connection import wait
 from pathlib import Path
 from typing import Any
 
-from camelup_env.rules import RuleSet
+from camelup_env.game.rules import RuleSet
 from tournament.bots import BotFault, BotProcess
 from tournament.config import AgentEntry, Limits, TournamentError
 from tournament.schedule import GameSpec

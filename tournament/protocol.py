@@ -28,8 +28,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from camelup_env.actions import action_table, describe
-from camelup_env.rules import RuleSet
+from camelup_env.game.actions import action_table, describe
+from camelup_env.game.rules import RuleSet
 
 #: Version in every start message; a bot may refuse versions it does not know.
 PROTOCOL_VERSION = 1

@@ -20,11 +20,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from camelup_env.engine import legal_action_mask
+from camelup_env.game.engine import legal_action_mask
+from camelup_env.game.rules import RuleSet
+from camelup_env.game.state import GameState
 from camelup_env.match import Forfeit, GameResult, check_action, observer, run_game
 from camelup_env.observation import public_view
-from camelup_env.rules import RuleSet
-from camelup_env.state import GameState
 from tournament import protocol
 from tournament.bots import BotFault, BotProcess
 

@@ -22,12 +22,12 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from camelup_env.actions import action_table, describe
-from camelup_env.engine import IllegalActionError, apply_action, new_game
-from camelup_env.events import Event, describe_event
+from camelup_env.game.actions import action_table, describe
+from camelup_env.game.engine import IllegalActionError, apply_action, new_game
+from camelup_env.game.events import Event, describe_event
+from camelup_env.game.rules import RuleSet
+from camelup_env.game.state import GameState
 from camelup_env.match import game_rngs
-from camelup_env.rules import RuleSet
-from camelup_env.state import GameState
 from tournament.config import MAX_TURNS, TournamentError
 from tournament.records import read_games, saved_config
 
@@ -110,7 +110,7 @@ def frames(steps: list[Step]):
     """A Pillow image of each step."""
     from PIL import Image
 
-    from camelup_env.render_image import render_image
+    from camelup_env.render.image import render_image
 
     return [Image.fromarray(render_image(step.state)) for step in steps]
 
@@ -196,7 +196,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from camelup_env.render import render_text
+    from camelup_env.render.text import render_text
 
     out = Path(args.out)
     try:

@@ -15,10 +15,10 @@ from __future__ import annotations
 import numpy as np
 
 import agents
-from camelup_env.engine import apply_action, legal_action_mask, new_game
+from camelup_env.game.engine import apply_action, legal_action_mask, new_game
+from camelup_env.game.rewards import final_rewards
+from camelup_env.game.rules import RuleSet
 from camelup_env.observation import LazyObservation, Observer, public_view
-from camelup_env.rewards import final_rewards
-from camelup_env.rules import RuleSet
 
 
 def known_observation(mask: np.ndarray, features: np.ndarray) -> LazyObservation:

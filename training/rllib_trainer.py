@@ -68,8 +68,8 @@ from camelup_config import (
 from camelup_env.batch.engine_games import EngineGames
 from camelup_env.batch.learner import EXTERNAL, LearnerGames
 from camelup_env.camelup_v1 import ENV_VERSION, observation_space
-from camelup_env.rules import RuleSet
-from camelup_env.state import GameState
+from camelup_env.game.rules import RuleSet
+from camelup_env.game.state import GameState
 from training import stop_requested
 from training.run_folder import open_progress, resume_command, write_progress
 from training.settings import SelfPlaySettings, check_positive, name_setting, out_dir_setting
@@ -404,7 +404,7 @@ def refresh_frozen(algo: Any) -> None:
 def save_policy_file(algo: Any, cfg: RLlibConfig, path: Path, iteration: int) -> Path:
     """The learner's weights as a camelup model file (read by ``rllib:`` and ``ppo:``)."""
     from agents.policy_file import Architecture, write_policy_file
-    from camelup_env.actions import action_table
+    from camelup_env.game.actions import action_table
     from camelup_env.observation import Observer
 
     weights = {k: torch.as_tensor(np.asarray(v)) for k, v in learner_weights(algo).items()}

@@ -5,7 +5,8 @@ An :class:`OpponentPool` draws from a mixture such as ``{"self": 0.6, "greedy": 
 strategies are not forgotten), any other key is an agent name for :func:`agents.make`.
 :class:`SelfPlayVecEnv` (what ``camelup train`` uses) is the batched env with such a pool;
 :class:`SelfPlaySingleAgentEnv` is the same for one
-:class:`~camelup_env.wrappers.SingleAgentEnv` (the old path, kept for the training benchmark).
+:class:`~camelup_env.envs.single_agent.SingleAgentEnv` (the old path, kept for the training
+benchmark).
 The training process adds a snapshot with ``vec_env.env_method("add_snapshot", path)``; each
 worker process loads it once.
 """
@@ -20,8 +21,8 @@ import numpy as np
 
 import agents
 from agents.ppo import load_agent
-from camelup_env.rules import RuleSet
-from camelup_env.wrappers import SingleAgentEnv
+from camelup_env.envs.single_agent import SingleAgentEnv
+from camelup_env.game.rules import RuleSet
 from training.vec_env import CamelUpVecEnv
 
 

@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from camelup_config import ConfigError, setting
-from camelup_env.rewards import check_reward_mode
-from camelup_env.rules import RuleSet, preset_list
+from camelup_env.game.rewards import check_reward_mode
+from camelup_env.game.rules import RuleSet, preset_list
 
 
 def name_setting(default: str) -> Any:

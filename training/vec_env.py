@@ -17,7 +17,7 @@ the randomness - is said there; this module only speaks SB3's protocol:
 Example::
 
     from sb3_contrib import MaskablePPO
-    from camelup_env.rules import RuleSet
+    from camelup_env.game.rules import RuleSet
     from training.vec_env import CamelUpVecEnv, fixed_opponents
 
     venv = CamelUpVecEnv(64, RuleSet("classic", num_players=4),
@@ -35,7 +35,7 @@ import numpy as np
 from stable_baselines3.common.vec_env import VecEnv
 
 from camelup_env.batch.learner import LearnerGames, Opponent, OpponentSource
-from camelup_env.rules import RuleSet
+from camelup_env.game.rules import RuleSet
 
 __all__ = ["CamelUpVecEnv", "Opponent", "OpponentSource", "fixed_opponents"]
 

@@ -27,11 +27,11 @@ from pathlib import Path
 import numpy as np
 
 import agents
-from camelup_env.luck import coin_leader
+from camelup_env.game.rules import PRESETS, RuleSet
+from camelup_env.game.state import GameState
 from camelup_env.match import observe, run_game
+from camelup_env.odds.luck import coin_leader
 from camelup_env.odds.win import SHIPPED, WinModel, equity, progress
-from camelup_env.rules import PRESETS, RuleSet
-from camelup_env.state import GameState
 
 DEFAULT_MIX = "greedy,expert,heuristic,random"
 

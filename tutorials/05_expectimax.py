@@ -40,7 +40,7 @@ print(
 # %%
 from agents.base import Agent
 from camelup_env import odds
-from camelup_env.payouts import leg_tile_ev
+from camelup_env.game.payouts import leg_tile_ev
 
 
 def estimate(s, me):

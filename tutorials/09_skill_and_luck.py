@@ -9,7 +9,7 @@
 import os
 
 from camelup_env import RuleSet, TakePyramidTile, apply_outcome, chance_outcomes, new_game
-from camelup_env.luck import roll_luck
+from camelup_env.odds.luck import roll_luck
 from camelup_env.odds.win import load_win_model
 
 QUICK = os.environ.get("CAMELUP_TUTORIAL_QUICK") == "1"
@@ -83,7 +83,7 @@ print(
 # %%
 import matplotlib.pyplot as plt
 
-from camelup_env.luck import LuckLedger, values
+from camelup_env.odds.luck import LuckLedger, values
 
 bots = [expert, greedy]
 ledger = LuckLedger(V, luck.deal_mean)

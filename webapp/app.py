@@ -36,7 +36,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
 
-from camelup_env.rules import PRESETS
+from camelup_env.game.rules import PRESETS
 from webapp import pages
 from webapp.coach import coach
 from webapp.games import GameError, GameStore, StaleTurn, TooManyGames, WebGame

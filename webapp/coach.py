@@ -15,8 +15,8 @@ from dataclasses import dataclass
 
 from agents.greedy import GreedyAgent
 from camelup_env import odds
-from camelup_env.position import position_notation
-from camelup_env.state import GameState
+from camelup_env.game.notation import position_notation
+from camelup_env.game.state import GameState
 
 
 @dataclass(frozen=True)

@@ -29,14 +29,14 @@ from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
-from camelup_env.actions import RaceBet, action_table
-from camelup_env.engine import apply_action, legal_action_indices, legal_action_mask, new_game
-from camelup_env.events import Event
-from camelup_env.events import public_view as hide_event
+from camelup_env.game.actions import RaceBet, action_table
+from camelup_env.game.engine import apply_action, legal_action_indices, legal_action_mask, new_game
+from camelup_env.game.events import Event
+from camelup_env.game.events import public_view as hide_event
+from camelup_env.game.rules import RuleSet
+from camelup_env.game.state import GameState
 from camelup_env.match import MAX_TURNS, GameResult, check_action, game_rngs, result_of
 from camelup_env.observation import public_view
-from camelup_env.rules import RuleSet
-from camelup_env.state import GameState
 from tournament import protocol
 from tournament.bots import BotFault, BotProcess
 from tournament.config import AgentEntry, TournamentConfig

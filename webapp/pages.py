@@ -1,6 +1,6 @@
 """What the templates show, built from a game's public view: players, moves, buttons, result.
 
-Everything here reads a :class:`~camelup_env.state.GameState` that is already a public view
+Everything here reads a :class:`~camelup_env.game.state.GameState` that is already a public view
 (or, in Watch, a finished game's replay) and events already hidden for the viewer, so nothing
 a seat may not see can reach a page from here. Names from bots and results files are plain
 strings; the templates escape them.
@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from markupsafe import Markup
 
-from camelup_env.actions import (
+from camelup_env.game.actions import (
     PlaceTile,
     RaceBet,
     TakeLegBet,
@@ -21,11 +21,11 @@ from camelup_env.actions import (
     action_table,
     describe,
 )
-from camelup_env.events import Event, GameOver, describe_event
+from camelup_env.game.events import Event, GameOver, describe_event
+from camelup_env.game.rules import RuleSet
+from camelup_env.game.state import GameState
 from camelup_env.match import GameResult
-from camelup_env.render_svg import render_svg
-from camelup_env.rules import RuleSet
-from camelup_env.state import GameState
+from camelup_env.render.svg import render_svg
 
 #: button groups, in page order: the action kinds of every preset, the rest after them
 GROUPS = (

@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 import agents as registry
-from camelup_env.rules import PRESETS, RuleSet
+from camelup_env.game.rules import PRESETS, RuleSet
 from tournament.config import AgentEntry
 from webapp.games import GameError
 from webapp.specs import Allowed, bot_spec

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from camelup_env import odds
-from camelup_env.rules import RuleSet
+from camelup_env.game.rules import RuleSet
 from tournament.config import TournamentError
 from tournament.records import read_games
 from tournament.replay import Step, replay, rules_of

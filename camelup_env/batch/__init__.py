@@ -1,6 +1,6 @@
 """The batch core: N Camel Up games as fixed-size arrays, stepped by compiled numba kernels.
 
-The reference engine (:mod:`camelup_env.engine`) plays one game of plain Python values; this
+The reference engine (:mod:`camelup_env.game.engine`) plays one game of plain Python values; this
 package plays thousands at once for training, evaluation and search, under the same rules
 (classic and second edition, 2-8 players; Supercup stays on the engine) and the same action
 indices. ``tests/test_batch_differential.py`` keeps the two equal state for state.

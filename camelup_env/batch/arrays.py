@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from camelup_env.actions import action_table
 from camelup_env.batch import kernels as k
-from camelup_env.rules import RuleSet
+from camelup_env.game.actions import action_table
+from camelup_env.game.rules import RuleSet
 
 #: Presets the batch core plays. Supercup (R9), the Persian tutorial (R14) and the Camel Up
 #: Cup (C1-C13) stay on the Python engine (:mod:`camelup_env.batch.engine_games`).
@@ -28,7 +28,7 @@ def rule_vector(rules: RuleSet) -> np.ndarray:
     if rules.preset not in BATCH_PRESETS:
         raise ValueError(
             f"the batch core plays {' and '.join(BATCH_PRESETS)}; {rules.preset} is played by "
-            f"the Python engine (camelup_env.engine; EngineGames behind the batch interface)"
+            f"the Python engine (camelup_env.game.engine; EngineGames behind the batch interface)"
         )
     limits = (
         (rules.track_length, MAX_TRACK, "track_length", "spaces (64-bit space masks)"),

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from camelup_env.batch import kernels as k
 from camelup_env.batch.arrays import BatchState, rule_vector
-from camelup_env.state import GameState
+from camelup_env.game.state import GameState
 
 
 def to_state(s: BatchState, i: int) -> GameState:

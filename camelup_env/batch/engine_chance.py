@@ -5,9 +5,9 @@ splitmix64 stream: fast, reproducible, but not the engine's draws, so a batch ga
 is not the game ``camelup_v1`` or ``SingleAgentEnv`` play after ``reset(seed=s)``.
 :class:`EngineChanceGames` keeps the compiled rules and observation and only moves the chance to
 a ``numpy.random.Generator`` per game, drawn exactly as :class:`~camelup_env.batch.engine_games.
-EngineGames` draws it: the setup is :func:`~camelup_env.engine.new_game` on the generator
+EngineGames` draws it: the setup is :func:`~camelup_env.game.engine.new_game` on the generator
 (written into the game's row), and a pyramid tile's die is the engine's one uniform draw
-(:func:`~camelup_env.engine.apply_action`: the integer part of ``x * dice left`` picks the die
+(:func:`~camelup_env.game.engine.apply_action`: the integer part of ``x * dice left`` picks the die
 among the dice left in ascending order, the fraction its face), handed to the kernels as a given
 roll. A vectorised environment built on it therefore plays, game for game, what the one-game
 environment seeded alike plays, at the batch core's speed: the Python work is one setup per
@@ -22,12 +22,12 @@ from typing import Any, cast
 
 import numpy as np
 
-from camelup_env.actions import action_table
 from camelup_env.batch.convert import from_states
 from camelup_env.batch.games import BatchGames, StepResult, seed_array
-from camelup_env.engine import IllegalActionError, new_game
-from camelup_env.rules import RuleSet
-from camelup_env.state import GameState
+from camelup_env.game.actions import action_table
+from camelup_env.game.engine import IllegalActionError, new_game
+from camelup_env.game.rules import RuleSet
+from camelup_env.game.state import GameState
 
 
 class EngineChanceGames(BatchGames):

@@ -28,7 +28,7 @@ from camelup_env.batch import kernels
 from camelup_env.batch.arrays import BATCH_PRESETS
 from camelup_env.batch.games import BatchGames, StepResult, seed_array
 from camelup_env.batch.interface import Games
-from camelup_env.engine import (
+from camelup_env.game.engine import (
     DieRoll,
     IllegalActionError,
     apply_action,
@@ -37,10 +37,10 @@ from camelup_env.engine import (
     legal_action_mask,
     new_game,
 )
-from camelup_env.events import DieRevealed, Event
-from camelup_env.rewards import check_reward_mode, final_rewards_batch
-from camelup_env.rules import RuleSet
-from camelup_env.state import GameState
+from camelup_env.game.events import DieRevealed, Event
+from camelup_env.game.rewards import check_reward_mode, final_rewards_batch
+from camelup_env.game.rules import RuleSet
+from camelup_env.game.state import GameState
 
 
 class EngineGames:

@@ -2,7 +2,7 @@
 
 The Python face of the batch core: it owns the arrays (:mod:`camelup_env.batch.arrays`), checks
 what callers pass before any kernel runs (an illegal action is an
-:class:`~camelup_env.engine.IllegalActionError` naming the game and the rule, found by the
+:class:`~camelup_env.game.engine.IllegalActionError` naming the game and the rule, found by the
 reference engine), and turns the kernels' outputs into rewards.
 """
 
@@ -16,10 +16,16 @@ import numpy as np
 from camelup_env.batch import kernels
 from camelup_env.batch.arrays import BatchState, rule_vector
 from camelup_env.batch.convert import from_states, to_state
-from camelup_env.engine import DieRoll, IllegalActionError, apply_outcome, check_legal, to_action
-from camelup_env.rewards import check_reward_mode, final_rewards_batch
-from camelup_env.rules import RuleSet
-from camelup_env.state import GameState
+from camelup_env.game.engine import (
+    DieRoll,
+    IllegalActionError,
+    apply_outcome,
+    check_legal,
+    to_action,
+)
+from camelup_env.game.rewards import check_reward_mode, final_rewards_batch
+from camelup_env.game.rules import RuleSet
+from camelup_env.game.state import GameState
 
 
 class StepResult(NamedTuple):
@@ -160,7 +166,7 @@ class BatchGames:
         )
 
     def legal_action_mask(self) -> np.ndarray:
-        """(N, A) int8: 1 where the action index (the engine's, :mod:`camelup_env.actions`) is
+        """(N, A) int8: 1 where the action index (the engine's, :mod:`camelup_env.game.actions`) is
         legal for the seat to move; a finished game has none."""
         out = np.empty((len(self), self.num_actions), np.int8)
         kernels.legal_masks.run(self.threads, self.state.rows, self.params, out)
@@ -194,7 +200,7 @@ class BatchGames:
 
         ``rolls``: optional (N, 3) dice as (die, camel shown, number) for the games whose
         action takes a pyramid tile (-1s: draw it from the game's stream), the search and test
-        counterpart of :func:`camelup_env.engine.apply_outcome`. ``autoreset``: a game that
+        counterpart of :func:`camelup_env.game.engine.apply_outcome`. ``autoreset``: a game that
         ends is set up again at once (seat 0 first), its last coins in
         :attr:`StepResult.final_coins`. A game whose action is -1 sits the step out: a
         finished game (without ``autoreset``; :meth:`random_actions` gives it -1), or one

@@ -16,8 +16,8 @@ from typing import Protocol, runtime_checkable
 import numpy as np
 
 from camelup_env.batch.games import StepResult
-from camelup_env.rules import RuleSet
-from camelup_env.state import GameState
+from camelup_env.game.rules import RuleSet
+from camelup_env.game.state import GameState
 
 
 @runtime_checkable

@@ -1,4 +1,4 @@
-"""Compiled kernels of the batch core: the rules of :mod:`camelup_env.engine`, one game a call.
+"""Compiled kernels of the batch core: the rules of :mod:`camelup_env.game.engine`, one game a call.
 
 **Layout.** Game ``i`` is row ``i`` of one ``int32`` array ``g`` of shape (N, :data:`WIDTH`);
 each field of the game has a fixed column range, named by the offsets below (``g[i, COINS +

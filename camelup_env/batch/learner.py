@@ -3,7 +3,7 @@
 A learner-seat environment hands one seat of every game to the learner and plays the others with
 **opponents**. :class:`LearnerGames` is that loop, once, and the environments are thin faces over
 it that only speak their library's protocol: SB3's ``VecEnv`` (:mod:`training.vec_env`, N
-games), Gymnasium's single-agent env (:mod:`camelup_env.wrappers`, one game) and RLlib's
+games), Gymnasium's single-agent env (:mod:`camelup_env.envs.single_agent`, one game) and RLlib's
 multi-agent env (:mod:`training.rllib_trainer`, one game whose "self" seats are RLlib's agents).
 
 * the learner's seat is drawn at random every episode (or fixed with ``learner_seat``);
@@ -20,7 +20,7 @@ multi-agent env (:mod:`training.rllib_trainer`, one game whose "self" seats are 
   hands the learner its own;
 * an episode ends when the race ends (``terminated``), after ``max_turns`` actions
   (``truncated``), or on an illegal action of an external seat (``illegal_reward`` for that
-  seat; ``None``: :class:`~camelup_env.engine.IllegalActionError` naming the rule, before any
+  seat; ``None``: :class:`~camelup_env.game.engine.IllegalActionError` naming the rule, before any
   game moves). With ``autoreset`` (SB3's convention) the game is dealt again at once and its
   last observation goes in the infos; without it (Gymnasium's and RLlib's: the caller resets)
   the game stays as it ended, its masks empty, until :meth:`LearnerGames.reset` deals it.
@@ -45,11 +45,11 @@ import numpy as np
 from camelup_env.batch.engine_games import make_games
 from camelup_env.batch.games import BatchGames, StepResult, random_streams
 from camelup_env.batch.observe import BatchObserver
-from camelup_env.engine import IllegalActionError
+from camelup_env.game.engine import IllegalActionError
+from camelup_env.game.rewards import check_reward_mode
+from camelup_env.game.rules import RuleSet
+from camelup_env.game.state import GameState
 from camelup_env.observation import LazyObservation, Observer, public_view
-from camelup_env.rewards import check_reward_mode
-from camelup_env.rules import RuleSet
-from camelup_env.state import GameState
 
 #: An opponent (:mod:`agents.base`'s protocol): ``opponent(observation, public_state) -> index``,
 #: its own observation dict and the public view of the state for its seat.

@@ -284,7 +284,8 @@ def _public_features(g, r, i, seat, spec, value_col, inv_mult, out):
 
 @njit(cache=True, inline="always")
 def _leg_tile_ev(leg, camel, value):
-    """:func:`camelup_env.payouts.leg_tile_ev` (R6.2), the same operations in the same order."""
+    """:func:`camelup_env.game.payouts.leg_tile_ev` (R6.2), the same operations in the same
+    order."""
     p1 = leg[camel, 0]
     p2 = leg[camel, 1]
     return value * p1 + p2 - (1.0 - p1 - p2)
@@ -292,7 +293,7 @@ def _leg_tile_ev(leg, camel, value):
 
 @njit(cache=True)
 def _race_card_ev(p, g, r, i, pile, seat):
-    """:func:`camelup_env.payouts.race_card_ev` of one camel with probability ``p``: a card of
+    """:func:`camelup_env.game.payouts.race_card_ev` of one camel with probability ``p``: a card of
     ``seat`` put on top of ``pile`` of game ``i``. Only the owners of the cards below are read
     (R10); the other players are convolved in the order they first appear in the pile, as the
     reference's dict does."""
@@ -445,7 +446,7 @@ def _put_value(out, j, coins):
 
 @njit(cache=True)
 def _action_values(g, r, i, me, leg, landings, race, spec, out):
-    """:func:`camelup_env.action_values.action_values` of seat ``me`` in game ``i`` (tile
+    """:func:`camelup_env.odds.action_values.action_values` of seat ``me`` in game ``i`` (tile
     placements ``"approx"``), scaled into ``out``'s action_values slice: the actions ``me`` may
     take now, or on its next normal turn when another seat is to act; 0 elsewhere."""
     base = spec[ACTION_VALUES]

@@ -35,10 +35,10 @@ from camelup_env.batch import observation_kernels as ok
 from camelup_env.batch.arrays import rule_vector
 from camelup_env.batch.convert import to_state
 from camelup_env.batch.games import BatchGames
+from camelup_env.game.rules import RuleSet
 from camelup_env.observation import Observer, v0_race_seed
 from camelup_env.odds.position_estimate import RACE_SEED, _pick_points, _picks_for
 from camelup_env.odds.tables import _tables_of
-from camelup_env.rules import RuleSet
 
 
 class BatchObserver:

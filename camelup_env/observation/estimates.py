@@ -21,16 +21,17 @@ import zlib
 
 import numpy as np
 
-from camelup_env.movement import ranking
-from camelup_env.payouts import leg_tile_ev
-from camelup_env.rules import RuleSet
-from camelup_env.state import GameState
+from camelup_env.game.movement import ranking
+from camelup_env.game.payouts import leg_tile_ev
+from camelup_env.game.rules import RuleSet
+from camelup_env.game.state import GameState
 
 #: Coins per unit of the ``action_values`` slice (values are divided by it, then clipped to ±1:
 #: a bound no value reaches in practice, race bets pay at most 8).
 ACTION_VALUE_SCALE = 10.0
 #: How the ``action_values`` slice values tile placements: the one-enumeration approximation
-#: (:mod:`camelup_env.action_values`; exact up to the first landing on the tile, mean error about
+#: (:mod:`camelup_env.odds.action_values`; exact up to the first landing on the tile, mean error
+#: about
 #: 0.01 coin), at every point of a leg. ``GreedyAgent(tile_odds="approx")`` maximises the slice
 #: exactly; greedy's default switches to the exact values late in a leg.
 OBSERVED_TILE_ODDS = "approx"
@@ -97,9 +98,9 @@ def odds_slices(state: GameState, rules: RuleSet, race_samples: int, shared: boo
 
 
 def action_value_slice(state: GameState, seat: int, race_samples: int) -> np.ndarray:
-    """``action_values`` of ``seat``: :func:`camelup_env.action_values.action_values` scaled
+    """``action_values`` of ``seat``: :func:`camelup_env.odds.action_values.action_values` scaled
     (what ``seat`` may see only, R10; the odds behind them are cached per position)."""
-    from camelup_env.action_values import action_values
+    from camelup_env.odds.action_values import action_values
 
     values = action_values(state, seat, race_samples=race_samples, tile_odds=OBSERVED_TILE_ODDS)
     return np.clip(values / ACTION_VALUE_SCALE, -1.0, 1.0).astype(np.float32)

@@ -19,11 +19,11 @@ from typing import Any
 
 import numpy as np
 
-from camelup_env.movement import ranking
+from camelup_env.game.movement import ranking
+from camelup_env.game.rules import RuleSet
+from camelup_env.game.state import GameState
 from camelup_env.observation.estimates import action_value_slice, odds_slices, race_samples_of
 from camelup_env.observation.slices import layout_of
-from camelup_env.rules import RuleSet
-from camelup_env.state import GameState
 
 _UNSEEN = object()  # no state seen yet: differs from every field value
 

@@ -3,7 +3,7 @@ which colours another seat still holds. :func:`public_view` removes exactly that
 
 from __future__ import annotations
 
-from camelup_env.state import HIDDEN, GameState
+from camelup_env.game.state import HIDDEN, GameState
 
 __all__ = ["HIDDEN", "public_view"]
 

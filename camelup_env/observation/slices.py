@@ -25,8 +25,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from camelup_env.actions import action_table
-from camelup_env.rules import RuleSet
+from camelup_env.game.actions import action_table
+from camelup_env.game.rules import RuleSet
 
 
 @dataclass(frozen=True)

@@ -28,7 +28,8 @@ Public API (used by the environment and the agents; keep names and signatures):
   enumeration, cached and shared by the observation and the greedy agent (next sections).
 
 The expected-payout formulas of the betting tiles (R6.2, R9.3, R7.2) live in
-:mod:`camelup_env.payouts`; the values of whole actions in :mod:`camelup_env.action_values`.
+:mod:`camelup_env.game.payouts`; the values of whole actions in
+:mod:`camelup_env.odds.action_values`.
 
 How the exact odds are computed
 -------------------------------
@@ -46,7 +47,7 @@ Nothing depends on the preset, so other dice (Supercup support dice), tracks and
 work unchanged (limits: 10 camels, 23 dice, 64 spaces). Results are float64 sums of products;
 against exact ``Fraction`` arithmetic the error is below 1e-13.
 
-The kernel reimplements :mod:`camelup_env.movement`; ``tests/test_odds.py`` checks it exactly
+The kernel reimplements :mod:`camelup_env.game.movement`; ``tests/test_odds.py`` checks it exactly
 (to 1e-12) against a brute-force enumeration through the real engine.
 
 Where the code lives: :mod:`~camelup_env.odds.tables` (a position and a rule set as arrays),
@@ -63,7 +64,8 @@ Race odds
 with the tiles on the track and the dice left; at each leg end the tiles are removed (R6.4), all
 dice return to the pyramid and ``rules.pyramid_tiles`` are revealed per leg (R6.1), until a unit
 crosses the line (R5.4, R5.6). With Supercup support dice a new leg's pyramid is the engine's
-(:func:`camelup_env.engine.leg_start_pyramid`: the racing dice plus the last camel's support die,
+(:func:`camelup_env.game.engine.leg_start_pyramid`: the racing dice plus the last camel's support
+die,
 R9.1.1). Supercup's optional extra action (R9.1.4) is a player's choice, not chance: rollouts
 never take it, so with ``extra_action`` the race odds are those of players who always skip it.
 Photographer and position tiles (R9.2, R9.3) do not move camels and change nothing here.
@@ -111,8 +113,7 @@ are in ``docs/observation.md``.
 
 from __future__ import annotations
 
-from camelup_env import wanderer_odds
-from camelup_env.odds import lru
+from camelup_env.odds import lru, wanderer
 from camelup_env.odds.leg import (
     PlacementOdds,
     expected_landings,
@@ -147,4 +148,4 @@ __all__ = [
 def clear_cache() -> None:
     """Forget every cached result (the caches are bounded LRUs, so this is rarely needed)."""
     lru.clear_all()
-    wanderer_odds.clear_cache()
+    wanderer.clear_cache()

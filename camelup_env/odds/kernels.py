@@ -1,6 +1,6 @@
 """The compiled kernels of the odds: movement, the enumeration of a leg's rest, race rollouts.
 
-The movement kernels reimplement :mod:`camelup_env.movement` on integer boards
+The movement kernels reimplement :mod:`camelup_env.game.movement` on integer boards
 (``tests/test_odds.py`` checks the results against a brute-force enumeration through the real
 engine). :func:`_leg_kernel` enumerates the rest of a leg level by level, merging boards reached
 with the same dice left; :func:`_placement_kernel` runs it once per tile placement;
@@ -21,7 +21,7 @@ from camelup_env.compile_notice import announce_compiles
 announce_compiles()  # a first run says why it waits (camelup_env.compile_notice)
 
 
-# Movement kernels (mirror camelup_env.movement) -----------------------------------------------
+# Movement kernels (mirror camelup_env.game.movement) ---------------------------------------------
 # A board is one int per camel, key = space * 16 + height (0 = bottom; at most 16 camels), so a
 # camel ahead has a larger key (R0.4) and the camels of one space have keys space*16 .. +15.
 # Boards are rows of a 2-D array (one row per board in flight), indexed without array views.

@@ -7,12 +7,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from camelup_env import wanderer_odds
+from camelup_env.game.payouts import top_leg_bet_evs
+from camelup_env.game.state import GameState
+from camelup_env.odds import wanderer
 from camelup_env.odds.kernels import _final_ranking, _leg_kernel, _placement_kernel
 from camelup_env.odds.lru import LRU
 from camelup_env.odds.tables import _mask_of, _position, _pyramid_mask, _tables_of, _tile_sides
-from camelup_env.payouts import top_leg_bet_evs
-from camelup_env.state import GameState
 
 _NO_PICKS = np.empty(0)  # the leg kernel's ``pick_at`` when no sample of the leg end is wanted
 _NO_ROWS = np.empty(0, np.int64)
@@ -71,10 +71,10 @@ def leg_rank_probabilities(state: GameState) -> np.ndarray:
 
     Rank 0 is the leading camel (R0.4). Every row and every column sums to 1. A finished race
     (or a leg with no reveals left) gives the current ranking with probability 1. With the
-    desert wanderer (R14.5) the leg lasts until a unit passes it: :mod:`camelup_env.wanderer_odds`.
+    desert wanderer (R14.5) the leg lasts until a unit passes it: :mod:`camelup_env.odds.wanderer`.
     """
     if state.rules.wanderer:
-        return wanderer_odds.leg_rank_probabilities(state)
+        return wanderer.leg_rank_probabilities(state)
     board, side, over = _position(state)
     return _leg_entry(state, board, side, over)[0].copy()
 
@@ -116,8 +116,8 @@ def placement_odds(state: GameState, seat: int) -> dict[tuple[int, int], Placeme
     dice left, when no camel moves backwards) changes nothing: its landings are 0 and its leg
     odds those of the position with ``seat``'s tile lifted, without an enumeration of its own.
     """
-    from camelup_env.actions import PlaceTile
-    from camelup_env.engine import legal_actions
+    from camelup_env.game.actions import PlaceTile
+    from camelup_env.game.engine import legal_actions
 
     if state.game_over:
         return {}

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from camelup_env.game.state import GameState
 from camelup_env.odds.kernels import _leg_kernel, _race_kernel
 from camelup_env.odds.leg import (
     _NO_ROWS,
@@ -19,7 +20,6 @@ from camelup_env.odds.leg import (
 from camelup_env.odds.lru import LRU
 from camelup_env.odds.race import RaceOdds, _race_odds, race_probabilities
 from camelup_env.odds.tables import _mask_of, _position, _tables, _tables_of
-from camelup_env.state import GameState
 
 _position_cache = LRU()
 

@@ -7,11 +7,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from camelup_env import wanderer_odds
+from camelup_env.game.state import GameState
+from camelup_env.odds import wanderer
 from camelup_env.odds.kernels import _final_ranking, _race_kernel
 from camelup_env.odds.lru import LRU
 from camelup_env.odds.tables import _mask_of, _position, _tables_of
-from camelup_env.state import GameState
 
 _race_cache = LRU()
 #: Most races one estimate rolls out: its standard error is below 0.0002 there already, and the
@@ -37,7 +37,7 @@ def race_probabilities(state: GameState, n_samples: int = 1000, seed: int = 0) -
     The current leg continues from ``state`` (its tiles stay until it ends), later legs reveal
     ``rules.pyramid_tiles`` of the leg-start dice with no tiles on the track (R6.1, R6.4), until
     the race ends (R5.4, R5.6). The leg-start dice are those of
-    :func:`camelup_env.engine.leg_start_pyramid`: with Supercup support dice, the 5 racing dice
+    :func:`camelup_env.game.engine.leg_start_pyramid`: with Supercup support dice, the 5 racing dice
     plus the support die of the camel that is last when the leg starts (R9.1.1).
     Supercup's optional extra action (R9.1.4: a player puts another support die into the
     pyramid) is a player's choice, not chance, so rollouts never take it.
@@ -47,7 +47,7 @@ def race_probabilities(state: GameState, n_samples: int = 1000, seed: int = 0) -
     if not 1 <= n_samples <= MAX_RACE_SAMPLES:
         raise ValueError(f"n_samples must be between 1 and {MAX_RACE_SAMPLES:,}, got {n_samples:,}")
     if state.rules.wanderer:  # R14: its own rollouts
-        return _race_odds(*wanderer_odds.race_probabilities(state, n_samples, seed))
+        return _race_odds(*wanderer.race_probabilities(state, n_samples, seed))
     rules = state.rules
     n = rules.n_racing
     board, side, over = _position(state)

@@ -11,8 +11,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from camelup_env.rules import RuleSet
-from camelup_env.state import GameState
+from camelup_env.game.rules import RuleSet
+from camelup_env.game.state import GameState
 
 _tables: dict = {}
 

@@ -14,10 +14,10 @@ nothing compiles). The answers are the true odds of ``state``, kept in the cache
 
 from __future__ import annotations
 
+from camelup_env.game.state import GameState
 from camelup_env.odds.leg import expected_photo_coins, leg_rank_probabilities, placement_odds
 from camelup_env.odds.position_estimate import RACE_SAMPLES, position_odds
 from camelup_env.odds.race import race_probabilities
-from camelup_env.state import GameState
 
 
 def warm_up(state: GameState) -> None:

@@ -3,7 +3,7 @@
 A seat's *equity* is its coins plus the expected coins still to come from what it holds now:
 its leg-bet tiles, position tiles and loser cards at the exact leg odds (R6.2, R9.3, R14.4),
 its pyramid tiles (R6.2), and its race cards at the race odds (R7.2), colours known - the
-referee's view, which is what the luck corrections need (:mod:`camelup_env.luck`). Partners'
+referee's view, which is what the luck corrections need (:mod:`camelup_env.odds.luck`). Partners'
 shares (R9.4) and the desert tiles' payouts still to come (R5.3) are left out.
 
 The model turns equities into win probabilities by a softmax whose sharpness grows as the race
@@ -26,12 +26,12 @@ from pathlib import Path
 
 import numpy as np
 
-from camelup_env.engine import uncovered_tiles
+from camelup_env.game.engine import uncovered_tiles
+from camelup_env.game.payouts import leg_tile_ev, loser_card_ev, pile_evs, position_tile_ev
+from camelup_env.game.rules import RuleSet
+from camelup_env.game.state import GameState
 from camelup_env.odds.leg import leg_rank_probabilities
 from camelup_env.odds.position_estimate import position_odds
-from camelup_env.payouts import leg_tile_ev, loser_card_ev, pile_evs, position_tile_ev
-from camelup_env.rules import RuleSet
-from camelup_env.state import GameState
 
 #: the shipped coefficients, by ``preset/players``
 SHIPPED = Path(__file__).with_name("win_models.json")
@@ -74,7 +74,7 @@ def progress(state: GameState) -> float:
 @dataclass(frozen=True)
 class WinModel:
     """``P(seat wins)`` from equities (module docstring); ``model(states)`` is a
-    :data:`camelup_env.luck.ValueFn`."""
+    :data:`camelup_env.odds.luck.ValueFn`."""
 
     beta: tuple[float, float, float]
     race_samples: int = WIN_RACE_SAMPLES

@@ -7,7 +7,7 @@ of movement: the engine, the odds tests and the chance API all go through them.
 
 from __future__ import annotations
 
-from camelup_env.events import Event, TilePayout, UnitMoved
+from camelup_env.game.events import Event, TilePayout, UnitMoved
 
 
 def move_unit(

@@ -1,7 +1,7 @@
 """The rules engine: pure functions from a state and an action to the next state and events.
 
 States are never mutated: :func:`apply_action` and :func:`apply_outcome` return a *new*
-:class:`~camelup_env.state.GameState` (sharing the unchanged fields with the old one, including
+:class:`~camelup_env.game.state.GameState` (sharing the unchanged fields with the old one, including
 the ``stacks``/``tiles`` dicts until an action changes them) together with the events that
 explain it. That makes search (expectimax, MCTS) safe without defensive copies, and makes every
 step replayable.
@@ -12,7 +12,7 @@ memoised on it, as is the bit mask of its camel spaces, which successors inherit
 moves a camel; an index chosen from the legal ones is applied without re-deriving its rule (any
 other action goes through :func:`check_legal`, which names the rule it breaks) by the effect
 function of its action type; the per-space legality of tiles and the camera is read from
-precomputed tables of free-space indices (:class:`~camelup_env.actions.SpaceTable`).
+precomputed tables of free-space indices (:class:`~camelup_env.game.actions.SpaceTable`).
 
 Chance is explicit. The only randomness in a game is the setup (R2) and the die drawn when a
 pyramid tile is taken (R4.3). :func:`apply_action` draws it from the ``numpy.random.Generator``
@@ -31,7 +31,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from camelup_env.actions import (
+from camelup_env.game.actions import (
     Action,
     ActionTable,
     AddSupportDie,
@@ -49,7 +49,7 @@ from camelup_env.actions import (
     action_table,
     describe,
 )
-from camelup_env.events import (
+from camelup_env.game.events import (
     CamelSentBack,
     CamelsSwapped,
     DieRevealed,
@@ -71,9 +71,9 @@ from camelup_env.events import (
     TilePlaced,
     WandererMoved,
 )
-from camelup_env.movement import crazy_exception, move_unit, ranking
-from camelup_env.rules import RuleSet
-from camelup_env.state import LOSER_PILE, WINNER_PILE, GameState
+from camelup_env.game.movement import crazy_exception, move_unit, ranking
+from camelup_env.game.rules import RuleSet
+from camelup_env.game.state import LOSER_PILE, WINNER_PILE, GameState
 
 _T = TypeVar("_T")
 
@@ -236,9 +236,9 @@ def leg_start_pyramid(rules: RuleSet, stacks: dict[int, tuple[int, ...]]) -> tup
 
 # Legal actions -----------------------------------------------------------------------------
 def legal_action_indices(state: GameState) -> list[int]:
-    """Indices (see :mod:`camelup_env.actions`) of the actions the current player may take.
+    """Indices (see :mod:`camelup_env.game.actions`) of the actions the current player may take.
 
-    Memoised on the state (states are values, see :mod:`camelup_env.state`), which also lets
+    Memoised on the state (states are values, see :mod:`camelup_env.game.state`), which also lets
     :func:`apply_action` validate an index by a lookup instead of re-deriving the rule.
     """
     legal = state._legal

@@ -1,6 +1,6 @@
 """Actions (R4) as small frozen dataclasses, and their stable integer indexing.
 
-For a given :class:`~camelup_env.rules.RuleSet` every possible action has a fixed index; the
+For a given :class:`~camelup_env.game.rules.RuleSet` every possible action has a fixed index; the
 environment's ``Discrete`` action space and its action mask use it. The layout, in order:
 
 =====================  =====================================  ===========================
@@ -40,8 +40,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from camelup_env.rules import RuleSet
-from camelup_env.state import WINNER_PILE
+from camelup_env.game.rules import RuleSet
+from camelup_env.game.state import WINNER_PILE
 
 
 @dataclass(frozen=True, slots=True)

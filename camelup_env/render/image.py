@@ -18,8 +18,8 @@ from functools import lru_cache
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
-from camelup_env.movement import ranking
-from camelup_env.state import GameState
+from camelup_env.game.movement import ranking
+from camelup_env.game.state import GameState
 
 RGB = {
     "blue": (52, 101, 164),

@@ -5,10 +5,10 @@ Every preset is registered for 2 to 6 players as ``camelup/<Preset><n>p-v0``:
 ``camelup/Classic2p-v0``, ``camelup/SecondEdition4p-v0``, ``camelup/Supercup6p-v0``,
 ``camelup/PersianTutorial4p-v0``); the Camel Up Cup, a four-player game (C1), only as
 ``camelup/Cup4p-v0``. Each id is
-:class:`~camelup_env.wrappers.SingleAgentEnv` with the learner in seat 0 and uniform-random
+:class:`~camelup_env.envs.single_agent.SingleAgentEnv` with the learner in seat 0 and uniform-random
 opponents; keyword arguments of ``gymnasium.make`` go to ``SingleAgentEnv`` (``opponents``,
 ``learner_seat``, ``reward_mode``, ``odds_features``...). ``gymnasium.make_vec(id, num_envs=N)``
-builds :class:`~camelup_env.vector_env.SingleAgentVectorEnv`, N of those games stepped together
+builds :class:`~camelup_env.envs.vector.SingleAgentVectorEnv`, N of those games stepped together
 on the batch core (the id's vector entry point; ``vectorization_mode="sync"`` still gives
 Gymnasium's ``SyncVectorEnv`` of single envs). Other player counts or rule variants: build
 ``SingleAgentEnv(rules=RuleSet(...))`` or ``SingleAgentVectorEnv(N, rules=...)`` directly.
@@ -41,9 +41,9 @@ ID_NAMES = {
 PLAYER_COUNTS = range(2, 7)
 #: presets played by other player counts only: the Camel Up Cup seats four (C1)
 ONLY_PLAYER_COUNTS = {"cup": (4,)}
-ENTRY_POINT = "camelup_env.wrappers:SingleAgentEnv"
+ENTRY_POINT = "camelup_env.envs.single_agent:SingleAgentEnv"
 #: ``gymnasium.make_vec``'s: N of those games stepped together on the batch core
-VECTOR_ENTRY_POINT = "camelup_env.vector_env:SingleAgentVectorEnv"
+VECTOR_ENTRY_POINT = "camelup_env.envs.vector:SingleAgentVectorEnv"
 
 
 def env_id(preset: str, num_players: int) -> str:

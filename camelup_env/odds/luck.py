@@ -2,8 +2,9 @@
 
 Camel Up's only chance is the deal (R2.1, R2.2, R14.1) and the dice drawn from the pyramid
 (R4.1: which die, then its face; a crazy camel's grey die is one of them, R5.5). The engine
-knows the exact distribution of each (:func:`~camelup_env.engine.setup_outcomes`,
-:func:`~camelup_env.engine.chance_outcomes`), so given any estimate ``V(state)`` of every seat's
+knows the exact distribution of each (:func:`~camelup_env.game.engine.setup_outcomes`,
+:func:`~camelup_env.game.engine.chance_outcomes`), so given any estimate ``V(state)`` of every
+seat's
 win share, the luck of one chance event is
 
     c = V(state after the event) - E_o[ V(state after outcome o) ],
@@ -26,8 +27,8 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from camelup_env.actions import Action, TakePyramidTile
-from camelup_env.engine import (
+from camelup_env.game.actions import Action, TakePyramidTile
+from camelup_env.game.engine import (
     DieRoll,
     apply_outcome,
     chance_outcomes,
@@ -35,9 +36,9 @@ from camelup_env.engine import (
     to_action,
     winners,
 )
-from camelup_env.events import DieRevealed, Event
-from camelup_env.rules import RuleSet
-from camelup_env.state import GameState
+from camelup_env.game.events import DieRevealed, Event
+from camelup_env.game.rules import RuleSet
+from camelup_env.game.state import GameState
 
 #: every seat's estimated win share in each state: ``(len(states), num_players)``
 ValueFn = Callable[[Sequence[GameState]], np.ndarray]

@@ -1,7 +1,7 @@
 """The immediate expected coins of every action: the one home of each action's value.
 
 :func:`action_values` gives, for a state and a seat, a ``float64`` array over **all** action
-indices of :func:`camelup_env.actions.action_table` (``len(action_table(rules))``): for each
+indices of :func:`camelup_env.game.actions.action_table` (``len(action_table(rules))``): for each
 action in ``legal`` (default: the actions ``seat`` may take now) the coins it is expected to earn
 its taker, from what the seat can see (the public view, R10, is enough; the seat's own race
 cards are the only private input). Every other entry (illegal actions) is **0**, so read the
@@ -11,14 +11,14 @@ argmax of these values; the observation's ``action_values`` slice
 argmax and learn corrections. The leg, landing and race odds come from
 :func:`camelup_env.odds.position_odds`, computed once per public position and shared by both.
 
-Each action's value (scoring formulas from :mod:`camelup_env.payouts`):
+Each action's value (scoring formulas from :mod:`camelup_env.game.payouts`):
 
-* **leg bet** on camel ``c`` (R4.1, R6.2): :func:`~camelup_env.payouts.leg_tile_ev` of the top
+* **leg bet** on camel ``c`` (R4.1, R6.2): :func:`~camelup_env.game.payouts.leg_tile_ev` of the top
   tile of ``c``'s stack, from the exact leg odds;
 * **pyramid tile** (R4.3): ``+1`` (``rules.pyramid_tile_value``: 0 in the Persian tutorial,
   R14.2). Rolling does not change the expected value of anything already held: leg-rank
   probabilities are a martingale over the die drawn, whoever draws it;
-* **leg loser card** (R14.4): :func:`~camelup_env.payouts.loser_card_ev` of the value the next
+* **leg loser card** (R14.4): :func:`~camelup_env.game.payouts.loser_card_ev` of the value the next
   loser card played pays;
 * **desert wanderer** (R14.6): the change in the expected leg scoring of the seat's own leg
   cards (:func:`held_rewards`) when the swap or send-back is made and the wanderer moves on
@@ -33,15 +33,15 @@ Each action's value (scoring formulas from :mod:`camelup_env.payouts`):
   stands (the leg odds' own enumeration, no extra cost): exact for the tile where it lies, and
   for the new space exact up to the first landing on it or on the old space (mean error about
   0.01 coin);
-* **race bet** on camel ``c`` on a pile (R4.4, R7.2): :func:`~camelup_env.payouts.race_card_ev`
+* **race bet** on camel ``c`` on a pile (R4.4, R7.2): :func:`~camelup_env.game.payouts.race_card_ev`
   with ``p`` = P(c wins / is last) from the position's race estimate
   (:func:`camelup_env.odds.position_odds` with ``race_samples``);
 * **partnership** with seat ``q`` (R9.4): the best expected reward among ``q``'s tiles held now
   (:func:`held_rewards`), floored at 0 (the engine skips a negative copy). Tiles ``q`` takes
   later this leg and what ``q`` copies from us are ignored;
 * **position bet** (R9.3) with position tile ``p`` on camel ``c``: the covered tile pays
-  :func:`~camelup_env.payouts.position_tile_ev`. Covering one's own tile (the lowest-valued
-  :func:`~camelup_env.engine.uncovered_tiles` one of that colour, as the engine does) gives up
+  :func:`~camelup_env.game.payouts.position_tile_ev`. Covering one's own tile (the lowest-valued
+  :func:`~camelup_env.game.engine.uncovered_tiles` one of that colour, as the engine does) gives up
   that tile's leg-bet value, so that is subtracted; a tile taken from the bottom of the stack was
   not ours, so only the position payoff counts;
 * **photographer** (R9.2): :func:`camelup_env.odds.expected_photo_coins` of the space, minus the
@@ -65,7 +65,7 @@ from typing import cast
 import numpy as np
 
 from camelup_env import odds
-from camelup_env.actions import (
+from camelup_env.game.actions import (
     ActionTable,
     AddSupportDie,
     Partner,
@@ -81,9 +81,9 @@ from camelup_env.actions import (
     WandererSwap,
     action_table,
 )
-from camelup_env.engine import apply_outcome, legal_action_indices, uncovered_tiles
-from camelup_env.payouts import leg_tile_ev, loser_card_ev, position_tile_ev, race_card_ev
-from camelup_env.state import LOSER_PILE, WINNER_PILE, GameState
+from camelup_env.game.engine import apply_outcome, legal_action_indices, uncovered_tiles
+from camelup_env.game.payouts import leg_tile_ev, loser_card_ev, position_tile_ev, race_card_ev
+from camelup_env.game.state import LOSER_PILE, WINNER_PILE, GameState
 
 TILE_ODDS = ("auto", "exact", "approx")
 

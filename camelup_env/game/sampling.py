@@ -12,9 +12,9 @@ from collections.abc import Callable
 
 import numpy as np
 
-from camelup_env.engine import apply_action, legal_action_indices, new_game
-from camelup_env.rules import RuleSet
-from camelup_env.state import GameState
+from camelup_env.game.engine import apply_action, legal_action_indices, new_game
+from camelup_env.game.rules import RuleSet
+from camelup_env.game.state import GameState
 
 __all__ = ["random_positions"]
 

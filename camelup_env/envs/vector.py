@@ -2,7 +2,7 @@
 
 ``gymnasium.make_vec("camelup/Classic4p-v0", num_envs=N)`` builds :class:`SingleAgentVectorEnv`
 (every registered id has it as its ``vector_entry_point``): N games of
-:class:`~camelup_env.wrappers.SingleAgentEnv` side by side, stepped together by
+:class:`~camelup_env.envs.single_agent.SingleAgentEnv` side by side, stepped together by
 :class:`~camelup_env.batch.learner.LearnerGames`, the learner-seat loop every camelup
 environment runs, on the compiled batch core wherever it plays the preset (the engine
 otherwise, behind the same interface). A policy written on Gymnasium's vector API (CleanRL's
@@ -47,15 +47,16 @@ from gymnasium.vector.utils import batch_space
 from camelup_env.batch.engine_chance import EngineChanceGames
 from camelup_env.batch.games import BatchGames
 from camelup_env.batch.learner import LearnerGames
+from camelup_env.envs.single_agent import Opponent, opponent_list
+from camelup_env.game.rules import RuleSet
 from camelup_env.observation import Observer
-from camelup_env.rules import RuleSet
-from camelup_env.wrappers import Opponent, opponent_list
 
 __all__ = ["SingleAgentVectorEnv"]
 
 
 class SingleAgentVectorEnv(VectorEnv):
-    """``num_envs`` games of :class:`~camelup_env.wrappers.SingleAgentEnv`, stepped together.
+    """``num_envs`` games of :class:`~camelup_env.envs.single_agent.SingleAgentEnv`, stepped
+    together.
 
     Args:
         num_envs: games side by side.

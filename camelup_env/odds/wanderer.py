@@ -27,8 +27,8 @@ from collections import OrderedDict
 
 import numpy as np
 
-from camelup_env.movement import move_unit, ranking
-from camelup_env.state import GameState
+from camelup_env.game.movement import move_unit, ranking
+from camelup_env.game.state import GameState
 
 _CACHE_SIZE = 4096
 _leg_cache: OrderedDict = OrderedDict()

@@ -27,13 +27,13 @@ game well), while the engine records the typed events ``info["events"]`` carries
 and replay every step to say the same. It also makes a game here the ``camelup_v1`` game: its
 dice generator is seeded as ``camelup_v1.raw_env.reset(seed=...)`` seeds its own, so the same
 actions play the same game (``tests/test_env_wrappers.py``). Many games at once belong on the
-batch core: ``gymnasium.make_vec`` (:mod:`camelup_env.vector_env`, these very games, N at a time)
+batch core: ``gymnasium.make_vec`` (:mod:`camelup_env.envs.vector`, these very games, N at a time)
 or SB3's ``CamelUpVecEnv``.
 
 Example (sb3-contrib's MaskablePPO reads :meth:`~SingleAgentEnv.action_masks`)::
 
     from sb3_contrib import MaskablePPO
-    from camelup_env.wrappers import SingleAgentEnv
+    from camelup_env.envs.single_agent import SingleAgentEnv
 
     env = SingleAgentEnv(num_players=4, odds_features=False)
     model = MaskablePPO("MlpPolicy", env, n_steps=256, batch_size=64).learn(5_000)
@@ -49,12 +49,12 @@ import numpy as np
 
 from camelup_env.batch.engine_games import EngineGames
 from camelup_env.batch.learner import LearnerGames, Opponent
-from camelup_env.events import Event
-from camelup_env.events import public_view as public_event
+from camelup_env.game.events import Event
+from camelup_env.game.events import public_view as public_event
+from camelup_env.game.rules import RuleSet
+from camelup_env.game.state import GameState
 from camelup_env.observation import Observer
-from camelup_env.render import RENDER_MODES, check_render_settings, render_state
-from camelup_env.rules import RuleSet
-from camelup_env.state import GameState
+from camelup_env.render.text import RENDER_MODES, check_render_settings, render_state
 
 __all__ = ["Opponent", "RandomOpponent", "SingleAgentEnv", "opponent_list", "random_opponent"]
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, cast
 
-from camelup_env.movement import ranking
-from camelup_env.state import GameState
+from camelup_env.game.movement import ranking
+from camelup_env.game.state import GameState
 
 if TYPE_CHECKING:
     import numpy as np
@@ -47,7 +47,7 @@ def render_state(
         else cast("int | None", render_viewer)
     )
     if render_mode == "rgb_array":
-        from camelup_env.render_image import render_image
+        from camelup_env.render.image import render_image
 
         return render_image(state, viewer=viewer)
     text = render_text(state, viewer=viewer)

@@ -11,7 +11,7 @@ twice for speed: a new state shares the unchanged ``stacks``/``tiles`` dicts wit
 predecessor (each is copied only by the action that changes it), and a state memoises its legal
 action indices the first time they are asked for.
 
-Camels, dice and colours are indexed as described in :mod:`camelup_env.rules`.
+Camels, dice and colours are indexed as described in :mod:`camelup_env.game.rules`.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any, Literal, overload
 
 from camelup_env import safe_json
-from camelup_env.rules import RuleSet
+from camelup_env.game.rules import RuleSet
 
 SCHEMA_VERSION = 1
 #: Limits for state JSON from strangers: a state is about 1 kB and nests 4 levels deep.
@@ -75,7 +75,8 @@ class GameState:
             (seat, camel, value), in the order played.
 
     Two memos are not part of the state's value (no ``__init__`` argument, no JSON, ignored by
-    equality): ``_legal`` holds :func:`camelup_env.engine.legal_action_indices`, and ``_camels``
+    equality): ``_legal`` holds :func:`camelup_env.game.engine.legal_action_indices`, and
+    ``_camels``
     the bit mask of the spaces holding a camel (bit ``s`` = space ``s``), which successors
     inherit until a die moves a camel.
     """

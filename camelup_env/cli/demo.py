@@ -14,7 +14,7 @@ import sys
 import numpy as np
 
 from camelup_env import RuleSet, apply_action, legal_actions, new_game, render_text
-from camelup_env.events import (
+from camelup_env.game.events import (
     FinalBetsScored,
     GameOver,
     LegScored,

@@ -10,7 +10,7 @@ Example::
 With ``--preset supercup`` (20-space track, module 1) a support die is written as its camel's
 colour followed by ``+`` (``orange+``); each die left is one reveal.
 
-The notation is described in :mod:`camelup_env.position`. ``--json`` prints
+The notation is described in :mod:`camelup_env.game.notation`. ``--json`` prints
 ``{"leg": {camel: [p_rank1, ...]}, "race": {"winner": {camel: p}, "loser": {camel: p}}}`` plus
 ``"race_se"`` (standard errors), ``"leg_bet_ev"`` (null where no tile is left) and
 ``"race_samples"``. A malformed position is reported on stderr with exit code 2.
@@ -28,13 +28,13 @@ import math
 import sys
 from typing import TYPE_CHECKING
 
-from camelup_env.rules import PRESETS
+from camelup_env.game.rules import PRESETS
 
 if TYPE_CHECKING:  # imported when run, not when the CLI starts
     import numpy as np
 
+    from camelup_env.game.state import GameState
     from camelup_env.odds import RaceOdds
-    from camelup_env.state import GameState
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -80,9 +80,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from camelup_env.game.notation import PositionError, parse_position
     from camelup_env.odds import leg_bet_evs, leg_rank_probabilities, race_probabilities
     from camelup_env.odds.race import MAX_RACE_SAMPLES
-    from camelup_env.position import PositionError, parse_position
 
     if not 1 <= args.race_samples <= MAX_RACE_SAMPLES:
         print(
@@ -171,7 +171,7 @@ def _print_tables(state: GameState, leg: np.ndarray, evs: np.ndarray, race: Race
 
     names = state.rules.racing_colours
     n = len(names)
-    from camelup_env.position import die_notation
+    from camelup_env.game.notation import die_notation
 
     dice = ", ".join(die_notation(state.rules, d) for d in state.pyramid)
     console = Console(highlight=False)

@@ -1,7 +1,8 @@
 """Expected payouts of the betting tiles and cards, given outcome probabilities.
 
 The one home of each scoring expectation (each formula is the engine's scoring rule, in
-expectation): the odds module, the per-action values (:mod:`camelup_env.action_values`, which the
+expectation): the odds module, the per-action values (:mod:`camelup_env.odds.action_values`, which
+the
 greedy agent and the observation use) and the user interfaces all call these.
 
 * :func:`leg_tile_ev` - a leg-bet tile (R6.2): its value if the camel leads the leg, +1 if

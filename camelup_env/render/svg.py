@@ -1,6 +1,6 @@
 """The board as SVG markup: ``render_svg(state, viewer) -> str``, for web pages.
 
-The same picture as :mod:`camelup_env.render_image` (and its colours), drawn as vector markup
+The same picture as :mod:`camelup_env.render.image` (and its colours), drawn as vector markup
 a browser scales and a test can read: the track 1..L with the finish line, stacks bottom -> top,
 desert/spectator tiles with their side and owner, the camera (Supercup, R9.2); below it the
 dice out this leg and what is left in the pyramid, the leg-bet tiles left on each stack, and both
@@ -17,8 +17,8 @@ from __future__ import annotations
 
 from html import escape
 
-from camelup_env.render_image import BG, HIDDEN, INK, RGB, SAND, track_x
-from camelup_env.state import GameState
+from camelup_env.game.state import GameState
+from camelup_env.render.image import BG, HIDDEN, INK, RGB, SAND, track_x
 
 CELL, BLOCK, PAD = 48, 18, 12
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from camelup_env.rules import RuleSet
+from camelup_env.game.rules import RuleSet
 
 
 @dataclass(slots=True, unsafe_hash=True)

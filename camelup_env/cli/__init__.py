@@ -1,0 +1,1 @@
+"""The command-line tools that live with the game: ``camelup odds`` and the terminal demo."""

@@ -1,0 +1,1 @@
+"""Pictures of a game: text (the environments' ``render``), PNG images and SVG boards."""
