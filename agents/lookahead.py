@@ -43,7 +43,8 @@ from agents.base import Agent, Observation, legal_indices
 from agents.expert import race_horizon
 from agents.greedy import GreedyAgent
 from camelup_env.game.actions import SkipExtra, action_table
-from camelup_env.game.engine import apply_outcome, chance_outcomes, legal_action_indices
+from camelup_env.game.engine import apply_outcome, chance_outcomes
+from camelup_env.game.legality import legal_action_indices
 from camelup_env.game.state import GameState
 
 

@@ -35,7 +35,7 @@ from agents.value_search import deal_hidden, policy_candidates
 from camelup_env.batch.arrays import BATCH_PRESETS
 from camelup_env.batch.games import BatchGames
 from camelup_env.batch.playout import play_to_end
-from camelup_env.game.engine import legal_action_indices
+from camelup_env.game.legality import legal_action_indices
 from camelup_env.game.rewards import win_shares
 from camelup_env.game.state import GameState
 

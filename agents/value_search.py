@@ -36,7 +36,8 @@ import numpy as np
 from agents.base import Agent, Observation, legal_indices
 from agents.policy_file import ModelFileError, read_metadata
 from agents.ppo import PolicyAgent, load_agent
-from camelup_env.game.engine import apply_outcome, chance_outcomes, legal_action_mask
+from camelup_env.game.engine import apply_outcome, chance_outcomes
+from camelup_env.game.legality import legal_action_mask
 from camelup_env.game.rewards import final_rewards
 from camelup_env.game.state import HIDDEN, GameState
 

@@ -23,8 +23,8 @@ from camelup_env.batch import BatchGames, BatchObserver, random_streams
 from camelup_env.batch.playout import play_to_end
 from camelup_env.envs.single_agent import SingleAgentEnv
 from camelup_env.envs.vector import SingleAgentVectorEnv
-from camelup_env.game.engine import new_game
 from camelup_env.game.rules import PRESETS, RuleSet
+from camelup_env.game.setup import new_game
 
 #: The line printed before compiling (the notice a first run would print on its own).
 STARTING = (

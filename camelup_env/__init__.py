@@ -40,23 +40,18 @@ from camelup_env.game.actions import (
     action_table,
     describe,
 )
-from camelup_env.game.engine import (
-    DieRoll,
+from camelup_env.game.engine import DieRoll, apply_action, apply_outcome, chance_outcomes, winners
+from camelup_env.game.legality import (
     IllegalActionError,
-    apply_action,
-    apply_outcome,
-    chance_outcomes,
     check_legal,
-    leg_start_pyramid,
     legal_action_indices,
     legal_action_mask,
     legal_actions,
-    new_game,
-    winners,
 )
 from camelup_env.game.movement import ranking
 from camelup_env.game.notation import PositionError, parse_position
 from camelup_env.game.rules import PRESETS, RuleSet
+from camelup_env.game.setup import leg_start_pyramid, new_game
 from camelup_env.game.state import LOSER_PILE, WINNER_PILE, GameState
 from camelup_env.observation import Observer, public_view
 from camelup_env.render.text import render_text

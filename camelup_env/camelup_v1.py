@@ -165,17 +165,13 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from camelup_env.game.actions import action_table
-from camelup_env.game.engine import (
-    IllegalActionError,
-    apply_action,
-    legal_action_mask,
-    new_game,
-    winners,
-)
+from camelup_env.game.engine import apply_action, winners
 from camelup_env.game.events import RaceBetPlaced
 from camelup_env.game.events import public_view as public_event
+from camelup_env.game.legality import IllegalActionError, legal_action_mask
 from camelup_env.game.rewards import check_reward_mode, final_rewards
 from camelup_env.game.rules import RuleSet
+from camelup_env.game.setup import new_game
 from camelup_env.game.state import GameState
 from camelup_env.observation import Observer
 from camelup_env.render.text import RENDER_MODES, check_render_settings, render_state

@@ -30,9 +30,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from camelup_env.game.engine import apply_action, legal_action_mask, new_game
+from camelup_env.game.engine import apply_action
 from camelup_env.game.events import Event
+from camelup_env.game.legality import legal_action_mask
 from camelup_env.game.rules import RuleSet
+from camelup_env.game.setup import new_game
 from camelup_env.game.state import GameState
 from camelup_env.observation import LazyObservation, Observer, public_view
 

@@ -26,8 +26,8 @@ def _bot_game(
     """A bot's warm-up (as a tournament's bot process does it), then a game against random
     (its first ``turns`` turns)."""
     import agents
-    from camelup_env.game.engine import new_game
     from camelup_env.game.rules import RuleSet
+    from camelup_env.game.setup import new_game
     from camelup_env.match import play_game
     from camelup_env.observation import public_view
 

@@ -10,7 +10,7 @@ import pytest
 
 import agents
 from camelup_env import RuleSet, new_game
-from camelup_env.game.engine import legal_action_mask
+from camelup_env.game.legality import legal_action_mask
 from camelup_env.match import observe, play_game
 from camelup_env.observation import LazyObservation, public_view
 

@@ -16,8 +16,9 @@ from engine_positions import CLASSIC, position
 from camelup_env import IllegalActionError, RuleSet, action_table
 from camelup_env.batch import BatchGames, random_streams
 from camelup_env.batch.playout import play_to_end
-from camelup_env.game.engine import new_game, winners
+from camelup_env.game.engine import winners
 from camelup_env.game.rewards import REWARD_MODES, final_rewards, final_rewards_batch, win_shares
+from camelup_env.game.setup import new_game
 from camelup_env.observation import public_view
 
 CLASSIC4 = RuleSet("classic", num_players=4)

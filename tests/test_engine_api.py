@@ -32,7 +32,6 @@ from camelup_env import (
     new_game,
     render_text,
 )
-from camelup_env.game.engine import _camel_spaces
 from camelup_env.game.events import (
     DieRevealed,
     FinalBetsScored,
@@ -49,6 +48,7 @@ from camelup_env.game.events import (
     describe_event,
     public_view,
 )
+from camelup_env.game.legality import _camel_spaces
 
 B, G, OR, Y, W = (CLASSIC[c] for c in ("blue", "green", "orange", "yellow", "white"))
 START = {1: (OR,), 2: (Y, B), 3: (G, W)}

@@ -12,8 +12,9 @@ import numpy as np
 import pytest
 
 from camelup_env import RuleSet, TakePyramidTile, apply_action, legal_actions, new_game
-from camelup_env.game.engine import DieRoll, apply_outcome, chance_outcomes, setup_outcomes
+from camelup_env.game.engine import DieRoll, apply_outcome, chance_outcomes
 from camelup_env.game.events import DieRevealed
+from camelup_env.game.setup import setup_outcomes
 from camelup_env.game.state import GameState
 from camelup_env.odds.luck import LuckLedger, coin_leader, roll_luck, setup_mean, values, win_shares
 

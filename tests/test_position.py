@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from camelup_env import GameState, PositionError, RuleSet, apply_action, new_game, parse_position
-from camelup_env.game.engine import legal_action_indices
+from camelup_env.game.legality import legal_action_indices
 from camelup_env.game.notation import position_notation
 from camelup_env.odds import leg_rank_probabilities
 

@@ -13,8 +13,10 @@ import numpy as np
 import pytest
 
 import agents
-from camelup_env.game.engine import apply_action, legal_actions, new_game
+from camelup_env.game.engine import apply_action
+from camelup_env.game.legality import legal_actions
 from camelup_env.game.rules import RuleSet
+from camelup_env.game.setup import new_game
 from camelup_env.match import observer, play_game
 from camelup_env.observation import public_view
 from tournament import protocol

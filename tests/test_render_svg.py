@@ -9,7 +9,7 @@ import pytest
 
 from camelup_env import RuleSet, apply_action, new_game
 from camelup_env.game.actions import RaceBet, action_table
-from camelup_env.game.engine import legal_action_indices
+from camelup_env.game.legality import legal_action_indices
 from camelup_env.observation import public_view
 from camelup_env.render.svg import render_svg
 

@@ -13,7 +13,7 @@ pytest.importorskip("sb3_contrib")
 
 import agents
 from camelup_env.game.actions import action_table
-from camelup_env.game.engine import legal_action_indices
+from camelup_env.game.legality import legal_action_indices
 from camelup_env.game.rules import RuleSet
 from camelup_env.game.sampling import random_positions
 from camelup_env.match import play_game

@@ -24,9 +24,9 @@ from camelup_env import (
     new_game,
     parse_position,
 )
-from camelup_env.game.engine import leg_start_pyramid
 from camelup_env.game.events import LegScored
 from camelup_env.game.notation import PositionError
+from camelup_env.game.setup import leg_start_pyramid
 from camelup_env.odds import leg_rank_probabilities, placement_evs, race_probabilities
 from camelup_env.odds.kernels import _race_kernel
 from camelup_env.odds.tables import _mask_of, _tables_of

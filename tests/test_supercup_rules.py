@@ -33,7 +33,6 @@ from camelup_env import (
     legal_actions,
     new_game,
 )
-from camelup_env.game.engine import leg_start_pyramid
 from camelup_env.game.events import (
     ExtraSkipped,
     LegScored,
@@ -45,6 +44,7 @@ from camelup_env.game.events import (
 )
 from camelup_env.game.movement import ranking
 from camelup_env.game.rules import SUPERCUP_MODULES
+from camelup_env.game.setup import leg_start_pyramid
 
 B, G, OR, Y, W = (CLASSIC[c] for c in ("blue", "green", "orange", "yellow", "white"))
 SUP = 5  # die index of blue's support die; camel c's is SUP + c

@@ -20,7 +20,7 @@ from camelup_env.batch.games import random_streams
 from camelup_env.envs.registration import register_envs
 from camelup_env.envs.vector import SingleAgentVectorEnv
 from camelup_env.game.actions import action_table
-from camelup_env.game.engine import IllegalActionError
+from camelup_env.game.legality import IllegalActionError
 
 PLAIN = {"odds_features": False, "action_values": False}
 

@@ -20,8 +20,8 @@ from starlette.testclient import TestClient
 
 from camelup_cli.main import main
 from camelup_env.game.actions import TakePyramidTile, action_table
-from camelup_env.game.engine import new_game
 from camelup_env.game.rules import RuleSet
+from camelup_env.game.setup import new_game
 from camelup_env.match import game_rngs
 from camelup_env.observation import public_view
 from tournament.bots import BotFault, BotProcess

@@ -75,7 +75,7 @@ class Host:
         self.seat = int(message["seat"])
         if self.agent is None:
             import agents as registry
-            from camelup_env.game.engine import new_game
+            from camelup_env.game.setup import new_game
             from camelup_env.observation import public_view
 
             self.agent = registry.make(self.spec, **self.kwargs)

@@ -15,8 +15,9 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from camelup_env.game.engine import apply_action, new_game
+from camelup_env.game.engine import apply_action
 from camelup_env.game.rules import RuleSet
+from camelup_env.game.setup import new_game
 from camelup_env.match import game_rngs
 from camelup_env.odds.luck import LuckLedger, ValueFn, setup_mean
 from camelup_env.odds.win import load_win_model

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from camelup_env.game.engine import legal_action_mask
+from camelup_env.game.legality import legal_action_mask
 from camelup_env.game.rules import RuleSet
 from camelup_env.game.state import GameState
 from camelup_env.match import Forfeit, GameResult, check_action, observer, run_game

@@ -15,9 +15,11 @@ from __future__ import annotations
 import numpy as np
 
 import agents
-from camelup_env.game.engine import apply_action, legal_action_mask, new_game
+from camelup_env.game.engine import apply_action
+from camelup_env.game.legality import legal_action_mask
 from camelup_env.game.rewards import final_rewards
 from camelup_env.game.rules import RuleSet
+from camelup_env.game.setup import new_game
 from camelup_env.observation import LazyObservation, Observer, public_view
 
 

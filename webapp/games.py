@@ -30,10 +30,12 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 from camelup_env.game.actions import RaceBet, action_table
-from camelup_env.game.engine import apply_action, legal_action_indices, legal_action_mask, new_game
+from camelup_env.game.engine import apply_action
 from camelup_env.game.events import Event
 from camelup_env.game.events import public_view as hide_event
+from camelup_env.game.legality import legal_action_indices, legal_action_mask
 from camelup_env.game.rules import RuleSet
+from camelup_env.game.setup import new_game
 from camelup_env.game.state import GameState
 from camelup_env.match import MAX_TURNS, GameResult, check_action, game_rngs, result_of
 from camelup_env.observation import public_view

@@ -108,8 +108,8 @@ def _warm_up_the_coach() -> None:
     """The coach's odds kernels, loaded (or compiled, saying so) before the first page asks:
     rather than on the first page that asks."""
     from camelup_env import odds
-    from camelup_env.game.engine import new_game
     from camelup_env.game.rules import RuleSet
+    from camelup_env.game.setup import new_game
 
     odds.warm_up(new_game(RuleSet("classic", num_players=4), seed=0))
 

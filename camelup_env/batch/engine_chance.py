@@ -5,7 +5,7 @@ splitmix64 stream: fast, reproducible, but not the engine's draws, so a batch ga
 is not the game ``camelup_v1`` or ``SingleAgentEnv`` play after ``reset(seed=s)``.
 :class:`EngineChanceGames` keeps the compiled rules and observation and only moves the chance to
 a ``numpy.random.Generator`` per game, drawn exactly as :class:`~camelup_env.batch.engine_games.
-EngineGames` draws it: the setup is :func:`~camelup_env.game.engine.new_game` on the generator
+EngineGames` draws it: the setup is :func:`~camelup_env.game.setup.new_game` on the generator
 (written into the game's row), and a pyramid tile's die is the engine's one uniform draw
 (:func:`~camelup_env.game.engine.apply_action`: the integer part of ``x * dice left`` picks the die
 among the dice left in ascending order, the fraction its face), handed to the kernels as a given
@@ -25,8 +25,9 @@ import numpy as np
 from camelup_env.batch.convert import from_states
 from camelup_env.batch.games import BatchGames, StepResult, seed_array
 from camelup_env.game.actions import action_table
-from camelup_env.game.engine import IllegalActionError, new_game
+from camelup_env.game.legality import IllegalActionError
 from camelup_env.game.rules import RuleSet
+from camelup_env.game.setup import new_game
 from camelup_env.game.state import GameState
 
 

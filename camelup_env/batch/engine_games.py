@@ -28,18 +28,12 @@ from camelup_env.batch import kernels
 from camelup_env.batch.arrays import BATCH_PRESETS
 from camelup_env.batch.games import BatchGames, StepResult, seed_array
 from camelup_env.batch.interface import Games
-from camelup_env.game.engine import (
-    DieRoll,
-    IllegalActionError,
-    apply_action,
-    apply_outcome,
-    legal_action_indices,
-    legal_action_mask,
-    new_game,
-)
+from camelup_env.game.engine import DieRoll, apply_action, apply_outcome
 from camelup_env.game.events import DieRevealed, Event
+from camelup_env.game.legality import IllegalActionError, legal_action_indices, legal_action_mask
 from camelup_env.game.rewards import check_reward_mode, final_rewards_batch
 from camelup_env.game.rules import RuleSet
+from camelup_env.game.setup import new_game
 from camelup_env.game.state import GameState
 
 

@@ -2,7 +2,7 @@
 
 The Python face of the batch core: it owns the arrays (:mod:`camelup_env.batch.arrays`), checks
 what callers pass before any kernel runs (an illegal action is an
-:class:`~camelup_env.game.engine.IllegalActionError` naming the game and the rule, found by the
+:class:`~camelup_env.game.legality.IllegalActionError` naming the game and the rule, found by the
 reference engine), and turns the kernels' outputs into rewards.
 """
 
@@ -16,13 +16,8 @@ import numpy as np
 from camelup_env.batch import kernels
 from camelup_env.batch.arrays import BatchState, rule_vector
 from camelup_env.batch.convert import from_states, to_state
-from camelup_env.game.engine import (
-    DieRoll,
-    IllegalActionError,
-    apply_outcome,
-    check_legal,
-    to_action,
-)
+from camelup_env.game.engine import DieRoll, apply_outcome, to_action
+from camelup_env.game.legality import IllegalActionError, check_legal
 from camelup_env.game.rewards import check_reward_mode, final_rewards_batch
 from camelup_env.game.rules import RuleSet
 from camelup_env.game.state import GameState

@@ -20,7 +20,7 @@ multi-agent env (:mod:`training.rllib_trainer`, one game whose "self" seats are 
   hands the learner its own;
 * an episode ends when the race ends (``terminated``), after ``max_turns`` actions
   (``truncated``), or on an illegal action of an external seat (``illegal_reward`` for that
-  seat; ``None``: :class:`~camelup_env.game.engine.IllegalActionError` naming the rule, before any
+  seat; ``None``: :class:`~camelup_env.game.legality.IllegalActionError` naming the rule, before any
   game moves). With ``autoreset`` (SB3's convention) the game is dealt again at once and its
   last observation goes in the infos; without it (Gymnasium's and RLlib's: the caller resets)
   the game stays as it ended, its masks empty, until :meth:`LearnerGames.reset` deals it.
@@ -45,7 +45,7 @@ import numpy as np
 from camelup_env.batch.engine_games import make_games
 from camelup_env.batch.games import BatchGames, StepResult, random_streams
 from camelup_env.batch.observe import BatchObserver
-from camelup_env.game.engine import IllegalActionError
+from camelup_env.game.legality import IllegalActionError
 from camelup_env.game.rewards import check_reward_mode
 from camelup_env.game.rules import RuleSet
 from camelup_env.game.state import GameState

@@ -9,7 +9,7 @@ Notation (colour names are the preset's, R1; spaces are 1..L, R0.1):
   their camel's colour; ``grey`` is the second edition's grey die; a Supercup support die
   (R9.1) is its camel's colour followed by ``+`` (``"blue+"``; ``"blue support"``, the engine's
   die name, is accepted too). Default: the dice of a leg start
-  (:func:`camelup_env.game.engine.leg_start_pyramid`: every die; Supercup: the racing dice plus the
+  (:func:`camelup_env.game.setup.leg_start_pyramid`: every die; Supercup: the racing dice plus the
   last camel's support die, R9.1.1).
 * **wanderer** ``6`` - the Persian tutorial's desert wanderer (R14.1): its space, 2..L and not
   behind a camel (R14.5). Default: the farthest camel's space, at least 2.
@@ -38,8 +38,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import replace
 
-from camelup_env.game.engine import leg_start_stacks
 from camelup_env.game.rules import PRESETS, RuleSet
+from camelup_env.game.setup import leg_start_stacks
 from camelup_env.game.state import GameState
 
 __all__ = ["PositionError", "die_notation", "parse_position", "position_notation"]
@@ -129,7 +129,7 @@ def _parse_dice(
     rules: RuleSet, dice_left: str | Iterable[str] | None, stacks: dict[int, tuple[int, ...]]
 ) -> tuple[int, ...]:
     if dice_left is None:
-        from camelup_env.game.engine import leg_start_pyramid
+        from camelup_env.game.setup import leg_start_pyramid
 
         return tuple(sorted(leg_start_pyramid(rules, stacks)))
     names = (

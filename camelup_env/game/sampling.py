@@ -12,8 +12,10 @@ from collections.abc import Callable
 
 import numpy as np
 
-from camelup_env.game.engine import apply_action, legal_action_indices, new_game
+from camelup_env.game.engine import apply_action
+from camelup_env.game.legality import legal_action_indices
 from camelup_env.game.rules import RuleSet
+from camelup_env.game.setup import new_game
 from camelup_env.game.state import GameState
 
 __all__ = ["random_positions"]

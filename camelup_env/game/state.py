@@ -75,7 +75,7 @@ class GameState:
             (seat, camel, value), in the order played.
 
     Two memos are not part of the state's value (no ``__init__`` argument, no JSON, ignored by
-    equality): ``_legal`` holds :func:`camelup_env.game.engine.legal_action_indices`, and
+    equality): ``_legal`` holds :func:`camelup_env.game.legality.legal_action_indices`, and
     ``_camels``
     the bit mask of the spaces holding a camel (bit ``s`` = space ``s``), which successors
     inherit until a die moves a camel.

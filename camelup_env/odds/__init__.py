@@ -64,7 +64,7 @@ Race odds
 with the tiles on the track and the dice left; at each leg end the tiles are removed (R6.4), all
 dice return to the pyramid and ``rules.pyramid_tiles`` are revealed per leg (R6.1), until a unit
 crosses the line (R5.4, R5.6). With Supercup support dice a new leg's pyramid is the engine's
-(:func:`camelup_env.game.engine.leg_start_pyramid`: the racing dice plus the last camel's support
+(:func:`camelup_env.game.setup.leg_start_pyramid`: the racing dice plus the last camel's support
 die,
 R9.1.1). Supercup's optional extra action (R9.1.4) is a player's choice, not chance: rollouts
 never take it, so with ``extra_action`` the race odds are those of players who always skip it.

@@ -41,9 +41,9 @@ Each action's value (scoring formulas from :mod:`camelup_env.game.payouts`):
   later this leg and what ``q`` copies from us are ignored;
 * **position bet** (R9.3) with position tile ``p`` on camel ``c``: the covered tile pays
   :func:`~camelup_env.game.payouts.position_tile_ev`. Covering one's own tile (the lowest-valued
-  :func:`~camelup_env.game.engine.uncovered_tiles` one of that colour, as the engine does) gives up
-  that tile's leg-bet value, so that is subtracted; a tile taken from the bottom of the stack was
-  not ours, so only the position payoff counts;
+  :func:`~camelup_env.game.legality.uncovered_tiles` one of that colour, as the engine does)
+  gives up that tile's leg-bet value, so that is subtracted; a tile taken from the bottom of the
+  stack was not ours, so only the position payoff counts;
 * **photographer** (R9.2): :func:`camelup_env.odds.expected_photo_coins` of the space, minus the
   value of the camera where it now points when the seat already holds it (re-pointing gives that
   up);
@@ -81,7 +81,8 @@ from camelup_env.game.actions import (
     WandererSwap,
     action_table,
 )
-from camelup_env.game.engine import apply_outcome, legal_action_indices, uncovered_tiles
+from camelup_env.game.engine import apply_outcome
+from camelup_env.game.legality import legal_action_indices, uncovered_tiles
 from camelup_env.game.payouts import leg_tile_ev, loser_card_ev, position_tile_ev, race_card_ev
 from camelup_env.game.state import LOSER_PILE, WINNER_PILE, GameState
 

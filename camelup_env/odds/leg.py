@@ -117,7 +117,7 @@ def placement_odds(state: GameState, seat: int) -> dict[tuple[int, int], Placeme
     odds those of the position with ``seat``'s tile lifted, without an enumeration of its own.
     """
     from camelup_env.game.actions import PlaceTile
-    from camelup_env.game.engine import legal_actions
+    from camelup_env.game.legality import legal_actions
 
     if state.game_over:
         return {}

@@ -2,7 +2,7 @@
 
 Camel Up's only chance is the deal (R2.1, R2.2, R14.1) and the dice drawn from the pyramid
 (R4.1: which die, then its face; a crazy camel's grey die is one of them, R5.5). The engine
-knows the exact distribution of each (:func:`~camelup_env.game.engine.setup_outcomes`,
+knows the exact distribution of each (:func:`~camelup_env.game.setup.setup_outcomes`,
 :func:`~camelup_env.game.engine.chance_outcomes`), so given any estimate ``V(state)`` of every
 seat's
 win share, the luck of one chance event is
@@ -28,16 +28,10 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from camelup_env.game.actions import Action, TakePyramidTile
-from camelup_env.game.engine import (
-    DieRoll,
-    apply_outcome,
-    chance_outcomes,
-    setup_outcomes,
-    to_action,
-    winners,
-)
+from camelup_env.game.engine import DieRoll, apply_outcome, chance_outcomes, to_action, winners
 from camelup_env.game.events import DieRevealed, Event
 from camelup_env.game.rules import RuleSet
+from camelup_env.game.setup import setup_outcomes
 from camelup_env.game.state import GameState
 
 #: every seat's estimated win share in each state: ``(len(states), num_players)``

@@ -37,7 +37,7 @@ def race_probabilities(state: GameState, n_samples: int = 1000, seed: int = 0) -
     The current leg continues from ``state`` (its tiles stay until it ends), later legs reveal
     ``rules.pyramid_tiles`` of the leg-start dice with no tiles on the track (R6.1, R6.4), until
     the race ends (R5.4, R5.6). The leg-start dice are those of
-    :func:`camelup_env.game.engine.leg_start_pyramid`: with Supercup support dice, the 5 racing dice
+    :func:`camelup_env.game.setup.leg_start_pyramid`: with Supercup support dice, the 5 racing dice
     plus the support die of the camel that is last when the leg starts (R9.1.1).
     Supercup's optional extra action (R9.1.4: a player puts another support die into the
     pyramid) is a player's choice, not chance, so rollouts never take it.

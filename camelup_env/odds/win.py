@@ -26,7 +26,7 @@ from pathlib import Path
 
 import numpy as np
 
-from camelup_env.game.engine import uncovered_tiles
+from camelup_env.game.legality import uncovered_tiles
 from camelup_env.game.payouts import leg_tile_ev, loser_card_ev, pile_evs, position_tile_ev
 from camelup_env.game.rules import RuleSet
 from camelup_env.game.state import GameState
