@@ -62,7 +62,7 @@ def test_the_first_compile_of_a_process_says_so(tmp_path: Path) -> None:
     disk cache prints nothing (NUMBA_CACHE_DIR: a cache of this test's own)."""
     code = (
         "from camelup_env import odds\n"
-        "from camelup_env.game.engine import new_game\n"
+        "from camelup_env.game.setup import new_game\n"
         "from camelup_env.game.rules import RuleSet\n"
         "odds.leg_rank_probabilities(new_game(RuleSet('classic', num_players=2), seed=0))\n"
     )
