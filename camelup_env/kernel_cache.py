@@ -20,6 +20,7 @@ from camelup_env.batch.stale_cache import dispatchers
 #: The modules that hold the project's kernels (every other module calls these).
 KERNEL_MODULES = (
     "camelup_env.odds.kernels",
+    "camelup_env.batch.streams",
     "camelup_env.batch.kernels",
     "camelup_env.batch.observation_kernels",
 )

@@ -213,7 +213,7 @@ def test_batched_observer_refuses_what_it_cannot_observe() -> None:
 
 @pytest.mark.parametrize(
     ("module", "loop", "helper"),
-    [(ok, ok.observe_games, ok._odds), (bk, bk.step_games, bk.seed_streams)],
+    [(ok, ok.observe_games, ok._odds), (bk, bk.step_games, bk._setup_game)],
     ids=["observation_kernels", "kernels"],
 )
 def test_stale_numba_cache_is_flushed_when_the_baked_in_files_change(
@@ -228,6 +228,5 @@ def test_stale_numba_cache_is_flushed_when_the_baked_in_files_change(
     assert module.drop_stale_cache()
     assert loop.serial in flushed and loop.parallel in flushed and helper in flushed
     assert not any(k.py_func.__module__ != module.__name__ for k in flushed)
-    deps = module.DEPENDENCIES if module is ok else (bk.game_loops,)
-    assert marker.read_text() == stale_cache.fingerprint(deps)
+    assert marker.read_text() == stale_cache.fingerprint(module.DEPENDENCIES)
     assert not module.drop_stale_cache()  # up to date: nothing flushed

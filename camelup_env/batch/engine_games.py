@@ -28,6 +28,7 @@ from camelup_env.batch import kernels
 from camelup_env.batch.arrays import BATCH_PRESETS
 from camelup_env.batch.games import BatchGames, StepResult, seed_array
 from camelup_env.batch.interface import Games
+from camelup_env.batch.streams import draw_below
 from camelup_env.game.engine import DieRoll, apply_action, apply_outcome
 from camelup_env.game.events import DieRevealed, Event
 from camelup_env.game.legality import IllegalActionError, legal_action_indices, legal_action_mask
@@ -118,7 +119,7 @@ class EngineGames:
         for i in idx:
             legal = legal_action_indices(self.states[i])
             if legal:
-                out[i] = legal[kernels.draw_below(streams, int(i), len(legal))]
+                out[i] = legal[draw_below(streams, int(i), len(legal))]
         return out
 
     def step(

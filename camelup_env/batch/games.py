@@ -16,6 +16,7 @@ import numpy as np
 from camelup_env.batch import kernels
 from camelup_env.batch.arrays import BatchState, rule_vector
 from camelup_env.batch.convert import from_states, to_state
+from camelup_env.batch.streams import seed_streams
 from camelup_env.game.engine import DieRoll, apply_outcome, to_action
 from camelup_env.game.legality import IllegalActionError, check_legal
 from camelup_env.game.rewards import check_reward_mode, final_rewards_batch
@@ -54,7 +55,7 @@ def seed_array(seed: int | Sequence[int] | np.ndarray, n: int) -> np.ndarray:
 def random_streams(n: int, seed: int | Sequence[int] | np.ndarray = 0) -> np.ndarray:
     """``n`` per-game random streams (for :meth:`BatchGames.random_actions`)."""
     streams = np.zeros(n, np.uint64)
-    kernels.seed_streams(streams, seed_array(seed, n))
+    seed_streams(streams, seed_array(seed, n))
     return streams
 
 
@@ -108,7 +109,7 @@ class BatchGames:
     ) -> BatchGames:
         """A batch holding ``states`` (one rule set), their dice drawn from fresh streams."""
         state = from_states(states)
-        kernels.seed_streams(state.rng, seed_array(seed, len(states)))
+        seed_streams(state.rng, seed_array(seed, len(states)))
         return cls._wrap(states[0].rules, state)
 
     def __len__(self) -> int:
@@ -154,7 +155,7 @@ class BatchGames:
             raise ValueError(f"first_player must be a seat 0..{n - 1}")
         if seed is not None:
             streams = np.zeros(idx.size, np.uint64)
-            kernels.seed_streams(streams, seed_array(seed, idx.size))
+            seed_streams(streams, seed_array(seed, idx.size))
             self.state.rng[idx] = streams
         kernels.setup_games.run(
             self.threads, self.state.rows, self.state.rng, self.params, idx, first

@@ -30,8 +30,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from camelup_env.batch import game_loops, stale_cache
+from camelup_env.batch import game_loops, stale_cache, streams
 from camelup_env.batch.game_loops import over_games
+from camelup_env.batch.streams import below
 
 # Sizes: the largest game the core holds.
 MAX_PLAYERS = 8
@@ -155,46 +156,10 @@ RULE_FIELDS = (
     RULES_WIDTH,
 ) = np.cumsum([0] + [width for _, width, _ in RULE_FIELDS]).tolist()
 
-_GAMMA = np.uint64(0x9E3779B97F4A7C15)
-_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
-_MIX2 = np.uint64(0x94D049BB133111EB)
-_S27, _S30, _S31, _S33 = np.uint64(27), np.uint64(30), np.uint64(31), np.uint64(33)
-
 #: Step outcomes written per game (``status`` of :func:`step_games`).
 RUNNING, TERMINATED, TRUNCATED = 0, 1, 2
 #: Reasons :func:`check_actions` gives for refusing a game's action or roll.
 OK, ILLEGAL_ACTION, BAD_ROLL, ROLL_WITHOUT_PYRAMID = 0, 1, 2, 3
-
-
-# Random streams: splitmix64, one state per game ------------------------------------------------
-@njit(cache=True, inline="always")
-def _next_u64(rng, i):
-    z = rng[i] + _GAMMA
-    rng[i] = z
-    z = (z ^ (z >> _S30)) * _MIX1
-    z = (z ^ (z >> _S27)) * _MIX2
-    return z ^ (z >> _S31)
-
-
-@njit(cache=True, inline="always")
-def _below(rng, i, n):
-    """A uniform integer in ``[0, n)`` (31 random bits scaled; the bias is below 1e-9)."""
-    return np.int64(((_next_u64(rng, i) >> _S33) * np.uint64(n)) >> _S31)
-
-
-@njit(cache=True)
-def draw_below(rng, i, n):
-    """A uniform integer in ``[0, n)`` from stream ``i``, for Python callers (the engine's
-    random player in :mod:`camelup_env.batch.engine_games` draws as the kernels do)."""
-    return _below(rng, i, n)
-
-
-@njit(cache=True)
-def seed_streams(rng, seeds):
-    """Each game's stream from its seed, mixed so that nearby seeds give unrelated streams."""
-    for i in range(seeds.shape[0]):
-        rng[i] = np.uint64(seeds[i]) ^ _MIX2
-        _next_u64(rng, i)
 
 
 # Setup (R2) ------------------------------------------------------------------------------------
@@ -216,10 +181,10 @@ def _setup_game(g, rng, r, i, first):
     g[i, :] = 0
     rolls = 0  # die number of camel c in bits 8c..8c+7
     for c in range(N_RACING):
-        rolls |= r[RACING_FACES + _below(rng, i, r[N_RACING_FACES])] << (8 * c)
+        rolls |= r[RACING_FACES + below(rng, i, r[N_RACING_FACES])] << (8 * c)
     order = 0x43210  # the bottom-to-top order, camel k in bits 4k..4k+3: Fisher-Yates
     for k in range(N_RACING - 1, 0, -1):
-        j = _below(rng, i, k + 1)
+        j = below(rng, i, k + 1)
         a, b = order >> (4 * k) & 15, order >> (4 * j) & 15
         order ^= ((a ^ b) << (4 * k)) | ((a ^ b) << (4 * j))
     placed = 0
@@ -228,9 +193,9 @@ def _setup_game(g, rng, r, i, first):
         _place_on_top(g, r, i, camel, rolls >> (8 * camel) & 255, placed)
         placed |= 1 << camel
     if r[N_CAMELS] > N_RACING:
-        first_crazy = N_RACING + _below(rng, i, 2)
+        first_crazy = N_RACING + below(rng, i, 2)
         for camel in (first_crazy, 2 * N_RACING + 1 - first_crazy):
-            value = r[GREY_VALUES + _below(rng, i, r[N_GREY])]
+            value = r[GREY_VALUES + below(rng, i, r[N_GREY])]
             _place_on_top(g, r, i, camel, r[TRACK] + 1 - value, placed)
             placed |= 1 << camel
     for q in range(r[NUM_PLAYERS]):
@@ -372,7 +337,7 @@ def _random_legal(g, r, i, stream):
     hand = np.int64(g[i, HANDS + p])
     partners = _free_partners(g, r, i, p)
     n_legs, n_free, n_hand = _popcount(legs), _popcount(free), _popcount(hand)
-    pick = _below(stream, i, n_legs + 2 * n_free + 2 * n_hand + _popcount(partners))
+    pick = below(stream, i, n_legs + 2 * n_free + 2 * n_hand + _popcount(partners))
     if pick < n_legs:
         return _nth_bit(legs, pick)
     pick -= n_legs
@@ -556,8 +521,8 @@ def _roll(g, r, i, p, die, face):
 @njit(cache=True, inline="always")
 def _draw_roll(g, rng, r, i):
     """R4.3: a die uniformly among those left in the pyramid, then a face. Returns (die, face)."""
-    die = _nth_bit(g[i, PYRAMID], _below(rng, i, _popcount(g[i, PYRAMID])))
-    return die, _below(rng, i, r[N_FACES + die])
+    die = _nth_bit(g[i, PYRAMID], below(rng, i, _popcount(g[i, PYRAMID])))
+    return die, below(rng, i, r[N_FACES + die])
 
 
 @njit(cache=True, inline="always")
@@ -699,9 +664,12 @@ def random_actions(g, r, stream, active, out):
 
 
 def drop_stale_cache() -> bool:
-    """Flush this file's numba disk cache when :mod:`camelup_env.batch.game_loops`, which says
-    how its loops compile, changed; returns whether it flushed."""
-    return stale_cache.drop_stale_cache(__name__, (game_loops,))
+    """Flush this file's numba disk cache when :data:`DEPENDENCIES` changed (how its loops
+    compile; the random streams it inlines); returns whether it flushed."""
+    return stale_cache.drop_stale_cache(__name__, DEPENDENCIES)
+
+
+DEPENDENCIES = (game_loops, streams)
 
 
 drop_stale_cache()

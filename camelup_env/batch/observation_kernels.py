@@ -34,7 +34,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from camelup_env.batch import game_loops, stale_cache
+from camelup_env.batch import game_loops, stale_cache, streams
 from camelup_env.batch import kernels as batch_kernels
 from camelup_env.batch.game_loops import over_games
 from camelup_env.batch.kernels import (
@@ -580,5 +580,5 @@ def drop_stale_cache() -> bool:
     return stale_cache.drop_stale_cache(__name__, DEPENDENCIES)
 
 
-DEPENDENCIES = (batch_kernels, reference_odds, game_loops)
+DEPENDENCIES = (batch_kernels, reference_odds, game_loops, streams)
 drop_stale_cache()
