@@ -11,15 +11,12 @@ import itertools
 import math
 from collections.abc import Iterable
 from fractions import Fraction
-from typing import TypeVar
 
 import numpy as np
 
 from camelup_env.game.movement import ranking
 from camelup_env.game.rules import RuleSet
 from camelup_env.game.state import GameState
-
-_T = TypeVar("_T")
 
 
 def new_game(
