@@ -24,7 +24,7 @@ from camelup_env.batch.games import BatchGames, random_streams
 from camelup_env.batch.playout import play_to_end
 from camelup_env.game.rewards import win_shares
 from camelup_env.game.rules import RuleSet
-from tournament.eval_result import CandidateGame, EvalResult, result_of
+from tournament.eval_result import CandidateGame, EvalResult, evaluation_result
 
 
 def batch_capable(spec: str) -> bool:
@@ -93,4 +93,4 @@ def evaluate_on_batch(
                 forfeit=False,
             )
         )
-    return result_of(candidate, opponent, rules, rows)
+    return evaluation_result(candidate, opponent, rules, rows)

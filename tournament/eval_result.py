@@ -50,7 +50,7 @@ class EvalResult:
         return {f.name: getattr(self, f.name) for f in fields(self) if f.name != "per_game"}
 
 
-def result_of(
+def evaluation_result(
     candidate: str, opponent: str, rules: RuleSet, rows: list[CandidateGame]
 ) -> EvalResult:
     """An evaluation's result from its games (the referee's or the batch core's): the win

@@ -40,7 +40,7 @@ from tournament.config import (
     check_spec,
     check_workers,
 )
-from tournament.eval_result import CandidateGame, EvalResult, result_of
+from tournament.eval_result import CandidateGame, EvalResult, evaluation_result
 from tournament.luck import GameLuck
 from tournament.pool import MatchSetup, check_bots_start, run_games
 from tournament.ratings import bracket, win_share
@@ -125,7 +125,7 @@ def evaluate(
         on_record,
     )
     rows.sort(key=lambda r: r.game)
-    return result_of(candidate, opponent, rules, rows)
+    return evaluation_result(candidate, opponent, rules, rows)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
