@@ -31,18 +31,28 @@ FLOORS = {
 }
 
 
+def import_names(tree: ast.AST, runtime_only: bool = False) -> list[str]:
+    """Dotted names a module imports (absolute imports, at any depth, lazy ones included);
+    ``runtime_only`` leaves out ``if TYPE_CHECKING:`` blocks, which only the type checker
+    reads."""
+    names: list[str] = []
+    for node in ast.iter_child_nodes(tree):
+        test = node.test if isinstance(node, ast.If) else None
+        if runtime_only and test is not None and ast.unparse(test).endswith("TYPE_CHECKING"):
+            names += [n for child in node.orelse for n in import_names(child, runtime_only)]
+            continue
+        if isinstance(node, ast.Import):
+            names += [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names += [f"{node.module}.{alias.name}" for alias in node.names]
+        names += import_names(node, runtime_only)
+    return names
+
+
 def imported_packages(path: Path) -> set[str]:
     """The project packages a file imports (absolute imports, at any depth of the file)."""
-    found = set()
-    for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
-        if isinstance(node, ast.Import):
-            names = [alias.name for alias in node.names]
-        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            names = [node.module]
-        else:
-            continue
-        found |= {name.split(".")[0] for name in names} & FLOORS.keys()
-    return found
+    tree = ast.parse(path.read_text(), filename=str(path))
+    return {name.split(".")[0] for name in import_names(tree)} & FLOORS.keys()
 
 
 @pytest.mark.parametrize("package", sorted(FLOORS))
@@ -93,22 +103,6 @@ def _module_name(path: Path) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
-def _runtime_imports(tree: ast.AST) -> list[str]:
-    """Dotted names a module imports when it runs (at any depth, lazy imports included;
-    ``if TYPE_CHECKING:`` blocks are for the type checker only)."""
-    names: list[str] = []
-    for node in ast.iter_child_nodes(tree):
-        if isinstance(node, ast.If) and ast.unparse(node.test).endswith("TYPE_CHECKING"):
-            names += [n for child in node.orelse for n in _runtime_imports(child)]
-            continue
-        if isinstance(node, ast.Import):
-            names += [alias.name for alias in node.names]
-        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            names += [f"{node.module}.{alias.name}" for alias in node.names]
-        names += _runtime_imports(node)
-    return names
-
-
 def module_graph() -> dict[str, set[str]]:
     """Each project module with the project modules it imports."""
     paths = {
@@ -125,7 +119,7 @@ def module_graph() -> dict[str, set[str]]:
 
     graph = {}
     for name, path in paths.items():
-        found = {resolve(n) for n in _runtime_imports(ast.parse(path.read_text()))}
+        found = {resolve(n) for n in import_names(ast.parse(path.read_text()), runtime_only=True)}
         graph[name] = {m for m in found if m is not None and m != name}
     return graph
 
