@@ -15,10 +15,11 @@ import importlib
 
 from numba.core.registry import CPUDispatcher
 
-from camelup_env.batch.stale_cache import dispatchers
+from camelup_env.stale_cache import dispatchers
 
 #: The modules that hold the project's kernels (every other module calls these).
 KERNEL_MODULES = (
+    "camelup_env.game.rule_kernels",
     "camelup_env.odds.kernels",
     "camelup_env.batch.streams",
     "camelup_env.batch.kernels",

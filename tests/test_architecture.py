@@ -149,6 +149,7 @@ WINGS = {
     "files": 0,
     "safe_json": 0,
     "compile_notice": 0,
+    "stale_cache": 0,
     "game": 1,
     "odds": 2,
     "render": 2,

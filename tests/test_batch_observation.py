@@ -16,8 +16,8 @@ import numba
 import numpy as np
 import pytest
 
-from camelup_env import GameState, RuleSet
-from camelup_env.batch import BatchGames, random_streams, stale_cache
+from camelup_env import GameState, RuleSet, stale_cache
+from camelup_env.batch import BatchGames, random_streams
 from camelup_env.batch import kernels as bk
 from camelup_env.batch import observation_kernels as ok
 from camelup_env.batch.observe import BatchObserver, observe

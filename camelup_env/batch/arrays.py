@@ -82,7 +82,7 @@ class BatchState:
         def cols(start: int, width: int) -> np.ndarray:
             return rows[:, start : start + width]
 
-        self.pos, self.height = cols(k.POS, c), cols(k.HEIGHT, c)
+        self.camel = cols(k.CAMEL, c)
         self.tile_space, self.tile_side = cols(k.TILE_SPACE, p), cols(k.TILE_SIDE, p)
         self.pyramid = rows[:, k.PYRAMID]
         self.revealed = cols(k.REVEALED, 3 * k.MAX_DICE).reshape(n, k.MAX_DICE, 3)[:, :dice]

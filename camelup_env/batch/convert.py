@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 from camelup_env.batch import kernels as k
 from camelup_env.batch.arrays import BatchState, rule_vector
+from camelup_env.game.rule_kernels import STACK_KEYS
 from camelup_env.game.state import GameState
 
 
@@ -25,7 +26,8 @@ def to_state(s: BatchState, i: int) -> GameState:
     g = s.rows[i].tolist()
     spaces: dict[int, list[tuple[int, int]]] = {}
     for c in range(n_camels):
-        spaces.setdefault(g[k.POS + c], []).append((g[k.HEIGHT + c], c))
+        space, height = divmod(g[k.CAMEL + c], STACK_KEYS)  # the key's space and height
+        spaces.setdefault(space, []).append((height, c))
     stacks = {space: tuple(c for _, c in sorted(camels)) for space, camels in spaces.items()}
     tiles = {
         g[k.TILE_SPACE + q]: (q, g[k.TILE_SIDE + q]) for q in range(n) if g[k.TILE_SPACE + q] > 0
@@ -98,8 +100,7 @@ def _fill(s: BatchState, i: int, state: GameState) -> None:
         )
     for space, stack in state.stacks.items():
         for h, camel in enumerate(stack):
-            s.pos[i, camel] = space
-            s.height[i, camel] = h
+            s.camel[i, camel] = space * STACK_KEYS + h
     s.tile_side[i] = 1
     for space, (owner, side) in state.tiles.items():
         s.tile_space[i, owner] = space

@@ -12,8 +12,10 @@ named view of each, and :mod:`camelup_env.batch.convert` maps them onto ``GameSt
 layout lives in this file because numba's disk cache is invalidated only by a change to the
 file of the kernel: constants imported from another module could go stale in the cache.
 
-**Rules.** Each ``_name(g, r, i, ...)`` plays rule R-something on game ``i`` in place. Every
-rule here is a second implementation of the reference engine's, and
+**Rules.** Each ``_name(g, r, i, ...)`` plays rule R-something on game ``i`` in place: the
+bookkeeping of actions, legs and piles here, movement, ranking and pay through the compiled
+rules every kernel shares (:mod:`camelup_env.game.rule_kernels`, on the camels' keys of field
+``camel``). Together they are a second implementation of the reference engine's rules, and
 ``tests/test_batch_differential.py`` drives both with the same actions and dice and compares
 the states after every step: the rule ids in the comments point to the reference. The public
 kernels at the end loop over the games with ``prange``, each compiled twice
@@ -30,9 +32,23 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from camelup_env.batch import game_loops, stale_cache, streams
+from camelup_env import stale_cache
+from camelup_env.batch import game_loops, streams
 from camelup_env.batch.game_loops import over_games
 from camelup_env.batch.streams import below
+from camelup_env.game import rule_kernels
+from camelup_env.game.rule_kernels import (
+    camel_key,
+    die_move,
+    first_second_last,
+    leg_tile_pay,
+    move_unit,
+    paid,
+    race_card_pay,
+    race_over,
+    space_of,
+    tile_push,
+)
 
 # Sizes: the largest game the core holds.
 MAX_PLAYERS = 8
@@ -47,11 +63,11 @@ MAX_CARDS = MAX_PLAYERS * N_RACING
 #: The fields of a game's row: name, width, what it holds. Their offsets follow in this order.
 FIELDS = (
     (
-        "pos",
+        "camel",
         MAX_CAMELS,
-        "space of each camel; above L after a forward finish, below 1 after a backward one",
+        "each camel's key, space * 16 + height (0 = bottom; game.rule_kernels): the space is "
+        "above L after a forward finish, below 1 after a backward one",
     ),
-    ("height", MAX_CAMELS, "place of each camel in its stack, 0 = bottom"),
     ("tile_space", MAX_PLAYERS, "space of each seat's desert/spectator tile, 0 while in hand"),
     ("tile_side", MAX_PLAYERS, "the side it shows, +1 or -1 (1 while in hand)"),
     ("pyramid", 1, "bit mask of the dice still in the pyramid (bit d = die d)"),
@@ -79,8 +95,7 @@ FIELDS = (
     ("turns", 1, "actions applied since the game was set up (for truncation)"),
 )
 (
-    POS,
-    HEIGHT,
+    CAMEL,
     TILE_SPACE,
     TILE_SIDE,
     PYRAMID,
@@ -168,10 +183,9 @@ def _place_on_top(g, r, i, camel, space, placed):
     """Put ``camel`` on top of the camels of ``placed`` (bit mask) standing on ``space``."""
     h = 0
     for c in range(r[N_CAMELS]):
-        if placed >> c & 1 and g[i, POS + c] == space:
+        if placed >> c & 1 and space_of(g[i, CAMEL + c]) == space:
             h += 1
-    g[i, POS + camel] = space
-    g[i, HEIGHT + camel] = h
+    g[i, CAMEL + camel] = camel_key(space, h)
 
 
 @njit(cache=True)
@@ -230,7 +244,7 @@ def _blocked_spaces(g, r, i, p):
     their neighbours; its own tile's space, but not that space's neighbours."""
     blocked = 0
     for c in range(r[N_CAMELS]):
-        space = g[i, POS + c]
+        space = space_of(g[i, CAMEL + c])
         if 0 < space <= r[TRACK]:
             blocked |= 1 << space
     for q in range(r[NUM_PLAYERS]):
@@ -349,88 +363,22 @@ def _random_legal(g, r, i, stream):
     return r[PARTNER_OFFSET] + _nth_bit(partners, pick - 2 * n_hand)
 
 
-# Movement (R5) and ranking (R0.4) --------------------------------------------------------------
+# Movement (R5) -------------------------------------------------------------------------------
 @njit(cache=True, inline="always")
-def _rank_key(g, i, c):
-    """Farther space first, higher in a stack first (R0.4); heights are below 16."""
-    return g[i, POS + c] * 16 + g[i, HEIGHT + c]
-
-
-@njit(cache=True, inline="always")
-def _first_second_last(g, i):
-    """The leading, second and last racing camels (R0.4, R0.5)."""
-    first = second = last = -1
-    for c in range(N_RACING):
-        key = _rank_key(g, i, c)
-        if first < 0 or key > _rank_key(g, i, first):
-            second = first
-            first = c
-        elif second < 0 or key > _rank_key(g, i, second):
-            second = c
-        if last < 0 or key < _rank_key(g, i, last):
-            last = c
-    return first, second, last
-
-
-@njit(cache=True, inline="always")
-def _crazy_to_move(g, r, i, shown):
-    """R5.5: the crazy camel the grey die moves. Rule 1: the only crazy camel carrying racing
-    camels; rule 2: the crazy camel sitting directly on the other; rule 3: the colour shown."""
-    carriers = 0
-    carrier = -1
-    on_other = -1
-    for x in range(N_RACING, r[N_CAMELS]):
-        carries = False
-        for c in range(r[N_CAMELS]):
-            if c == x or g[i, POS + c] != g[i, POS + x]:
-                continue
-            if c < N_RACING and g[i, HEIGHT + c] > g[i, HEIGHT + x]:
-                carries = True
-            elif c >= N_RACING and g[i, HEIGHT + c] == g[i, HEIGHT + x] + 1:
-                on_other = c
-        if carries:
-            carriers += 1
-            carrier = x
-    if carriers == 1:
-        return carrier
-    if on_other >= 0:
-        return on_other
-    return shown
-
-
-@njit(cache=True, inline="always")
-def _move_unit(g, r, i, camel, steps):
+def _move(g, r, i, camel, steps):
     """R5.1-R5.3 and R5.5: move ``camel`` and the camels above it ``steps`` spaces (negative:
-    backward); a tile pays its owner and pushes the unit one more space. Returns the space where
-    the unit ends."""
-    src = g[i, POS + camel]
-    h = g[i, HEIGHT + camel]
-    unit = 0
-    size = 0
-    for c in range(r[N_CAMELS]):
-        if g[i, POS + c] == src and g[i, HEIGHT + c] >= h:
-            unit |= 1 << c
-            size += 1
-    dst = src + steps
-    underneath = False
-    if 1 <= dst <= r[TRACK]:
+    backward); a tile pays its owner (R5.3) and pushes the unit one more space. Returns the
+    space where the unit ends."""
+    arrival = space_of(g[i, CAMEL + camel]) + steps
+    side = 0
+    if 1 <= arrival <= r[TRACK]:
         for owner in range(r[NUM_PLAYERS]):
-            if g[i, TILE_SPACE + owner] == dst:  # R5.3; R5.5 pushes backward units the other way
+            if g[i, TILE_SPACE + owner] == arrival:
                 g[i, COINS + owner] += 1
                 side = g[i, TILE_SIDE + owner]
-                underneath = side < 0
-                dst += side if steps > 0 else -side
                 break
-    below = 0
-    for c in range(r[N_CAMELS]):
-        if not unit >> c & 1 and g[i, POS + c] == dst:
-            if underneath:
-                g[i, HEIGHT + c] += size
-            below += 1
-    for c in range(r[N_CAMELS]):
-        if unit >> c & 1:
-            g[i, POS + c] = dst
-            g[i, HEIGHT + c] += (0 if underneath else below) - h
+    dst, under = tile_push(arrival, steps, side)
+    move_unit(g, i, i, CAMEL, camel, dst, under, r[N_CAMELS])
     return dst
 
 
@@ -442,10 +390,9 @@ def _leg_rewards(g, r, i, seat, first, second):
     total = 0
     best = -(1 << 30)
     for c in range(N_RACING):
-        pay = 1 if c == second else -1
         for k in range(g[i, LEG_TAKEN + c]):
             if g[i, LEG_OWNER + c * MAX_LEG_TILES + k] == seat:
-                value = r[LEG_VALUES + k] if c == first else pay
+                value = leg_tile_pay(r[LEG_VALUES + k], c, first, second)
                 total += value
                 best = max(best, value)
     held = g[i, PYRAMID_HELD + seat]
@@ -458,7 +405,7 @@ def _leg_rewards(g, r, i, seat, first, second):
 @njit(cache=True, inline="always")
 def _score_leg(g, r, i):
     """R6.2 with R9.4's partner copy; R8.1's floor on each seat's sum."""
-    first, second, _ = _first_second_last(g, i)
+    first, second, _ = first_second_last(g, i, CAMEL, N_RACING)
     for seat in range(r[NUM_PLAYERS]):
         total, _ = _leg_rewards(g, r, i, seat, first, second)
         partner = g[i, PARTNERS + seat]
@@ -466,7 +413,7 @@ def _score_leg(g, r, i):
             _, best = _leg_rewards(g, r, i, partner, first, second)
             if best > 0:
                 total += best
-        g[i, COINS + seat] = max(0, g[i, COINS + seat] + total)
+        g[i, COINS + seat] = paid(g[i, COINS + seat], total)
 
 
 @njit(cache=True, inline="always")
@@ -474,18 +421,18 @@ def _end_race(g, r, i):
     """R7: the leg in progress is scored, then the winner and loser piles card by card (R7.2,
     floor R8.1)."""
     _score_leg(g, r, i)
-    first, _, last = _first_second_last(g, i)
+    first, _, last = first_second_last(g, i, CAMEL, N_RACING)
     for pile in range(2):
         target = first if pile == 0 else last
         correct = 0
         for k in range(g[i, PILE_LEN + pile]):
             owner = g[i, PILE_OWNER + pile * MAX_CARDS + k]
             if g[i, PILE_CAMEL + pile * MAX_CARDS + k] == target:
-                amount = r[PAYOUTS + min(correct, r[N_PAYOUTS] - 1)]
+                amount = race_card_pay(r, PAYOUTS, r[N_PAYOUTS], correct)
                 correct += 1
             else:
-                amount = -1
-            g[i, COINS + owner] = max(0, g[i, COINS + owner] + amount)
+                amount = rule_kernels.WRONG_CARD
+            g[i, COINS + owner] = paid(g[i, COINS + owner], amount)
     g[i, GAME_OVER] = 1
 
 
@@ -504,11 +451,8 @@ def _roll(g, r, i, p, die, face):
     g[i, REVEALED + 3 * n + 1] = shown
     g[i, REVEALED + 3 * n + 2] = value
     g[i, N_REVEALED] = n + 1
-    if shown >= N_RACING:  # R5.5: backward, and the exceptions pick the crazy camel
-        dst = _move_unit(g, r, i, _crazy_to_move(g, r, i, shown), -value)
-    else:
-        dst = _move_unit(g, r, i, shown, value)
-    if dst > r[TRACK] or dst < 1:  # R5.4, R5.6
+    camel, steps = die_move(g, i, CAMEL, shown, value, N_RACING, r[N_CAMELS])
+    if race_over(_move(g, r, i, camel, steps), r[TRACK]):  # R5.4, R5.6
         _end_race(g, r, i)
         return True
     if g[i, PYRAMID_LEFT] == 0:  # R6.1, then R6.3/R6.4
@@ -665,11 +609,12 @@ def random_actions(g, r, stream, active, out):
 
 def drop_stale_cache() -> bool:
     """Flush this file's numba disk cache when :data:`DEPENDENCIES` changed (how its loops
-    compile; the random streams it inlines); returns whether it flushed."""
+    compile; the compiled rules and the random streams it inlines); returns whether it
+    flushed."""
     return stale_cache.drop_stale_cache(__name__, DEPENDENCIES)
 
 
-DEPENDENCIES = (game_loops, streams)
+DEPENDENCIES = (game_loops, rule_kernels, streams)
 
 
 drop_stale_cache()

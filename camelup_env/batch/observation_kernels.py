@@ -15,18 +15,20 @@ two cannot disagree on where a slice lies.
 The odds are not re-implemented: the leg enumeration (``odds.kernels._leg_kernel``) and the
 rollouts (``odds.kernels._race_kernel``, which seeds numba's per-thread generator at each call, so
 a thread replays exactly the reference's draws) are the reference kernels, called per game. What is
-re-implemented in compiled form - the feature encodings, :func:`_leg_tile_ev`,
-:func:`_race_card_ev` and the action values - is tested equal to the Observer on every seat of
+re-implemented in compiled form - the feature encodings, :func:`_race_card_ev` (R7.2's pay
+itself is :mod:`camelup_env.game.rule_kernels`', as are the ranks and R6.2's expected pay) and
+the action values - is tested equal to the Observer on every seat of
 thousands of positions (``tests/test_batch_observation.py``).
 
 What a seat may not see (R10) is never read: the hand of another seat and the colour of a pile
 card another seat owns.
 
 numba's disk cache is keyed by this file only, but these kernels bake in the layout and rule
-helpers of :mod:`camelup_env.batch.kernels` and the odds kernels of
-:mod:`camelup_env.odds.kernels`, compiled as :mod:`camelup_env.batch.game_loops` says:
-:func:`drop_stale_cache` flushes this file's cache at import when a fingerprint of those files
-differs from the one recorded beside the cache (:mod:`camelup_env.batch.stale_cache`).
+helpers of :mod:`camelup_env.batch.kernels`, the compiled rules of
+:mod:`camelup_env.game.rule_kernels` and the odds kernels of :mod:`camelup_env.odds.kernels`,
+compiled as :mod:`camelup_env.batch.game_loops` says: :func:`drop_stale_cache` flushes this
+file's cache at import when a fingerprint of those files differs from the one recorded beside
+the cache (:mod:`camelup_env.stale_cache`).
 """
 
 from __future__ import annotations
@@ -34,15 +36,16 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from camelup_env.batch import game_loops, stale_cache, streams
+from camelup_env import stale_cache
+from camelup_env.batch import game_loops, streams
 from camelup_env.batch import kernels as batch_kernels
 from camelup_env.batch.game_loops import over_games
 from camelup_env.batch.kernels import (
+    CAMEL,
     COINS,
     CURRENT,
     GAME_OVER,
     HANDS,
-    HEIGHT,
     LEG,
     LEG_OWNER,
     LEG_STARTER,
@@ -62,7 +65,6 @@ from camelup_env.batch.kernels import (
     PILE_CAMEL,
     PILE_LEN,
     PILE_OWNER,
-    POS,
     PYRAMID,
     PYRAMID_HELD,
     PYRAMID_LEFT,
@@ -77,6 +79,14 @@ from camelup_env.batch.kernels import (
     _free_partners,
     _leg_bits,
     _popcount,
+)
+from camelup_env.game import rule_kernels
+from camelup_env.game.rule_kernels import (
+    ahead_of,
+    height_of,
+    leg_tile_ev,
+    race_card_pay,
+    space_of,
 )
 from camelup_env.odds import kernels as reference_odds
 from camelup_env.odds.kernels import _leg_kernel, _race_kernel
@@ -189,17 +199,6 @@ def _max_leg_value(r):
     return float(best)
 
 
-@njit(cache=True, inline="always")
-def _rank(g, i, camel):
-    """R0.4 (and R5.6: camels carried backward over the line have the lowest spaces): how many
-    racing camels are ahead of ``camel``, farther or higher in the same stack."""
-    key = g[i, POS + camel] * 16 + g[i, HEIGHT + camel]
-    rank = 0
-    for c in range(N_RACING):
-        rank += g[i, POS + c] * 16 + g[i, HEIGHT + c] > key
-    return rank
-
-
 @njit(cache=True)
 def _public_features(g, r, i, seat, spec, value_col, inv_mult, out):
     """Every slice but the odds and the action values, of game ``i`` seen from ``seat``, into
@@ -210,15 +209,15 @@ def _public_features(g, r, i, seat, spec, value_col, inv_mult, out):
     length = r[TRACK]
     hdiv = 1.0 / (n_camels - 1) if n_camels > 1 else 0.0
     for c in range(n_camels):  # camel_space .. camel_height
-        space = g[i, POS + c]
+        space = space_of(g[i, CAMEL + c])
         if 1 <= space <= length:
             out[spec[CAMEL_SPACE] + c * length + space - 1] = 1.0
         else:
             out[spec[CAMEL_CROSSED] + 2 * c + (0 if space > length else 1)] = 1.0
         out[spec[CAMEL_PROGRESS] + c] = min(max(space / length, -0.5), 1.5)
-        out[spec[CAMEL_HEIGHT] + c] = g[i, HEIGHT + c] * hdiv
+        out[spec[CAMEL_HEIGHT] + c] = height_of(g[i, CAMEL + c]) * hdiv
     for c in range(N_RACING):
-        out[spec[RACING_RANK] + c * N_RACING + _rank(g, i, c)] = 1.0
+        out[spec[RACING_RANK] + c * N_RACING + ahead_of(g, i, CAMEL, c, N_RACING)] = 1.0
     for q in range(n):  # tiles, tile_on_track
         space = g[i, TILE_SPACE + q]
         if space > 0:
@@ -282,15 +281,6 @@ def _public_features(g, r, i, seat, spec, value_col, inv_mult, out):
         out[spec[RACE_CARDS_IN_HAND] + _rel(q, seat, n)] = in_hand[q] / N_RACING
 
 
-@njit(cache=True, inline="always")
-def _leg_tile_ev(leg, camel, value):
-    """:func:`camelup_env.game.payouts.leg_tile_ev` (R6.2), the same operations in the same
-    order."""
-    p1 = leg[camel, 0]
-    p2 = leg[camel, 1]
-    return value * p1 + p2 - (1.0 - p1 - p2)
-
-
 @njit(cache=True)
 def _race_card_ev(p, g, r, i, pile, seat):
     """:func:`camelup_env.game.payouts.race_card_ev` of one camel with probability ``p``: a card of
@@ -319,10 +309,9 @@ def _race_card_ev(p, g, r, i, pile, seat):
                 grown = grown + dist[x - 1] * q
             dist[x] = grown
     paid = 0.0
-    last = r[N_PAYOUTS] - 1
     for x in range(n_owners + 1):
-        paid += dist[x] * r[PAYOUTS + min(x, last)]
-    return p * paid - (1.0 - p)
+        paid += dist[x] * race_card_pay(r, PAYOUTS, r[N_PAYOUTS], x)
+    return p * paid + (1.0 - p) * rule_kernels.WRONG_CARD
 
 
 def position_key_width(n_camels: int, track_length: int) -> int:
@@ -340,7 +329,7 @@ def _position_key(g, r, i, seed, key):
     n_camels = r[N_CAMELS]
     length = r[TRACK]
     for c in range(n_camels):
-        key[c] = g[i, POS + c] * 16 + g[i, HEIGHT + c]
+        key[c] = g[i, CAMEL + c]
     for s in range(length + 2):
         key[n_camels + s] = 0
     for q in range(r[NUM_PLAYERS]):
@@ -454,7 +443,7 @@ def _action_values(g, r, i, me, leg, landings, race, spec, out):
     for c in range(N_RACING):  # leg bets (R4.1, R6.2)
         if legs >> c & 1:
             value = r[LEG_VALUES + g[i, LEG_TAKEN + c]]
-            _put_value(out, base + c, _leg_tile_ev(leg, c, value))
+            _put_value(out, base + c, leg_tile_ev(value, leg[c, 0], leg[c, 1]))
     if legs >> N_RACING & 1:  # the pyramid tile (R4.3)
         _put_value(out, base + N_RACING, 1.0)
     own_tile = g[i, TILE_SPACE + me]  # tiles (R4.2, R5.3): arrivals there minus where it lies
@@ -482,7 +471,7 @@ def _action_values(g, r, i, me, leg, landings, race, spec, out):
             for c in range(N_RACING):
                 for k in range(g[i, LEG_TAKEN + c]):
                     if g[i, LEG_OWNER + c * MAX_LEG_TILES + k] == q:
-                        best = max(best, _leg_tile_ev(leg, c, r[LEG_VALUES + k]))
+                        best = max(best, leg_tile_ev(r[LEG_VALUES + k], leg[c, 0], leg[c, 1]))
             _put_value(out, base + r[PARTNER_OFFSET] + q, best)
 
 
@@ -492,7 +481,7 @@ def _odds_features(g, r, i, spec, leg, race, out):
     (``leg``/``race`` unused then)."""
     if g[i, GAME_OVER]:
         for c in range(N_RACING):
-            rank = _rank(g, i, c)
+            rank = ahead_of(g, i, CAMEL, c, N_RACING)
             out[spec[LEG_RANK_PROB] + c * N_RACING + rank] = 1.0
             if rank == 0:
                 out[spec[RACE_WINNER_PROB] + c] = 1.0
@@ -505,7 +494,8 @@ def _odds_features(g, r, i, spec, leg, race, out):
             out[spec[LEG_RANK_PROB] + c * N_RACING + rank] = leg[c, rank]
         taken = g[i, LEG_TAKEN + c]
         if taken < r[N_LEG_VALUES]:
-            out[spec[LEG_BET_EV] + c] = _leg_tile_ev(leg, c, r[LEG_VALUES + taken]) / top
+            ev = leg_tile_ev(r[LEG_VALUES + taken], leg[c, 0], leg[c, 1])
+            out[spec[LEG_BET_EV] + c] = ev / top
             out[spec[LEG_BET_AVAILABLE] + c] = 1.0
         out[spec[RACE_WINNER_PROB] + c] = race[0, c]
         out[spec[RACE_LOSER_PROB] + c] = race[1, c]
@@ -580,5 +570,5 @@ def drop_stale_cache() -> bool:
     return stale_cache.drop_stale_cache(__name__, DEPENDENCIES)
 
 
-DEPENDENCIES = (batch_kernels, reference_odds, game_loops, streams)
+DEPENDENCIES = (batch_kernels, rule_kernels, reference_odds, game_loops, streams)
 drop_stale_cache()

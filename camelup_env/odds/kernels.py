@@ -1,14 +1,14 @@
-"""The compiled kernels of the odds: movement, the enumeration of a leg's rest, race rollouts.
+"""The compiled kernels of the odds: the enumeration of a leg's rest and race rollouts.
 
-The movement kernels reimplement :mod:`camelup_env.game.movement` on integer boards
-(``tests/test_odds.py`` checks the results against a brute-force enumeration through the real
-engine). :func:`_leg_kernel` enumerates the rest of a leg level by level, merging boards reached
-with the same dice left; :func:`_placement_kernel` runs it once per tile placement;
-:func:`_race_kernel` rolls races out to their end. How and why: :mod:`camelup_env.odds`.
+:func:`_leg_kernel` enumerates the rest of a leg level by level, merging boards reached with the
+same dice left; :func:`_placement_kernel` runs it once per tile placement; :func:`_race_kernel`
+rolls races out to their end. How and why: :mod:`camelup_env.odds`. They play the rules through
+the compiled rules every kernel shares (:mod:`camelup_env.game.rule_kernels`: movement, the
+crazy camels, ranking), on boards of camel keys; ``tests/test_odds.py`` checks the results
+against a brute-force enumeration through the real engine.
 
-They live in one file on purpose: numba's disk cache is keyed by the file of each kernel, and
-the kernels inline one another, so a kernel in another file would keep running a stale copy of
-the movement after it changed.
+numba's disk cache is keyed by the file of each kernel, and these inline the compiled rules:
+:func:`drop_stale_cache` flushes this file's cache at import when the rules' file changed.
 """
 
 from __future__ import annotations
@@ -16,116 +16,51 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from camelup_env import stale_cache
 from camelup_env.compile_notice import announce_compiles
+from camelup_env.game import rule_kernels
+from camelup_env.game.rule_kernels import (
+    ahead_of,
+    die_move,
+    first_second_last,
+    move_unit,
+    race_over,
+    space_of,
+    tile_push,
+)
 
 announce_compiles()  # a first run says why it waits (camelup_env.compile_notice)
 
 
-# Movement kernels (mirror camelup_env.game.movement) ---------------------------------------------
-# A board is one int per camel, key = space * 16 + height (0 = bottom; at most 16 camels), so a
-# camel ahead has a larger key (R0.4) and the camels of one space have keys space*16 .. +15.
-# Boards are rows of a 2-D array (one row per board in flight), indexed without array views.
-@njit(cache=True, inline="always")
-def _crazy_to_move(key, r, shown, n_racing, n_camels):
-    """R5.5: the crazy camel the grey die moves (rule 1 carrier, rule 2 upper, else shown)."""
-    n_carriers = 0
-    carrier = -1
-    on_other = -1
-    for k in range(n_racing, n_camels):
-        kk = key[r, k]
-        top = (kk | 15) + 1
-        for c in range(n_racing):
-            if kk < key[r, c] < top:
-                n_carriers += 1
-                carrier = k
-                break
-        for j in range(n_racing, n_camels):
-            if key[r, j] == kk + 1:
-                on_other = j
-    if n_carriers == 1:
-        return carrier
-    if on_other >= 0:
-        return on_other
-    return shown
-
-
-@njit(cache=True, inline="always")
-def _move(key, r, w, camel, steps, tile_side, n_camels):
-    """R5.1-R5.3 and R5.5's mirrored tile effect: board ``r`` moved, written to row ``w``.
-
-    ``w`` may be ``r`` (in place). ``steps`` < 0 for a backward (crazy) unit. Returns (final
-    space, the space the die move arrived on before any tile effect (a tile there paid its
-    owner), the unit's size). Branch-free over the camels: the unit
-    is every camel from ``camel`` up on its space; it lands on top of the camels already on
-    the destination (``bottom`` of them), or under them (a negative tile, R5.3), which then
-    rise by the unit's size.
-    """
-    kc = key[r, camel]
-    src = kc >> 4
-    top = (src + 1) * 16
-    dst = src + steps
-    arrival = dst
-    under = 0
-    if 1 <= dst < tile_side.shape[0]:  # tiles lie on 2..L, in the Cup past the line (C7)
-        side = tile_side[dst]
-        if side != 0:
-            under = side < 0
-            if steps > 0:
-                dst += side
-            else:
-                dst -= side
-    lo = dst * 16
-    hi = lo + 16
-    size = 0
-    bottom = 0
-    for c in range(n_camels):
-        k = key[r, c]
-        u = (k >= kc) & (k < top)
-        size += u
-        bottom += (1 - u) & (k >= lo) & (k < hi)
-    bottom *= 1 - under
-    shift = lo + bottom - kc
-    for c in range(n_camels):
-        k = key[r, c]
-        u = (k >= kc) & (k < top)
-        below = (1 - u) & (k >= lo) & (k < hi) & under
-        key[w, c] = k + u * shift + below * size
-    return dst, arrival, size
-
-
+# A die's move on a board (game.rule_kernels' keys): one row of a 2-D array per board in flight,
+# indexed without array views; the tiles as one side per space (0: none).
 @njit(cache=True, inline="always")
 def _roll(key, r, w, camel, value, n_racing, n_camels, tile_side):
-    """Reveal one face on board ``r`` (result in row ``w``): a racing camel forward, or the
-    grey die's choice backward."""
-    if camel >= n_racing:  # R5.5: backward, and the rule picks the crazy camel
-        camel = _crazy_to_move(key, r, camel, n_racing, n_camels)
-        return _move(key, r, w, camel, -value, tile_side, n_camels)
-    return _move(key, r, w, camel, value, tile_side, n_camels)
+    """Reveal one face (``camel`` shown, ``value``) on board ``r``, the result in row ``w``
+    (``w`` may be ``r``). Returns (final space, the space the die move arrived on before any
+    tile effect (a tile there paid its owner, R5.3), the unit's size)."""
+    camel, steps = die_move(key, r, 0, camel, value, n_racing, n_camels)
+    arrival = space_of(key[r, camel]) + steps
+    side = 0
+    if 1 <= arrival < tile_side.shape[0]:  # tiles lie on 2..L, in the Cup past the line (C7)
+        side = tile_side[arrival]
+    dst, under = tile_push(arrival, steps, side)
+    return dst, arrival, move_unit(key, r, w, 0, camel, dst, under, n_camels)
 
 
 @njit(cache=True, inline="always")
 def _add_ends(key, r, n_racing, weight, ended):
     """R7.2 on a finished board: ended[first camel, 0] and ended[last camel, 1] += weight."""
-    first = 0
-    last = 0
-    for c in range(1, n_racing):
-        if key[r, c] > key[r, first]:
-            first = c
-        if key[r, c] < key[r, last]:
-            last = c
+    first, _, last = first_second_last(key, r, 0, n_racing)
     ended[first, 0] += weight
     ended[last, 1] += weight
 
 
 @njit(cache=True, inline="always")
 def _add_ranking(key, r, n_racing, weight, out):
-    """R0.4 (and R5.6: backward-crossed camels have the lowest keys): out[camel, rank] += w."""
+    """R0.4: out[camel, rank] += weight for the ranking of board ``r``."""
     for c in range(n_racing):
-        kc = key[r, c]
-        rank = 0
-        for d in range(n_racing):
-            rank += key[r, d] > kc
-        out[c, rank] += weight
+        out[c, ahead_of(key, r, 0, c, n_racing)] += weight
 
 
 # Exact enumeration -------------------------------------------------------------------------
@@ -262,17 +197,17 @@ def _leg_kernel(
                     if camera > 0 and dst == camera:
                         photo += w * unit
                         continue
-                    if last or dst > track_length or dst < 1:  # R6.1 leg over; R5.4/R5.6 race
+                    ended_race = race_over(dst, track_length)  # R5.4, R5.6
+                    if last or ended_race:  # R6.1: the leg is over
                         _add_ranking(key, 1, n_racing, w, out)
-                        race_over = dst > track_length or dst < 1
-                        if race_over:
+                        if ended_race:
                             _add_ends(key, 1, n_racing, w, ended)
                         cum += w
                         while t < n_pick and pick_at[t] < cum:
                             row = pick_row[t]
                             for c in range(n_camels):
                                 picks[row, c] = key[1, c]
-                            pick_open[row] = 1 - race_over
+                            pick_open[row] = 1 - ended_race
                             t += 1
                         continue
                     e1, e2 = _encode(key, 1, child_mask, n_camels)
@@ -421,10 +356,7 @@ def _race_kernel(
                 for j in range(k):
                     dice[j] = start[j]
                 if first_support >= 0:  # R9.1.1: the last camel's support die joins
-                    last = 0
-                    for c in range(1, n_racing):
-                        if key[0, c] < key[0, last]:
-                            last = c
+                    _, _, last = first_second_last(key, 0, 0, n_racing)
                     extra = first_support + last
                     j = k
                     while j > 0 and dice[j - 1] > extra:
@@ -447,20 +379,25 @@ def _race_kernel(
             for j in range(i, k):
                 dice[j] = dice[j + 1]
             left -= 1
-            if dst > track_length or dst < 1:
+            if race_over(dst, track_length):
                 finished = True
                 break
         if not finished:
             unfinished += 1
             continue
-        for c in range(n_racing):
-            ahead = 0
-            for e in range(n_racing):
-                ahead += key[0, e] > key[0, c]
-            if ahead == 0:
-                wins[c] += 1
-                first_of[sample] = c
-            if ahead == n_racing - 1:
-                lasts[c] += 1
-                last_of[sample] = c
+        first, _, last = first_second_last(key, 0, 0, n_racing)
+        wins[first] += 1
+        first_of[sample] = first
+        lasts[last] += 1
+        last_of[sample] = last
     return wins, lasts, unfinished, first_of, last_of
+
+
+def drop_stale_cache() -> bool:
+    """Flush this file's numba disk cache when the compiled rules it inlines changed; returns
+    whether it flushed."""
+    return stale_cache.drop_stale_cache(__name__, DEPENDENCIES)
+
+
+DEPENDENCIES = (rule_kernels,)
+drop_stale_cache()

@@ -5,15 +5,12 @@ leg also ends as soon as a unit passes the wanderer's space (R14.5), whatever is
 pyramid, and the wanderer then moves on. :mod:`camelup_env.odds` sends rule sets with
 ``wanderer`` here; the public functions there keep their names and meaning.
 
-* :func:`leg_rank_probabilities`: an enumeration of the reveals left, level by level, merging
-  the boards that several sequences reach (a DP over (board, dice left)). Each board is
-  expanded by every (die left, distinct face) with probability ``1 / dice left * face
-  multiplicity / faces`` (R4.3); a unit that passes the wanderer (or the finish line, R5.4)
-  ends the leg with the ranking of that moment, and so does the last die (R6.1). It
-  reimplements forward movement (R5.1, R5.2: the preset has no tiles and no crazy camels);
-  ``tests/test_persian_odds.py`` checks it exactly against a brute-force enumeration through
-  the engine's ``chance_outcomes`` / ``apply_outcome``. A full leg is at most 5! die orders,
-  under a millisecond in plain Python on the positions of random games (cached per position).
+* :func:`leg_rank_probabilities`: the odds' exact enumeration of a leg
+  (:func:`camelup_env.odds.kernels._leg_kernel`: every die left, merging the boards that
+  several sequences reach), with the wanderer's space where the finish line would be: a unit
+  that passes it (or the finish line, R5.4) ends the leg with the ranking of that moment, and
+  so does the last die (R6.1). ``tests/test_persian_odds.py`` checks it exactly against a
+  brute-force enumeration through the engine's ``chance_outcomes`` / ``apply_outcome``.
 * :func:`race_probabilities`: rollouts of the dice only (no bets, no wanderer actions) to the
   end of the race: at every leg end (R6.1, R14.5) every die goes back into the pyramid and the
   wanderer moves on one space, if there is one. The rollouts of one seed are drawn in order,
@@ -29,6 +26,8 @@ import numpy as np
 
 from camelup_env.game.movement import move_unit, ranking
 from camelup_env.game.state import GameState
+from camelup_env.odds.kernels import _leg_kernel
+from camelup_env.odds.tables import _mask_of, _position, _tables_of
 
 _CACHE_SIZE = 4096
 _leg_cache: OrderedDict = OrderedDict()
@@ -72,50 +71,32 @@ def leg_rank_probabilities(state: GameState) -> np.ndarray:
     if state.game_over:
         return _one_hot_ranking(state.stacks, rules.n_racing)
     key = (rules, _board(state), state.pyramid, state.wanderer)
-    found = _cached(_leg_cache, key, lambda: _leg_odds(state, key[1], key[2]))
+    found = _cached(_leg_cache, key, lambda: _leg_odds(state, key[2]))
     return found.copy()
 
 
-def _leg_odds(state: GameState, board: Board, pyramid: tuple[int, ...]) -> np.ndarray:
-    """The enumeration of the module docstring. A board is one key per camel, ``space * 16 +
-    height``, so a unit is the camels of its space with a key at least its bottom camel's; the
-    boards reached after each number of reveals are merged before the next reveal."""
+def _leg_odds(state: GameState, pyramid: tuple[int, ...]) -> np.ndarray:
+    """The odds' leg kernel over every die left, with the wanderer's space as the line that ends
+    the enumeration: a unit passing it ends the leg (R14.5) where a unit passing the finish
+    ends the race (the wanderer is never beyond L, so this covers R5.4)."""
     rules = state.rules
-    n, wanderer = rules.n_racing, state.wanderer
-    faces = []  # per die: ((camel, value), probability of the face) for each distinct face
-    for die_faces in rules.dice:
-        counts: dict[tuple[int, int], int] = {}
-        for face in die_faces:
-            counts[face] = counts.get(face, 0) + 1
-        faces.append(tuple((face, k / len(die_faces)) for face, k in counts.items()))
-    start = [0] * n
-    for space, stack in board:
-        for height, camel in enumerate(stack):
-            start[camel] = space * 16 + height
-    level: dict[tuple[tuple[int, ...], tuple[int, ...]], float] = {(tuple(start), pyramid): 1.0}
-    out = np.zeros((n, n))
-    while level:
-        following: dict[tuple[tuple[int, ...], tuple[int, ...]], float] = {}
-        for (keys, dice), p in level.items():
-            for die in dice:
-                rest = tuple(d for d in dice if d != die)
-                for (camel, value), w in faces[die]:
-                    bottom = keys[camel]
-                    src = bottom >> 4
-                    dst = src + value
-                    height = sum(1 for k in keys if k >> 4 == dst)
-                    moved = tuple(
-                        (dst << 4) + height + k - bottom if k >= bottom and k >> 4 == src else k
-                        for k in keys
-                    )
-                    q = p * w / len(dice)
-                    # R14.5 (the wanderer is never beyond L, so this covers R5.4) and R6.1
-                    if dst > wanderer or not rest:
-                        order = sorted(range(n), key=moved.__getitem__, reverse=True)
-                        out[order, range(n)] += q
-                    else:
-                        following[(moved, rest)] = following.get((moved, rest), 0.0) + q
-        level = following
+    board, side, _ = _position(state)
+    t = _tables_of(rules)
+    out, *_ = _leg_kernel(
+        np.array(board, np.int64),
+        _mask_of(pyramid),
+        len(pyramid),
+        t.face_camel,
+        t.face_value,
+        t.face_weight,
+        t.n_faces,
+        rules.n_racing,
+        state.wanderer,
+        np.array(side, np.int64),
+        0,
+        np.empty(0),
+        np.empty(0, np.int64),
+    )
     out.setflags(write=False)
     return out
 

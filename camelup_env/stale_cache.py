@@ -1,10 +1,11 @@
 """Flush a kernel file's numba disk cache when a file it bakes in has changed.
 
 numba checks only the time stamp of the file that defines a cached kernel. A kernel also bakes
-in what it inlines from other files (rule helpers, the layout's constants) and how
-:func:`~camelup_env.batch.game_loops.over_games` compiled it (with or without reference
-counting): a change there would leave the old machine code in the cache. Each kernel file calls
-:func:`drop_stale_cache` at import, before anything compiles, with the modules it depends on.
+in what it inlines from other files (the compiled rules of :mod:`camelup_env.game.rule_kernels`,
+the batch layout's constants) and how :func:`~camelup_env.batch.game_loops.over_games` compiled
+it (with or without reference counting): a change there would leave the old machine code in the
+cache. Each kernel file calls :func:`drop_stale_cache` at import, before anything compiles, with
+the modules it depends on.
 """
 
 from __future__ import annotations
@@ -15,8 +16,6 @@ from pathlib import Path
 from types import ModuleType
 
 from numba.core.registry import CPUDispatcher as Dispatcher
-
-from camelup_env.batch.game_loops import GameLoop
 
 
 def fingerprint(dependencies: tuple[ModuleType, ...]) -> str:
@@ -29,11 +28,12 @@ def fingerprint(dependencies: tuple[ModuleType, ...]) -> str:
 
 
 def dispatchers(module_name: str) -> list[Dispatcher]:
-    """The cached kernels defined in ``module_name`` (both copies of each game loop)."""
+    """The cached kernels defined in ``module_name`` (both copies of each loop over the games,
+    :class:`~camelup_env.batch.game_loops.GameLoop`, a tuple of two)."""
     return [
         dispatcher
         for value in vars(sys.modules[module_name]).values()
-        for dispatcher in (value if isinstance(value, GameLoop) else (value,))
+        for dispatcher in (value if isinstance(value, tuple) else (value,))
         if isinstance(dispatcher, Dispatcher) and dispatcher.py_func.__module__ == module_name
     ]
 
