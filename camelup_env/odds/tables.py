@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from camelup_env.game.rule_kernels import STACK_KEYS
 from camelup_env.game.rules import RuleSet
 from camelup_env.game.state import GameState
 
@@ -77,10 +78,10 @@ def _tables_of(rules: RuleSet) -> _Tables:
 
 
 def _position(state: GameState) -> tuple[list, list, bool]:
-    """The board as ``space * 16 + height`` per camel, the tile side per space (0: none), and
-    whether a unit has crossed either end. Plain lists: they key the caches (as tuples; both
-    determine the stacks and the tile sides exactly) and become the kernels' arrays on a miss.
-    """
+    """The board as a key per camel (``space * 16 + height``,
+    :mod:`camelup_env.game.rule_kernels`), the tile side per space (0: none), and whether a unit
+    has crossed either end. Plain lists: they key the caches (as tuples; both determine the
+    stacks and the tile sides exactly) and become the kernels' arrays on a miss."""
     rules = state.rules
     length = rules.track_length
     board = [0] * rules.n_camels
@@ -88,7 +89,7 @@ def _position(state: GameState) -> tuple[list, list, bool]:
     for space, stack in state.stacks.items():
         if space < 1 or space > length:
             over = True
-        base = space * 16
+        base = space * STACK_KEYS
         for h, camel in enumerate(stack):
             board[camel] = base + h
     return board, _tile_sides(state.tiles, rules), over
