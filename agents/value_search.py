@@ -37,6 +37,7 @@ from agents.base import Agent, Observation, legal_indices
 from agents.policy_file import ModelFileError, read_metadata
 from agents.ppo import PolicyAgent, load_agent
 from camelup_env.game.engine import apply_outcome, chance_outcomes
+from camelup_env.game.episode import EpisodeSettings
 from camelup_env.game.legality import legal_action_mask
 from camelup_env.game.rewards import final_rewards
 from camelup_env.game.state import HIDDEN, GameState
@@ -106,8 +107,9 @@ class ValueSearchAgent(Agent):
             raise ValueError(f"margin must be >= 0, got {margin}")
         self.margin = float(margin)
         self.policy = policy
-        self.reward_mode = reward_mode
-        self.coin_shaping = float(coin_shaping)
+        #: The reward settings the model was trained with (no turn limit: the search stops
+        #: at the agent's next turn).
+        self.episode = EpisodeSettings(reward_mode, coin_shaping, max_turns=None)
         self.candidates = int(candidates)
         self.max_leaves = int(max_leaves)
         self.chance_samples = int(chance_samples)
@@ -155,8 +157,8 @@ class ValueSearchAgent(Agent):
             total += sum(w * float(v) for (w, _), v in zip(live, values, strict=True))
         for w, s in leaves:
             if s.game_over:
-                total += w * final_rewards(s.coins, self.reward_mode)[me]
-            total += w * self.coin_shaping * (s.coins[me] - start)
+                total += w * final_rewards(s.coins, self.episode.reward_mode)[me]
+            total += w * self.episode.coin_shaping * (s.coins[me] - start)
         return total
 
     def _expand(
@@ -203,4 +205,8 @@ def load(rest: str, **kwargs: Any) -> ValueSearchAgent:
             f"{rest}: the model file records no training config "
             "(reward_mode, coin_shaping), which the value head's scale needs"
         )
+    try:
+        EpisodeSettings(str(mode), shaping, max_turns=None)
+    except ValueError as exc:
+        raise ModelFileError(f"{rest}: the model file's training config: {exc}") from None
     return ValueSearchAgent(load_agent(rest), str(mode), float(shaping), **kwargs)
