@@ -24,12 +24,13 @@ from pathlib import Path
 
 from camelup_env.game.actions import action_table, describe
 from camelup_env.game.engine import apply_action
-from camelup_env.game.events import Event, describe_event
+from camelup_env.game.events import Event
 from camelup_env.game.legality import IllegalActionError
 from camelup_env.game.rules import RuleSet
 from camelup_env.game.setup import new_game
 from camelup_env.game.state import GameState
 from camelup_env.match import game_rngs
+from camelup_env.render.event_text import describe_event
 from tournament.config import MAX_TURNS, TournamentError
 from tournament.records import read_games, saved_config
 
