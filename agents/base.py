@@ -60,6 +60,17 @@ def legal_indices(observation: Observation) -> np.ndarray:
     return np.flatnonzero(observation["action_mask"])
 
 
+#: Values this close to the best count as tied (float sums of the same odds may differ by ulps).
+TIE = 1e-12
+
+
+def best_action(values: dict[int, float]) -> int:
+    """The action of highest value, the lowest index among ties (within :data:`TIE`): how
+    every agent that scores actions chooses, so equal scores never depend on dict order."""
+    best = max(values.values())
+    return min(i for i, v in values.items() if v >= best - TIE)
+
+
 # Registry ----------------------------------------------------------------------------------
 #: name -> the agent class or factory, or its "module:attribute" (imported on first use)
 _AGENTS: dict[str, str | Callable[..., Agent]] = {

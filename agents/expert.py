@@ -46,7 +46,7 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from agents.base import Agent, Observation, legal_indices
+from agents.base import Agent, Observation, best_action, legal_indices
 from agents.greedy import GreedyAgent
 from camelup_env.game.actions import PlaceTile, RaceBet, action_table
 from camelup_env.game.state import GameState
@@ -121,9 +121,7 @@ class ExpertAgent(Agent):
 
     def act(self, observation: Observation, public_state: GameState) -> int:
         legal = legal_indices(observation)
-        values = self.action_values(public_state, legal)
-        best = max(values.values())
-        return min(i for i, v in values.items() if v >= best - 1e-12)
+        return best_action(self.action_values(public_state, legal))
 
     def action_values(
         self, s: GameState, legal: Iterable[int], seat: int | None = None

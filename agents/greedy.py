@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from agents.base import Agent, Observation, legal_indices
+from agents.base import Agent, Observation, best_action, legal_indices
 from camelup_env import odds
 from camelup_env.game.actions import Photograph, PlaceTile, action_table
 from camelup_env.game.state import GameState
@@ -57,9 +57,7 @@ class GreedyAgent(Agent):
 
     def act(self, observation: Observation, public_state: GameState) -> int:
         legal = legal_indices(observation)
-        values = self.action_values(public_state, legal)
-        best = max(values.values())
-        return min(i for i, v in values.items() if v >= best - 1e-12)
+        return best_action(self.action_values(public_state, legal))
 
     def action_values(
         self,

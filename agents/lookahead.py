@@ -39,7 +39,7 @@ the piles are modelled as in :func:`camelup_env.game.payouts.race_card_ev`.
 
 from __future__ import annotations
 
-from agents.base import Agent, Observation, legal_indices
+from agents.base import Agent, Observation, best_action, legal_indices
 from agents.expert import race_horizon
 from agents.greedy import GreedyAgent
 from camelup_env.game.actions import SkipExtra, action_table
@@ -89,8 +89,7 @@ class LookaheadAgent(Agent):
         weight = self.reply_weight if self.reply_weight is not None else (1.0 if n == 2 else 0.0)
         if weight == 0:  # no reply term: the (charged) greedy values decide
             scores = {a: values[a] for a in chosen}
-            best = max(scores.values())
-            return min(a for a, v in scores.items() if v >= best - 1e-12), scores
+            return best_action(scores), scores
         sim = _simulation_state(s)
         scores = {}
         for a in chosen:
@@ -99,8 +98,7 @@ class LookaheadAgent(Agent):
                 after, _ = apply_outcome(sim, a, outcome)
                 expected += float(prob) * self._reply_value(after)
             scores[a] = values[a] - weight * expected
-        best = max(scores.values())
-        return min(a for a, v in scores.items() if v >= best - 1e-12), scores
+        return best_action(scores), scores
 
     def _charge_cards(self, s: GameState, values: dict[int, float]) -> None:
         """Subtract the value of keeping a race card for later (module docstring)."""

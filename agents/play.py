@@ -9,12 +9,13 @@ import sys
 
 import agents as registry
 from agents.human import HumanAgent, make_console, styled
-from camelup_env.game.events import GameOver, describe_event
+from camelup_env.game.events import GameOver
 from camelup_env.game.events import public_view as hide
 from camelup_env.game.rules import PRESETS, RuleSet
 from camelup_env.game.setup import new_game
 from camelup_env.match import QuitGame, play_game
 from camelup_env.observation import public_view
+from camelup_env.render.event_text import describe_event
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

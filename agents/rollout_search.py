@@ -6,10 +6,10 @@ not an estimate. This agent weighs the policy's candidate moves by playing each 
 many times, on the batch core (Tesauro's rollouts: one step of policy iteration at decision
 time):
 
-1. **Candidates**: the policy's best moves, as :func:`agents.value_search.policy_candidates`
+1. **Candidates**: the policy's best moves, as :func:`agents.policy_search.policy_candidates`
    chooses them (at most ``candidates``, logits within ``margin`` of the best).
 2. **Rollouts**: ``rollouts`` complete games are dealt from the public view
-   (:func:`agents.value_search.deal_hidden`: the hidden race-bet cards drawn anew for each
+   (:func:`agents.policy_search.deal_hidden`: the hidden race-bet cards drawn anew for each
    rollout); each candidate is played in each of them, then every seat plays the policy's most
    likely move until the race ends, all games of all candidates side by side
    (:class:`~camelup_env.batch.games.BatchGames`, one forward pass a step).
@@ -29,9 +29,8 @@ from typing import Any
 
 import numpy as np
 
-from agents.base import Agent, Observation, legal_indices
+from agents.policy_search import PolicySearchAgent, deal_hidden
 from agents.ppo import PolicyAgent, load_agent
-from agents.value_search import deal_hidden, policy_candidates
 from camelup_env.batch.arrays import BATCH_PRESETS
 from camelup_env.batch.games import BatchGames
 from camelup_env.batch.playout import play_to_end
@@ -46,7 +45,7 @@ from camelup_env.game.state import GameState
 ROLLOUT_TURNS = 200
 
 
-class RolloutSearchAgent(Agent):
+class RolloutSearchAgent(PolicySearchAgent):
     """The policy's candidates weighed by complete games played out with the policy (module
     docstring)."""
 
@@ -64,46 +63,26 @@ class RolloutSearchAgent(Agent):
     ) -> None:
         if candidates < 1 or rollouts < 1:
             raise ValueError("candidates and rollouts must be >= 1")
-        if margin < 0:
-            raise ValueError(f"margin must be >= 0, got {margin}")
-        self.policy = policy
-        self.candidates = int(candidates)
-        self.margin = float(margin)
+        super().__init__(policy, candidates, margin)
         self.rollouts = int(rollouts)
-        self.rng = np.random.default_rng()
-
-    def reset(self, seed: int | None = None) -> None:
-        self.rng = np.random.default_rng(seed)
-        self.policy.reset(seed)
 
     def warmup(self, public_state: GameState) -> None:
-        self.policy.warmup(public_state)
-        self._check(public_state)
+        super().warmup(public_state)
+        self.check(public_state)
         # a short play-out reaches every batch-core kernel a move's play-outs call
         self.play_out(public_state, public_state.current, legal_action_indices(public_state)[:2])
 
-    def _check(self, state: GameState) -> None:
-        self.policy.check_rules(state.rules)
+    def check(self, state: GameState) -> None:
+        super().check(state)
         if state.rules.preset not in BATCH_PRESETS:
             raise ValueError(
                 f"rollout: plays out games on the batch core, which does not play preset "
                 f"{state.rules.preset!r} (it plays {', '.join(BATCH_PRESETS)})"
             )
 
-    def act(self, observation: Observation, public_state: GameState) -> int:
-        self._check(public_state)
-        legal = legal_indices(observation)
-        if len(legal) == 1:
-            return int(legal[0])
-        me = public_state.current
-        root = deal_hidden(public_state, self.rng)
-        obs = self.policy.observer.observe(root, me)[None].astype(np.float32)
-        logits = self.policy.logits(obs)[0]
-        chosen = policy_candidates(logits, legal, self.candidates, self.margin)
-        if len(chosen) == 1:
-            return chosen[0]
-        scores = self.play_out(public_state, me, chosen)
-        return chosen[int(np.argmax(scores))]  # first of the best: the policy's order
+    def scores(self, view: GameState, root: GameState, me: int, moves: list[int]) -> np.ndarray:
+        """Each move played out from fresh deals of ``view`` (module docstring, steps 2-4)."""
+        return self.play_out(view, me, moves)
 
     def play_out(self, view: GameState, me: int, moves: list[int]) -> np.ndarray:
         """Each move's mean win share for ``me`` over the rollouts (module docstring)."""

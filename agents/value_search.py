@@ -9,8 +9,9 @@ learner. This agent uses both:
    over every legal action, its noise overrules moves the policy is sure of (section
    "Search with the value head" of ``docs/agents.md`` has the measurements).
 2. **Hidden cards dealt**: the public view hides the other seats' race-bet cards (R10); the
-   search plays on :func:`deal_hidden` of it, the hidden colours drawn uniformly among the deals
-   consistent with what is public (one colour per card, R4.4), from the agent's generator.
+   search plays on :func:`~agents.policy_search.deal_hidden` of it, the hidden colours drawn
+   uniformly among the deals consistent with what is public (one colour per card, R4.4), from
+   the agent's generator.
 3. **Expectimax until the agent's next turn**: each candidate is applied with every chance
    outcome of the engine (:func:`camelup_env.game.engine.chance_outcomes`, exact probabilities);
    the other seats then move as the same policy would in their seat (argmax, batched), their
@@ -33,55 +34,17 @@ from typing import Any
 
 import numpy as np
 
-from agents.base import Agent, Observation, legal_indices
 from agents.policy_file import ModelFileError, read_metadata
+from agents.policy_search import PolicySearchAgent
 from agents.ppo import PolicyAgent, load_agent
 from camelup_env.game.engine import apply_outcome, chance_outcomes
+from camelup_env.game.episode import EpisodeSettings
 from camelup_env.game.legality import legal_action_mask
 from camelup_env.game.rewards import final_rewards
-from camelup_env.game.state import HIDDEN, GameState
+from camelup_env.game.state import GameState
 
 
-def deal_hidden(view: GameState, rng: np.random.Generator) -> GameState:
-    """A complete game consistent with a seat's public view: each hidden race-bet card gets a
-    colour its owner has not placed yet, each hidden hand the colours its owner has left.
-
-    Every consistent deal is equally likely: a seat's hidden cards are a uniform draw without
-    replacement from the colours (R4.4: one card per colour), in pile order.
-    """
-    n = view.rules.n_racing
-    piles = {"winner": list(view.winner_pile), "loser": list(view.loser_pile)}
-    hands = list(view.hands)
-    for seat in range(view.rules.num_players):
-        if hands[seat] != HIDDEN:
-            continue
-        slots = [
-            (name, k)
-            for name in piles
-            for k, (owner, camel) in enumerate(piles[name])
-            if owner == seat and camel == HIDDEN
-        ]
-        colours = rng.permutation(n)[: len(slots)]
-        for (name, k), colour in zip(slots, colours, strict=True):
-            piles[name][k] = (seat, int(colour))
-        hands[seat] = ((1 << n) - 1) & ~sum(1 << int(c) for c in colours)
-    dealt = view.copy()
-    dealt.winner_pile, dealt.loser_pile = tuple(piles["winner"]), tuple(piles["loser"])
-    dealt.hands = tuple(hands)
-    return dealt
-
-
-def policy_candidates(
-    logits: np.ndarray, legal: Sequence[int] | np.ndarray, candidates: int, margin: float
-) -> list[int]:
-    """The moves a search weighs: at most ``candidates`` legal actions in the policy's order,
-    those whose logit is within ``margin`` of the best one's (module docstring, step 1)."""
-    order = sorted(legal, key=lambda i: -logits[i])
-    best = logits[order[0]]
-    return [int(i) for i in order[:candidates] if logits[i] >= best - margin]
-
-
-class ValueSearchAgent(Agent):
+class ValueSearchAgent(PolicySearchAgent):
     """Expectimax over the policy's candidates to the agent's next turn, scored by the value
     head (module docstring)."""
 
@@ -102,37 +65,16 @@ class ValueSearchAgent(Agent):
     ) -> None:
         if candidates < 1 or max_leaves < 1 or chance_samples < 1:
             raise ValueError("candidates, max_leaves and chance_samples must be >= 1")
-        if margin < 0:
-            raise ValueError(f"margin must be >= 0, got {margin}")
-        self.margin = float(margin)
-        self.policy = policy
-        self.reward_mode = reward_mode
-        self.coin_shaping = float(coin_shaping)
-        self.candidates = int(candidates)
+        super().__init__(policy, candidates, margin)
+        #: The reward settings the model was trained with (no turn limit: the search stops
+        #: at the agent's next turn).
+        self.episode = EpisodeSettings(reward_mode, coin_shaping, max_turns=None)
         self.max_leaves = int(max_leaves)
         self.chance_samples = int(chance_samples)
-        self.rng = np.random.default_rng()
 
-    def reset(self, seed: int | None = None) -> None:
-        self.rng = np.random.default_rng(seed)
-        self.policy.reset(seed)
-
-    def warmup(self, public_state: GameState) -> None:
-        self.policy.warmup(public_state)
-
-    def act(self, observation: Observation, public_state: GameState) -> int:
-        self.policy.check_rules(public_state.rules)
-        legal = legal_indices(observation)
-        if len(legal) == 1:
-            return legal[0]
-        me = public_state.current
-        root = deal_hidden(public_state, self.rng)
-        logits = self.policy.logits(self._observe([(root, me)]))[0]
-        chosen = policy_candidates(logits, legal, self.candidates, self.margin)
-        if len(chosen) == 1:
-            return chosen[0]
-        scores = [self._score(root, me, a) for a in chosen]
-        return chosen[int(np.argmax(scores))]  # first of the best: the policy's order
+    def scores(self, view: GameState, root: GameState, me: int, moves: list[int]) -> list[float]:
+        """Each move's expectimax score from ``root`` (module docstring, steps 3 and 4)."""
+        return [self._score(root, me, a) for a in moves]
 
     # The search ------------------------------------------------------------------------
     def _score(self, root: GameState, me: int, action: int) -> float:
@@ -155,8 +97,8 @@ class ValueSearchAgent(Agent):
             total += sum(w * float(v) for (w, _), v in zip(live, values, strict=True))
         for w, s in leaves:
             if s.game_over:
-                total += w * final_rewards(s.coins, self.reward_mode)[me]
-            total += w * self.coin_shaping * (s.coins[me] - start)
+                total += w * final_rewards(s.coins, self.episode.reward_mode)[me]
+            total += w * self.episode.coin_shaping * (s.coins[me] - start)
         return total
 
     def _expand(
@@ -203,4 +145,8 @@ def load(rest: str, **kwargs: Any) -> ValueSearchAgent:
             f"{rest}: the model file records no training config "
             "(reward_mode, coin_shaping), which the value head's scale needs"
         )
+    try:
+        EpisodeSettings(str(mode), shaping, max_turns=None)
+    except ValueError as exc:
+        raise ModelFileError(f"{rest}: the model file's training config: {exc}") from None
     return ValueSearchAgent(load_agent(rest), str(mode), float(shaping), **kwargs)

@@ -105,10 +105,12 @@ R7.3) among n players:
   the ranks they occupy (4 players, two tied for first: +2/3 each, then -1/3, -1).
 * `reward_mode="coins"`: `(own coins - best opponent's coins) / 10` (not zero-sum).
 
-`coin_shaping=c` (default 0) adds `c * (change in own coins)` at every step (tile payouts, leg
-scoring, final bets), on top of the terminal reward. If the game reaches `max_turns` turns it is
-truncated (all agents) with no terminal reward (every step counts, Supercup extra decisions
-included).
+`coin_shaping=c` (default 0, a finite number >= 0) adds `c * (change in own coins)` at every
+step (tile payouts, leg scoring, final bets), on top of the terminal reward. If the game reaches
+`max_turns` turns (a positive whole number, or `None` for no limit) it is truncated (all
+agents) with no terminal reward (every step counts, Supercup extra decisions included). The
+three settings are checked and kept together as `env.unwrapped.episode`
+(`camelup_env.game.episode.EpisodeSettings`, shared by every environment of the package).
 
 `infos[agent]` holds `"events"` (the engine events of the last step, as that agent may see them:
 other players' race-bet colours hidden, see `camelup_env.game.events.public_view`) and
@@ -166,10 +168,16 @@ from pettingzoo.utils import wrappers
 
 from camelup_env.game.actions import action_table
 from camelup_env.game.engine import apply_action, winners
+from camelup_env.game.episode import (
+    DEFAULT_COIN_SHAPING,
+    DEFAULT_MAX_TURNS,
+    DEFAULT_REWARD_MODE,
+    EpisodeSettings,
+)
 from camelup_env.game.events import RaceBetPlaced
 from camelup_env.game.events import public_view as public_event
 from camelup_env.game.legality import IllegalActionError, legal_action_mask
-from camelup_env.game.rewards import check_reward_mode, final_rewards
+from camelup_env.game.rewards import final_rewards
 from camelup_env.game.rules import RuleSet
 from camelup_env.game.setup import new_game
 from camelup_env.game.state import GameState
@@ -217,12 +225,12 @@ class raw_env(AECEnv):
         preset: str = "classic",
         num_players: int = 4,
         render_mode: str | None = None,
-        reward_mode: str = "win",
+        reward_mode: str = DEFAULT_REWARD_MODE,
         odds_features: bool = True,
-        coin_shaping: float = 0.0,
+        coin_shaping: float = DEFAULT_COIN_SHAPING,
         race_samples: int | None = None,
         rules: RuleSet | None = None,
-        max_turns: int | None = 1000,
+        max_turns: int | None = DEFAULT_MAX_TURNS,
         render_viewer: int | str | None = "current",
         action_values: bool = True,
     ):
@@ -231,16 +239,11 @@ class raw_env(AECEnv):
             rules = RuleSet(preset, num_players=num_players)
         if not isinstance(rules, RuleSet):
             raise TypeError(f"rules must be a RuleSet, got {type(rules).__name__}")
-        check_reward_mode(reward_mode)
+        self.episode = EpisodeSettings(reward_mode, coin_shaping, max_turns)
         check_render_settings(render_mode, render_viewer, rules.num_players)
-        if max_turns is not None and max_turns < 1:
-            raise ValueError(f"max_turns must be positive or None, got {max_turns}")
         self.rules = rules
         self.render_mode = render_mode
         self.render_viewer = render_viewer
-        self.reward_mode = reward_mode
-        self.coin_shaping = float(coin_shaping)
-        self.max_turns = max_turns
         self.observer = Observer(
             rules,
             odds_features=odds_features,
@@ -327,18 +330,21 @@ class raw_env(AECEnv):
         self._turns += 1
         self._cumulative_rewards[agent] = 0.0
         rewards = dict.fromkeys(self.agents, 0.0)
-        if self.coin_shaping and new.coins != old.coins:
+        shaping = self.episode.coin_shaping
+        if shaping and new.coins != old.coins:
             for a in self.agents:
                 s = self._seat[a]
-                rewards[a] += self.coin_shaping * (new.coins[s] - old.coins[s])
+                rewards[a] += shaping * (new.coins[s] - old.coins[s])
         if new.game_over:
             for a, r in zip(
-                self.possible_agents, final_rewards(new.coins, self.reward_mode), strict=True
+                self.possible_agents,
+                final_rewards(new.coins, self.episode.reward_mode),
+                strict=True,
             ):
                 if a in rewards:
                     rewards[a] += r
             self.terminations = dict.fromkeys(self.agents, True)
-        elif self.max_turns is not None and self._turns >= self.max_turns:
+        elif self.episode.truncates(self._turns):
             self.truncations = dict.fromkeys(self.agents, True)
         self.rewards = rewards
         self._set_mask_and_infos(events)

@@ -45,10 +45,10 @@ from camelup_env.game.events import (
     TilePayout,
     TilePlaced,
     UnitMoved,
-    describe_event,
     public_view,
 )
 from camelup_env.game.legality import _camel_spaces
+from camelup_env.render.event_text import describe_event
 
 B, G, OR, Y, W = (CLASSIC[c] for c in ("blue", "green", "orange", "yellow", "white"))
 START = {1: (OR,), 2: (Y, B), 3: (G, W)}

@@ -141,4 +141,4 @@ def test_the_teacher_can_be_the_rounds_own_policy(run, tmp_path) -> None:
     import agents
 
     for path in (student, rounds[1]["model"]):
-        assert agents.make(f"search:{path}").reward_mode == "win"
+        assert agents.make(f"search:{path}").episode.reward_mode == "win"

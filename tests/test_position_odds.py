@@ -76,8 +76,7 @@ def test_greedy_and_the_observation_share_one_computation_per_position(monkeypat
         calls["race"] += 1
         return race_kernel(*args)
 
-    for module in (odds.leg, odds.position_estimate):  # every module that calls the kernels
-        monkeypatch.setattr(module, "_leg_kernel", count_leg)
+    monkeypatch.setattr(odds.leg, "_leg_kernel", count_leg)  # its one caller: _leg_kernel_on
     for module in (odds.race, odds.position_estimate):
         monkeypatch.setattr(module, "_race_kernel", count_race)
     rules = RuleSet("classic", num_players=4)

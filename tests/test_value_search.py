@@ -12,7 +12,8 @@ pytest.importorskip("sb3_contrib")
 
 import agents
 from agents.policy_file import ModelFileError, read_policy_file, save_policy
-from agents.value_search import ValueSearchAgent, deal_hidden
+from agents.policy_search import deal_hidden
+from agents.value_search import ValueSearchAgent
 from camelup_env.game.rules import RuleSet
 from camelup_env.game.sampling import random_positions
 from camelup_env.game.state import HIDDEN, GameState

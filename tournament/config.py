@@ -48,9 +48,10 @@ MAX_GAMES = 1_000_000
 #: Largest base seed: game seeds are ``seed * SEED_STRIDE + n`` and a bot's seed is a game seed
 #: times 64 plus its agent, and both must fit a signed 64-bit integer (numpy, numba, bots).
 MAX_SEED = (2**63 // 64 - SEED_STRIDE) // SEED_STRIDE
-#: Longest game, in turns (``max_turns``): a game's record holds every action, and a replay
-#: reads at most this many.
-MAX_TURNS = 100_000
+#: The most the ``max_turns`` setting may be (a game's length limit; its in-process default is
+#: ``camelup_env.match.MAX_TURNS``): a game's record holds every action, and a replay reads at
+#: most this many.
+MOST_TURNS = 100_000
 #: Longest time limit (a timeout or ``cpu_seconds``): about four months; the operating system's
 #: timers overflow on larger values (an infinite timeout was a traceback).
 MAX_SECONDS = 10_000_000
@@ -60,7 +61,7 @@ _MOST: dict[str, float] = {
     "memory_mb": 1 << 20,
     "output_kb": 1 << 20,
     "max_processes": 1 << 16,
-    "max_turns": MAX_TURNS,
+    "max_turns": MOST_TURNS,
     "cpu_seconds": MAX_SECONDS,
 }
 #: Game workers per CPU on the local backend: more only wait for a CPU, each with its own bot

@@ -24,13 +24,14 @@ from pathlib import Path
 
 from camelup_env.game.actions import action_table, describe
 from camelup_env.game.engine import apply_action
-from camelup_env.game.events import Event, describe_event
+from camelup_env.game.events import Event
 from camelup_env.game.legality import IllegalActionError
 from camelup_env.game.rules import RuleSet
 from camelup_env.game.setup import new_game
 from camelup_env.game.state import GameState
 from camelup_env.match import game_rngs
-from tournament.config import MAX_TURNS, TournamentError
+from camelup_env.render.event_text import describe_event
+from tournament.config import MOST_TURNS, TournamentError
 from tournament.records import read_games, saved_config
 
 #: Longest pause a step may ask for, in the terminal (--delay, s) and in a GIF or page
@@ -76,7 +77,7 @@ def replay(rules: RuleSet, record: dict) -> list[Step]:
     game = record.get("game")
     if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**63:
         raise ReplayError(f"game {game}: no usable seed ({seed!r})")
-    if not isinstance(actions, list) or len(actions) > MAX_TURNS:
+    if not isinstance(actions, list) or len(actions) > MOST_TURNS:
         raise ReplayError(f"game {game}: no action list (recorded before games were replayable?)")
     setup_rng, dice_rng = game_rngs(seed)
     state = new_game(rules, seed=setup_rng)

@@ -68,6 +68,7 @@ from camelup_config import (
 from camelup_env.batch.engine_games import EngineGames
 from camelup_env.batch.learner import EXTERNAL, LearnerGames
 from camelup_env.camelup_v1 import ENV_VERSION, observation_space
+from camelup_env.game.episode import DEFAULT_COIN_SHAPING, DEFAULT_REWARD_MODE
 from camelup_env.game.rules import RuleSet
 from camelup_env.game.state import GameState
 from training import stop_requested
@@ -182,8 +183,8 @@ class SelfPlayMultiAgentEnv(MultiAgentEnv):
             rules,
             1,
             self._draw_opponents,
-            reward_mode=config.get("reward_mode", "win"),
-            coin_shaping=config.get("coin_shaping", 0.0),
+            reward_mode=config.get("reward_mode", DEFAULT_REWARD_MODE),
+            coin_shaping=config.get("coin_shaping", DEFAULT_COIN_SHAPING),
             illegal_reward=None,
             autoreset=False,
             engine=True,

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from camelup_config import ConfigError, setting
-from camelup_env.game.rewards import check_reward_mode
+from camelup_env.game.episode import EpisodeSettings
 from camelup_env.game.rules import RuleSet, preset_list
 
 
@@ -81,11 +81,9 @@ class SelfPlaySettings:
             raise ConfigError(str(exc)) from exc
         check_positive(self, ("race_samples", "learning_rate"))
         try:
-            check_reward_mode(self.reward_mode)
+            self.episode()
         except ValueError as exc:
             raise ConfigError(str(exc)) from exc
-        if self.coin_shaping < 0:
-            raise ConfigError(f"coin_shaping must be >= 0, got {self.coin_shaping}")
         if not 0 < self.gamma <= 1 or not 0 <= self.gae_lambda <= 1:
             raise ConfigError("gamma must be in (0, 1] and gae_lambda in [0, 1]")
         if self.clip_range <= 0 or self.ent_coef < 0:
@@ -104,6 +102,10 @@ class SelfPlaySettings:
 
     def rules(self) -> RuleSet:
         return RuleSet(self.preset, num_players=self.num_players)
+
+    def episode(self) -> EpisodeSettings:
+        """The learner's episode settings (the environments' default ``max_turns``)."""
+        return EpisodeSettings(self.reward_mode, self.coin_shaping)
 
     def observer_settings(self) -> dict[str, Any]:
         """The learner's observation (keyword arguments of ``Observer``)."""

@@ -35,6 +35,7 @@ import numpy as np
 from stable_baselines3.common.vec_env import VecEnv
 
 from camelup_env.batch.learner import LearnerGames, Opponent, OpponentSource
+from camelup_env.game.episode import DEFAULT_COIN_SHAPING, DEFAULT_MAX_TURNS, DEFAULT_REWARD_MODE
 from camelup_env.game.rules import RuleSet
 
 __all__ = ["CamelUpVecEnv", "Opponent", "OpponentSource", "fixed_opponents"]
@@ -70,9 +71,9 @@ class CamelUpVecEnv(VecEnv):
         opponents: OpponentSource | Sequence[OpponentSource],
         *,
         learner_seat: int | None = None,
-        reward_mode: str = "win",
-        coin_shaping: float = 0.0,
-        max_turns: int | None = 1000,
+        reward_mode: str = DEFAULT_REWARD_MODE,
+        coin_shaping: float = DEFAULT_COIN_SHAPING,
+        max_turns: int | None = DEFAULT_MAX_TURNS,
         seed: int | None = None,
         illegal_reward: float = -1.0,
         **observer_settings: Any,

@@ -21,10 +21,11 @@ from camelup_env.game.actions import (
     action_table,
     describe,
 )
-from camelup_env.game.events import Event, GameOver, describe_event
+from camelup_env.game.events import Event, GameOver
 from camelup_env.game.rules import RuleSet
 from camelup_env.game.state import GameState
 from camelup_env.match import GameResult
+from camelup_env.render.event_text import describe_event
 from camelup_env.render.svg import render_svg
 
 #: button groups, in page order: the action kinds of every preset, the rest after them

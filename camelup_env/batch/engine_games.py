@@ -30,9 +30,14 @@ from camelup_env.batch.games import BatchGames, StepResult, seed_array
 from camelup_env.batch.interface import Games
 from camelup_env.batch.streams import draw_below
 from camelup_env.game.engine import DieRoll, apply_action, apply_outcome
+from camelup_env.game.episode import (
+    DEFAULT_COIN_SHAPING,
+    DEFAULT_REWARD_MODE,
+    EpisodeSettings,
+    step_rewards,
+)
 from camelup_env.game.events import DieRevealed, Event
 from camelup_env.game.legality import IllegalActionError, legal_action_indices, legal_action_mask
-from camelup_env.game.rewards import check_reward_mode, final_rewards_batch
 from camelup_env.game.rules import RuleSet
 from camelup_env.game.setup import new_game
 from camelup_env.game.state import GameState
@@ -128,12 +133,12 @@ class EngineGames:
         rolls: np.ndarray | None = None,
         *,
         autoreset: bool = False,
-        max_turns: int = 0,
-        reward_mode: str = "win",
-        coin_shaping: float = 0.0,
+        max_turns: int | None = None,
+        reward_mode: str = DEFAULT_REWARD_MODE,
+        coin_shaping: float = DEFAULT_COIN_SHAPING,
     ) -> StepResult:
         """As :meth:`BatchGames.step` (every action is checked by the engine itself)."""
-        check_reward_mode(reward_mode)
+        episode = EpisodeSettings(reward_mode, coin_shaping, max_turns)
         n, players = len(self), self.rules.num_players
         acts = np.asarray(actions, np.int64).reshape(n).tolist()  # plain ints: one game is cheap
         given = None if rolls is None else np.asarray(rolls, np.int64).reshape(n, 3).tolist()
@@ -150,7 +155,7 @@ class EngineGames:
                 )
             except (IllegalActionError, ValueError) as err:
                 raise type(err)(f"game {i}: {err}") from None
-        rewards = np.zeros((n, players), np.float32)
+        coin_delta = np.zeros((n, players), np.int64)
         status = np.zeros(n, np.int8)
         final_coins = np.zeros((n, players), np.int32)
         out_rolls = np.full((n, 3), -1, np.int64)
@@ -159,25 +164,24 @@ class EngineGames:
             self.states[i] = new
             self.events[i].extend(events)
             self.turns[i] += 1
-            if coin_shaping:
-                rewards[i] = coin_shaping * np.subtract(new.coins, old.coins)
+            coin_delta[i] = np.subtract(new.coins, old.coins)
             for event in events:
                 if isinstance(event, DieRevealed):
                     out_rolls[i] = (event.die, event.camel_shown, event.value)
             if new.game_over:
                 status[i] = kernels.TERMINATED
-            elif max_turns > 0 and self.turns[i] >= max_turns:
+            elif episode.truncates(self.turns[i]):
                 status[i] = kernels.TRUNCATED
         ended = np.flatnonzero(status)
         if ended.size:
             final_coins[ended] = self.coins[ended]
-            terminated = ended[status[ended] == kernels.TERMINATED]
-            rewards[terminated] += final_rewards_batch(final_coins[terminated], reward_mode)
-            if autoreset:
-                self.reset(ended)
+        terminated = status == kernels.TERMINATED
+        rewards = step_rewards(episode, coin_delta, terminated, final_coins)
+        if ended.size and autoreset:
+            self.reset(ended)
         return StepResult(
             rewards,
-            status == kernels.TERMINATED,
+            terminated,
             status == kernels.TRUNCATED,
             out_rolls,
             final_coins,

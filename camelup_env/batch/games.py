@@ -18,8 +18,13 @@ from camelup_env.batch.arrays import BatchState, rule_vector
 from camelup_env.batch.convert import from_states, to_state
 from camelup_env.batch.streams import seed_streams
 from camelup_env.game.engine import DieRoll, apply_outcome, to_action
+from camelup_env.game.episode import (
+    DEFAULT_COIN_SHAPING,
+    DEFAULT_REWARD_MODE,
+    EpisodeSettings,
+    step_rewards,
+)
 from camelup_env.game.legality import IllegalActionError, check_legal
-from camelup_env.game.rewards import check_reward_mode, final_rewards_batch
 from camelup_env.game.rules import RuleSet
 from camelup_env.game.state import GameState
 
@@ -188,9 +193,9 @@ class BatchGames:
         rolls: np.ndarray | None = None,
         *,
         autoreset: bool = False,
-        max_turns: int = 0,
-        reward_mode: str = "win",
-        coin_shaping: float = 0.0,
+        max_turns: int | None = None,
+        reward_mode: str = DEFAULT_REWARD_MODE,
+        coin_shaping: float = DEFAULT_COIN_SHAPING,
     ) -> StepResult:
         """Every game's seat to move plays ``actions[i]``, each action checked first.
 
@@ -201,11 +206,14 @@ class BatchGames:
         :attr:`StepResult.final_coins`. A game whose action is -1 sits the step out: a
         finished game (without ``autoreset``; :meth:`random_actions` gives it -1), or one
         that waits for others. An illegal action or roll refuses the whole step, before any
-        game moves, with the engine's error naming the game and the rule.
+        game moves, with the engine's error naming the game and the rule. ``max_turns``,
+        ``reward_mode``, ``coin_shaping``: the episode's settings
+        (:class:`~camelup_env.game.episode.EpisodeSettings`; ``max_turns=None``: no limit).
         """
-        acts, given = self._arguments(actions, rolls, reward_mode)
+        episode = EpisodeSettings(reward_mode, coin_shaping, max_turns)
+        acts, given = self._arguments(actions, rolls)
         self._check(acts, given)
-        return self._play(acts, given, autoreset, max_turns, reward_mode, coin_shaping)
+        return self._play(acts, given, autoreset, episode)
 
     def step_unchecked(
         self,
@@ -213,23 +221,22 @@ class BatchGames:
         rolls: np.ndarray | None = None,
         *,
         autoreset: bool = False,
-        max_turns: int = 0,
-        reward_mode: str = "win",
-        coin_shaping: float = 0.0,
+        max_turns: int | None = None,
+        reward_mode: str = DEFAULT_REWARD_MODE,
+        coin_shaping: float = DEFAULT_COIN_SHAPING,
     ) -> StepResult:
         """:meth:`step` without the legality check, for trusted callers only: those whose
         actions were drawn from this very position's :meth:`legal_action_mask` (or
         :meth:`random_actions`) and who already hold that mask, so a second legality pass
         would only repeat the first. An illegal action here corrupts its game silently."""
-        acts, given = self._arguments(actions, rolls, reward_mode)
-        return self._play(acts, given, autoreset, max_turns, reward_mode, coin_shaping)
+        episode = EpisodeSettings(reward_mode, coin_shaping, max_turns)
+        return self._play(*self._arguments(actions, rolls), autoreset, episode)
 
     def _arguments(
-        self, actions: Sequence[int] | np.ndarray, rolls: np.ndarray | None, reward_mode: str
+        self, actions: Sequence[int] | np.ndarray, rolls: np.ndarray | None
     ) -> tuple[np.ndarray, np.ndarray]:
         """The actions as (N,) int64 and the dice as (N, 3) int64 (-1s: draw), checked for
         shape and type."""
-        check_reward_mode(reward_mode)
         n = len(self)
         acts = np.asarray(actions)
         if acts.shape != (n,) or not np.issubdtype(acts.dtype, np.integer):
@@ -244,9 +251,7 @@ class BatchGames:
         acts: np.ndarray,
         given: np.ndarray,
         autoreset: bool,
-        max_turns: int,
-        reward_mode: str,
-        coin_shaping: float,
+        episode: EpisodeSettings,
     ) -> StepResult:
         n = len(self)
         status = np.empty(n, np.int8)
@@ -259,20 +264,14 @@ class BatchGames:
             self.params,
             acts,
             given,
-            max_turns,
+            episode.turn_limit,
             autoreset,
             status,
             coin_delta,
             final_coins,
         )
         terminated = status == kernels.TERMINATED
-        rewards = (
-            (coin_shaping * coin_delta).astype(np.float32)
-            if coin_shaping
-            else np.zeros(coin_delta.shape, np.float32)
-        )
-        if terminated.any():
-            rewards[terminated] += final_rewards_batch(final_coins[terminated], reward_mode)
+        rewards = step_rewards(episode, coin_delta, terminated, final_coins)
         return StepResult(rewards, terminated, status == kernels.TRUNCATED, given, final_coins)
 
     def _check(self, actions: np.ndarray, rolls: np.ndarray) -> None:

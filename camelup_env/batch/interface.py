@@ -16,6 +16,7 @@ from typing import Protocol, runtime_checkable
 import numpy as np
 
 from camelup_env.batch.games import StepResult
+from camelup_env.game.episode import DEFAULT_COIN_SHAPING, DEFAULT_REWARD_MODE
 from camelup_env.game.rules import RuleSet
 from camelup_env.game.state import GameState
 
@@ -60,9 +61,9 @@ class Games(Protocol):
         rolls: np.ndarray | None = None,
         *,
         autoreset: bool = False,
-        max_turns: int = 0,
-        reward_mode: str = "win",
-        coin_shaping: float = 0.0,
+        max_turns: int | None = None,
+        reward_mode: str = DEFAULT_REWARD_MODE,
+        coin_shaping: float = DEFAULT_COIN_SHAPING,
     ) -> StepResult:
         """Every game's seat to move plays its action, each checked first."""
         ...
@@ -73,9 +74,9 @@ class Games(Protocol):
         rolls: np.ndarray | None = None,
         *,
         autoreset: bool = False,
-        max_turns: int = 0,
-        reward_mode: str = "win",
-        coin_shaping: float = 0.0,
+        max_turns: int | None = None,
+        reward_mode: str = DEFAULT_REWARD_MODE,
+        coin_shaping: float = DEFAULT_COIN_SHAPING,
     ) -> StepResult:
         """:meth:`step` for callers holding this position's legal masks (an implementation
         whose step checks for free may check here too)."""

@@ -35,6 +35,7 @@ which also records each game's typed events.
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Callable, Sequence
 from functools import partial
@@ -45,8 +46,13 @@ import numpy as np
 from camelup_env.batch.engine_games import make_games
 from camelup_env.batch.games import BatchGames, StepResult, random_streams
 from camelup_env.batch.observe import BatchObserver
+from camelup_env.game.episode import (
+    DEFAULT_COIN_SHAPING,
+    DEFAULT_MAX_TURNS,
+    DEFAULT_REWARD_MODE,
+    EpisodeSettings,
+)
 from camelup_env.game.legality import IllegalActionError
-from camelup_env.game.rewards import check_reward_mode
 from camelup_env.game.rules import RuleSet
 from camelup_env.game.state import GameState
 from camelup_env.observation import LazyObservation, Observer, public_view
@@ -80,9 +86,8 @@ class LearnerGames:
         n: games side by side.
         opponents: one :data:`OpponentSource` for every game, or one per game.
         learner_seat: the learner's seat, or ``None`` for a random seat every episode.
-        reward_mode: as in ``camelup_v1.raw_env``.
-        coin_shaping: as in ``camelup_v1.raw_env``.
-        max_turns: as in ``camelup_v1.raw_env`` (``None``: no limit).
+        reward_mode, coin_shaping, max_turns: the episode's settings, kept as
+            :attr:`episode` (:mod:`camelup_env.game.episode`; ``max_turns=None``: no limit).
         seed: game ``i`` draws from a generator seeded ``seed + i`` (``None``: fresh entropy).
         illegal_reward: an illegal action of an external seat ends its episode with this reward
             (``None``: it raises ``IllegalActionError`` naming the rule).
@@ -100,9 +105,9 @@ class LearnerGames:
         opponents: OpponentSource | Sequence[OpponentSource],
         *,
         learner_seat: int | None = None,
-        reward_mode: str = "win",
-        coin_shaping: float = 0.0,
-        max_turns: int | None = 1000,
+        reward_mode: str = DEFAULT_REWARD_MODE,
+        coin_shaping: float = DEFAULT_COIN_SHAPING,
+        max_turns: int | None = DEFAULT_MAX_TURNS,
         seed: int | None = None,
         illegal_reward: float | None = -1.0,
         autoreset: bool = True,
@@ -111,12 +116,12 @@ class LearnerGames:
     ) -> None:
         if n < 1:
             raise ValueError(f"the number of games must be positive, got {n}")
-        check_reward_mode(reward_mode)
+        self.episode = EpisodeSettings(reward_mode, coin_shaping, max_turns)
+        #: The episode's settings as the games' ``step`` keywords.
+        self._step_args = dataclasses.asdict(self.episode)
         players = rules.num_players
         if learner_seat is not None and not 0 <= learner_seat < players:
             raise ValueError(f"learner_seat must be None or 0..{players - 1}, got {learner_seat}")
-        if max_turns is not None and max_turns < 1:
-            raise ValueError(f"max_turns must be positive or None, got {max_turns}")
         sources = [opponents] * n if callable(opponents) else list(opponents)
         if len(sources) != n or not all(callable(s) for s in sources):
             raise ValueError(f"opponents must be one opponent source or {n} of them")
@@ -124,9 +129,6 @@ class LearnerGames:
         self.games = make_games(rules, n, engine=engine)
         self.sources = sources
         self.learner_seat = learner_seat
-        self.reward_mode = reward_mode
-        self.coin_shaping = float(coin_shaping)
-        self.max_turns = max_turns or 0
         self.illegal_reward = None if illegal_reward is None else float(illegal_reward)
         self.autoreset = autoreset
         self.observers = [Observer(rules, **observer_settings) for _ in range(n)]
@@ -235,7 +237,7 @@ class LearnerGames:
         illegal = ~legal
         if illegal.any():
             if self.illegal_reward is None:  # the game names the rule, before anything moves
-                self.games.step(np.where(self.over, -1, actions), **self._step_args())
+                self.games.step(np.where(self.over, -1, actions), **self._step_args)
             bad = np.flatnonzero(illegal)
             self.pending[bad, self.games.current_player[bad]] += self.illegal_reward
         done = illegal | self.over
@@ -274,7 +276,7 @@ class LearnerGames:
         """Step the games with actions already checked against :meth:`legal_masks` (no second
         legality pass); the masks then no longer hold."""
         self._masks = None
-        return self.games.step_unchecked(actions, **self._step_args())
+        return self.games.step_unchecked(actions, **self._step_args)
 
     def observe(self, indices: np.ndarray, seats: np.ndarray) -> np.ndarray:
         """The observations of ``seats[j]`` in game ``indices[j]`` (len(indices), F)."""
@@ -288,13 +290,6 @@ class LearnerGames:
                 for i, state, seat in zip(indices, states, seats, strict=True)
             ]
         )
-
-    def _step_args(self) -> dict[str, Any]:
-        return {
-            "reward_mode": self.reward_mode,
-            "coin_shaping": self.coin_shaping,
-            "max_turns": self.max_turns,
-        }
 
     def _open(self, indices: np.ndarray) -> None:
         """Deal the games at ``indices`` and play them up to an external seat's turn."""

@@ -23,15 +23,15 @@ def play_to_end(
     games: BatchGames,
     choose: Chooser,
     *,
-    max_turns: int = 0,
+    max_turns: int | None = None,
     check: bool = True,
 ) -> np.ndarray:
     """Step every unfinished game with ``choose`` until all have ended; (N, P) final coins.
 
-    A game over on entry keeps its coins. ``max_turns`` (> 0): a game that reaches that many
-    actions is truncated and scored with its coins as they stand. ``check=False`` steps
-    through :meth:`BatchGames.step_unchecked`, for choosers whose actions follow the legal
-    masks.
+    A game over on entry keeps its coins. ``max_turns`` (``None``: no limit): a game that
+    reaches that many actions is truncated and scored with its coins as they stand.
+    ``check=False`` steps through :meth:`BatchGames.step_unchecked`, for choosers whose
+    actions follow the legal masks.
     """
     final = np.zeros((len(games), games.rules.num_players), np.int64)
     done = games.game_over.copy()

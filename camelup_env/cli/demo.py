@@ -20,8 +20,8 @@ from camelup_env.game.events import (
     LegScored,
     RaceEnded,
     TilePayout,
-    describe_event,
 )
+from camelup_env.render.event_text import describe_event
 
 _NARRATED = (LegScored, RaceEnded, FinalBetsScored, GameOver, TilePayout)
 

@@ -49,6 +49,7 @@ import numpy as np
 
 from camelup_env.batch.engine_games import EngineGames
 from camelup_env.batch.learner import LearnerGames, Opponent
+from camelup_env.game.episode import DEFAULT_COIN_SHAPING, DEFAULT_MAX_TURNS, DEFAULT_REWARD_MODE
 from camelup_env.game.events import Event
 from camelup_env.game.events import public_view as public_event
 from camelup_env.game.rules import RuleSet
@@ -142,9 +143,9 @@ class SingleAgentEnv(gymnasium.Env):
         preset: str = "classic",
         num_players: int = 4,
         rules: RuleSet | None = None,
-        reward_mode: str = "win",
-        coin_shaping: float = 0.0,
-        max_turns: int | None = 1000,
+        reward_mode: str = DEFAULT_REWARD_MODE,
+        coin_shaping: float = DEFAULT_COIN_SHAPING,
+        max_turns: int | None = DEFAULT_MAX_TURNS,
         odds_features: bool = True,
         race_samples: int | None = None,
         action_values: bool = True,

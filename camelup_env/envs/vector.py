@@ -48,6 +48,7 @@ from camelup_env.batch.engine_chance import EngineChanceGames
 from camelup_env.batch.games import BatchGames
 from camelup_env.batch.learner import LearnerGames
 from camelup_env.envs.single_agent import Opponent, opponent_list
+from camelup_env.game.episode import DEFAULT_COIN_SHAPING, DEFAULT_MAX_TURNS, DEFAULT_REWARD_MODE
 from camelup_env.game.rules import RuleSet
 from camelup_env.observation import Observer
 
@@ -82,9 +83,9 @@ class SingleAgentVectorEnv(VectorEnv):
         preset: str = "classic",
         num_players: int = 4,
         rules: RuleSet | None = None,
-        reward_mode: str = "win",
-        coin_shaping: float = 0.0,
-        max_turns: int | None = 1000,
+        reward_mode: str = DEFAULT_REWARD_MODE,
+        coin_shaping: float = DEFAULT_COIN_SHAPING,
+        max_turns: int | None = DEFAULT_MAX_TURNS,
         odds_features: bool = True,
         race_samples: int | None = None,
         action_values: bool = True,

@@ -11,24 +11,21 @@ twice for speed: a new state shares the unchanged ``stacks``/``tiles`` dicts wit
 predecessor (each is copied only by the action that changes it), and a state memoises its legal
 action indices the first time they are asked for.
 
-Camels, dice and colours are indexed as described in :mod:`camelup_env.game.rules`.
+Camels, dice and colours are indexed as described in :mod:`camelup_env.game.rules`. A state's
+JSON form, written and read back from strangers, is :mod:`camelup_env.game.state_json`; the
+invariants every reachable state holds are :meth:`GameState.validate`, here.
 """
 
 from __future__ import annotations
 
-import json
 from collections import Counter
-from dataclasses import dataclass, field, fields
-from typing import Any, Literal, overload
+from dataclasses import dataclass, field
+from typing import Any
 
-from camelup_env import safe_json
+from camelup_env.game import state_json
 from camelup_env.game.rules import RuleSet
+from camelup_env.game.state_json import MAX_COUNT
 
-SCHEMA_VERSION = 1
-#: Limits for state JSON from strangers: a state is about 1 kB and nests 4 levels deep.
-MAX_JSON_BYTES, MAX_JSON_DEPTH = 1 << 20, 8
-#: Largest count (coins, leg number) a state may hold: what 32-bit observations and odds hold.
-MAX_COUNT = (1 << 31) - 1
 #: A race-bet card or hand another seat may not see (R10, ``observation.public_view``).
 HIDDEN = -1
 _new_state = object.__new__
@@ -169,126 +166,30 @@ class GameState:
                 return space, side
         return None
 
-    # Serialisation -------------------------------------------------------------------------
+    # Serialisation (camelup_env.game.state_json) ---------------------------------------------
     def to_dict(self) -> dict[str, Any]:
-        """A JSON-safe document; ``GameState.from_dict(s.to_dict()) == s``. The fields added for
-        the Persian tutorial (``_ADDED_FIELDS``) are written only for rule sets that use them,
-        so every other document is exactly what it was before them."""
-        doc = {
-            "schema_version": SCHEMA_VERSION,
-            "rules": self.rules.to_dict(),
-            "stacks": [[space, list(stack)] for space, stack in sorted(self.stacks.items())],
-            "tiles": [[space, owner, side] for space, (owner, side) in sorted(self.tiles.items())],
-            "pyramid": list(self.pyramid),
-            "revealed": [list(r) for r in self.revealed],
-            "leg_stacks": [list(s) for s in self.leg_stacks],
-            "pyramid_tiles_left": self.pyramid_tiles_left,
-            "coins": list(self.coins),
-            "leg_bets": [[list(b) for b in bets] for bets in self.leg_bets],
-            "pyramid_tiles": list(self.pyramid_tiles),
-            "hands": list(self.hands),
-            "partners": list(self.partners),
-            "winner_pile": [list(c) for c in self.winner_pile],
-            "loser_pile": [list(c) for c in self.loser_pile],
-            "leg": self.leg,
-            "current": self.current,
-            "leg_starter": self.leg_starter,
-            "game_over": self.game_over,
-            "crater": self.crater,
-            "photographer": list(self.photographer) if self.photographer else None,
-            "position_bets": [list(b) for b in self.position_bets],
-            "extra_pending": self.extra_pending,
-        }
-        if self.rules.wanderer or self.rules.leg_cards:
-            doc["wanderer"] = self.wanderer
-            doc["loser_cards"] = [list(c) for c in self.loser_cards]
-        return doc
+        """A JSON-safe document; ``GameState.from_dict(s.to_dict()) == s``."""
+        return state_json.state_to_dict(self)
 
     def to_json(self) -> str:
-        return json.dumps(self.to_dict(), separators=(",", ":"))
+        """:meth:`to_dict` as compact JSON text."""
+        return state_json.state_to_json(self)
 
     @classmethod
     def from_dict(cls, doc: dict[str, Any], validate: bool = True) -> GameState:
-        """Rebuild a state from :meth:`to_dict` output; a bad document raises ``ValueError``.
-
-        The document may come from a stranger (a state or replay file): every value's JSON type
-        and shape is checked here, then :meth:`validate` checks the values against the rule
-        set, so nothing out of range reaches the engine, the odds or an observer. Errors name
-        the field (``"stacks[1][0]: ..."``).
-
+        """Rebuild a state from :meth:`to_dict` output; a bad document raises ``ValueError``
+        naming the field. The document may come from a stranger: its JSON types and shapes are
+        checked, then :meth:`validate` checks the values against the rule set.
         ``validate=False`` skips :meth:`validate` (a third of the cost) for a document whose
-        values come from this engine itself: the public view the referee sends an in-project
-        bot every move (:mod:`tournament.host`), where the check would only repeat the
-        referee's engine in the bot's process. The type and shape checks still run.
-        """
-        if not isinstance(doc, dict):
-            raise ValueError(
-                f"a game state document must be a JSON object, got {type(doc).__name__}"
-            )
-        version = doc.get("schema_version")
-        if version != SCHEMA_VERSION:
-            raise ValueError(
-                f"unsupported game state schema_version {str(version)[:20]} (this camelup "
-                f"reads {SCHEMA_VERSION})"
-            )
-        missing = [f for f in _FIELD_NAMES if f not in doc and f not in _ADDED_FIELDS]
-        if missing:
-            raise ValueError(f"game state document is missing field(s) {missing}")
-        extra = set(doc) - set(_FIELD_NAMES) - {"schema_version"}
-        if extra:
-            raise ValueError(
-                f"game state document has unknown field(s) {sorted(map(str, extra))[:5]}"
-            )
-        rules = RuleSet.from_dict(doc["rules"])
-        n = rules.num_players
-
-        def seats(name: str) -> tuple[int, ...]:
-            """A per-seat list of ints."""
-            return _ints(doc[name], name, n)
-
-        photographer = doc["photographer"]
-        state = cls(
-            rules=rules,
-            stacks=_stacks(doc["stacks"]),
-            tiles={space: (owner, side) for space, owner, side in _rows(doc["tiles"], "tiles", 3)},
-            pyramid=_ints(doc["pyramid"], "pyramid"),
-            revealed=_rows(doc["revealed"], "revealed", 3),
-            leg_stacks=_rows(doc["leg_stacks"], "leg_stacks", length=rules.n_racing),
-            pyramid_tiles_left=_int(doc["pyramid_tiles_left"], "pyramid_tiles_left"),
-            coins=seats("coins"),
-            leg_bets=tuple(
-                _rows(r, f"leg_bets[{i}]", 2)
-                for i, r in enumerate(_items(doc["leg_bets"], "leg_bets", length=n))
-            ),
-            pyramid_tiles=seats("pyramid_tiles"),
-            hands=seats("hands"),
-            partners=seats("partners"),
-            winner_pile=_rows(doc["winner_pile"], "winner_pile", 2),
-            loser_pile=_rows(doc["loser_pile"], "loser_pile", 2),
-            leg=_int(doc["leg"], "leg"),
-            current=_int(doc["current"], "current"),
-            leg_starter=_int(doc["leg_starter"], "leg_starter"),
-            game_over=_bool(doc["game_over"], "game_over"),
-            crater=_int(doc["crater"], "crater"),
-            photographer=(None if photographer is None else _ints(photographer, "photographer", 2)),
-            position_bets=_rows(doc["position_bets"], "position_bets", 4),
-            extra_pending=_bool(doc["extra_pending"], "extra_pending"),
-            wanderer=_int(doc.get("wanderer", 0), "wanderer"),
-            loser_cards=_rows(doc.get("loser_cards", []), "loser_cards", 3),
-        )
-        if len(state.stacks) != len(doc["stacks"]) or len(state.tiles) != len(doc["tiles"]):
-            raise ValueError("stacks and tiles may list each space once")
-        if validate:
-            state.validate()
-        return state
+        values come from this engine itself (:func:`camelup_env.game.state_json.state_from_dict`
+        says when)."""
+        return state_json.state_from_dict(cls, doc, validate)
 
     @classmethod
     def from_json(cls, text: str | bytes) -> GameState:
         """A state from :meth:`to_json` text, checked as untrusted input (see :meth:`from_dict`
         and :mod:`camelup_env.safe_json`): any problem is a ``ValueError``."""
-        return cls.from_dict(
-            safe_json.loads(text, "game state", max_bytes=MAX_JSON_BYTES, max_depth=MAX_JSON_DEPTH)
-        )
+        return state_json.state_from_json(cls, text)
 
     def validate(self) -> None:
         """Check the invariants every reachable state satisfies; raise ``ValueError`` naming the
@@ -465,79 +366,3 @@ class GameState:
                     f"(R9.3), got owner {owner}, tile {(camel, value)}"
                 )
             held[owner].remove((camel, value))
-
-
-_FIELD_NAMES = tuple(f.name for f in fields(GameState) if f.init)
-#: Fields added after schema version 1 was published (the Persian tutorial, R14): a document
-#: written before them has none and reads as their defaults.
-_ADDED_FIELDS = frozenset({"wanderer", "loser_cards"})
-
-
-def _int(value: Any, name: str) -> int:
-    if type(value) is not int or abs(value) > MAX_COUNT:
-        raise ValueError(f"{name} must be an integer of at most {MAX_COUNT}, got {str(value)[:40]}")
-    return value
-
-
-def _fits(values: list[Any]) -> bool:
-    """Every value is an int ``_int`` accepts: the checks of a whole list in one pass, with no
-    per-entry field name built (a bot process rebuilds every state it is sent, so this is its
-    hot path); only a list that fails is walked again entry by entry, to name the bad one."""
-    return all(type(v) is int and -MAX_COUNT <= v <= MAX_COUNT for v in values)
-
-
-def _bool(value: Any, name: str) -> bool:
-    if type(value) is not bool:
-        raise ValueError(f"{name} must be true or false, got {str(value)[:40]}")
-    return value
-
-
-def _items(value: Any, name: str, length: int | None = None) -> list[Any]:
-    if type(value) is not list:
-        raise ValueError(f"{name} must be a list, got {type(value).__name__}")
-    if length is not None and len(value) != length:
-        raise ValueError(f"{name} must have {length} entries, got {len(value)}")
-    return value
-
-
-@overload
-def _ints(value: Any, name: str, length: Literal[2]) -> tuple[int, int]: ...
-@overload
-def _ints(value: Any, name: str, length: int | None = None) -> tuple[int, ...]: ...
-def _ints(value: Any, name: str, length: int | None = None) -> tuple[int, ...]:
-    """A list of ints (of ``length`` entries, if given) as a tuple."""
-    items = _items(value, name, length)
-    if _fits(items):
-        return tuple(items)
-    return tuple(_int(v, f"{name}[{j}]") for j, v in enumerate(items))
-
-
-# The rows' width is checked, so a fixed width gives rows of that many ints.
-@overload
-def _rows(value: Any, name: str, width: Literal[2]) -> tuple[tuple[int, int], ...]: ...
-@overload
-def _rows(value: Any, name: str, width: Literal[3]) -> tuple[tuple[int, int, int], ...]: ...
-@overload
-def _rows(value: Any, name: str, width: Literal[4]) -> tuple[tuple[int, int, int, int], ...]: ...
-@overload
-def _rows(value: Any, name: str, *, length: int) -> tuple[tuple[int, ...], ...]: ...
-def _rows(
-    value: Any,
-    name: str,
-    width: int | None = None,
-    length: int | None = None,
-) -> tuple[tuple[int, ...], ...]:
-    """A list (of ``length`` entries) of int lists (each of ``width`` entries) as tuples."""
-    rows = _items(value, name, length)
-    if all(type(r) is list and (width is None or len(r) == width) and _fits(r) for r in rows):
-        return tuple(map(tuple, rows))
-    return tuple(_ints(r, f"{name}[{i}]", width) for i, r in enumerate(rows))
-
-
-def _stacks(value: Any) -> dict[int, tuple[int, ...]]:
-    """``[[space, [camel, ...]], ...]`` as the ``stacks`` dict."""
-    stacks: dict[int, tuple[int, ...]] = {}
-    for i, entry in enumerate(_items(value, "stacks")):
-        space, camels = _items(entry, f"stacks[{i}]", 2)
-        stacks[_int(space, f"stacks[{i}][0]")] = _ints(camels, f"stacks[{i}][1]")
-    return stacks

@@ -12,11 +12,17 @@ from camelup_env.game.state import GameState
 from camelup_env.odds import wanderer
 from camelup_env.odds.kernels import _final_ranking, _leg_kernel, _placement_kernel
 from camelup_env.odds.lru import LRU
-from camelup_env.odds.tables import _mask_of, _position, _pyramid_mask, _tables_of, _tile_sides
+from camelup_env.odds.tables import _position, _pyramid_mask, _tables_of, _tile_sides
 
 _NO_PICKS = np.empty(0)  # the leg kernel's ``pick_at`` when no sample of the leg end is wanted
 _NO_ROWS = np.empty(0, np.int64)
 _leg_cache = LRU()
+#: The first ten arguments of the leg and placement kernels: the board, the dice left, the
+#: reveals left, the dice faces (camel, value, weight, count), the racing camels, the track's
+#: length and the tile side per space.
+_LegArguments = tuple[
+    np.ndarray, int, int, np.ndarray, np.ndarray, np.ndarray, np.ndarray, int, int, np.ndarray
+]
 _place_cache = LRU()
 _photo_cache = LRU()
 
@@ -32,6 +38,41 @@ def _leg_key(state: GameState, board: list, side: list) -> tuple:
     )
 
 
+def _leg_kernel_on(
+    state: GameState,
+    board: list,
+    side: list,
+    camera: int = 0,
+    pick_at: np.ndarray = _NO_PICKS,
+    pick_order: np.ndarray = _NO_ROWS,
+) -> tuple:
+    """:func:`_leg_kernel` for the rest of ``state``'s leg: its dice and reveals left, the
+    board ``board`` and the tile side per space ``side`` (:func:`_position`'s), with the camera
+    on ``camera`` (0: none) and leg-end samples at ``pick_at`` (none by default). The one place
+    a state becomes the kernel's arguments (:func:`_placement_kernel` takes the same first
+    ten)."""
+    return _leg_kernel(*_leg_arguments(state, board, side), camera, pick_at, pick_order)
+
+
+def _leg_arguments(state: GameState, board: list, side: list) -> _LegArguments:
+    """The first ten arguments of the leg and placement kernels for ``state`` (see
+    :func:`_leg_kernel_on`)."""
+    rules = state.rules
+    t = _tables_of(rules)
+    return (
+        np.array(board, np.int64),
+        _pyramid_mask(state),
+        min(state.pyramid_tiles_left, len(state.pyramid)),
+        t.face_camel,
+        t.face_value,
+        t.face_weight,
+        t.n_faces,
+        rules.n_racing,
+        rules.track_length,
+        np.array(side, np.int64),
+    )
+
+
 def _leg_entry(
     state: GameState, board: list, side: list, over: bool
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -44,22 +85,7 @@ def _leg_entry(
         if state.game_over or over:
             found = (_final_ranking(board, rules.n_racing), np.zeros(rules.last_tile_space + 2))
         else:
-            t = _tables_of(rules)
-            found = _leg_kernel(
-                np.array(board, np.int64),
-                _mask_of(state.pyramid),
-                min(state.pyramid_tiles_left, len(state.pyramid)),
-                t.face_camel,
-                t.face_value,
-                t.face_weight,
-                t.n_faces,
-                rules.n_racing,
-                rules.track_length,
-                np.array(side, np.int64),
-                0,
-                _NO_PICKS,
-                _NO_ROWS,
-            )[:2]
+            found = _leg_kernel_on(state, board, side)[:2]
         for a in found:
             a.setflags(write=False)
         _leg_cache.put(key, found)
@@ -147,21 +173,9 @@ def placement_odds(state: GameState, seat: int) -> dict[tuple[int, int], Placeme
     result = {p: PlacementOdds(0.0, lifted) for p in places}
     reached = [p for p in places if _reachable(state, p[0], left)]
     if reached and left > 0 and not over:
-        t = _tables_of(rules)
-        landings, ranks = _placement_kernel(
-            np.array(board, np.int64),
-            _pyramid_mask(state),
-            left,
-            t.face_camel,
-            t.face_value,
-            t.face_weight,
-            t.n_faces,
-            rules.n_racing,
-            rules.track_length,
-            np.array(side, np.int64),
-            np.array([p[0] for p in reached], np.int64),
-            np.array([p[1] for p in reached], np.int64),
-        )
+        spaces = np.array([p[0] for p in reached], np.int64)
+        sides = np.array([p[1] for p in reached], np.int64)
+        landings, ranks = _placement_kernel(*_leg_arguments(state, board, side), spaces, sides)
         ranks.setflags(write=False)
         for p, v, r in zip(reached, landings, ranks, strict=True):
             result[p] = PlacementOdds(float(v), r)
@@ -183,27 +197,10 @@ def _reachable(state: GameState, space: int, left: int) -> bool:
 def _leg_enumeration(state: GameState, side: list[int], camera: int = 0):
     """The leg kernel's results (see :func:`_leg_kernel`) for ``state`` with the tile sides
     ``side`` (per space 0..L+1), or None when no reveal is left or the race is over."""
-    rules = state.rules
     board, _, over = _position(state)
-    left = min(state.pyramid_tiles_left, len(state.pyramid))
-    if state.game_over or over or left <= 0:
+    if state.game_over or over or min(state.pyramid_tiles_left, len(state.pyramid)) <= 0:
         return None
-    t = _tables_of(rules)
-    return _leg_kernel(
-        np.array(board, np.int64),
-        _pyramid_mask(state),
-        left,
-        t.face_camel,
-        t.face_value,
-        t.face_weight,
-        t.n_faces,
-        rules.n_racing,
-        rules.track_length,
-        np.array(side, np.int64),
-        camera,
-        _NO_PICKS,
-        _NO_ROWS,
-    )
+    return _leg_kernel_on(state, board, side, camera)
 
 
 def expected_landings(state: GameState, ignore_tiles_of: int | None = None) -> np.ndarray:

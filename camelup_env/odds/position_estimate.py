@@ -9,17 +9,18 @@ from dataclasses import dataclass
 import numpy as np
 
 from camelup_env.game.state import GameState
-from camelup_env.odds.kernels import _leg_kernel, _race_kernel
+from camelup_env.odds.kernels import _race_kernel
 from camelup_env.odds.leg import (
     _NO_ROWS,
     _leg_cache,
     _leg_entry,
+    _leg_kernel_on,
     _leg_key,
     leg_rank_probabilities,
 )
 from camelup_env.odds.lru import LRU
 from camelup_env.odds.race import RaceOdds, _race_odds, race_probabilities
-from camelup_env.odds.tables import _mask_of, _position, _tables, _tables_of
+from camelup_env.odds.tables import _position, _tables, _tables_of
 
 _position_cache = LRU()
 
@@ -87,23 +88,9 @@ def _picks_for(race_samples: int) -> int:
 
 
 def _enumerate(state: GameState, board: list, side: list, n_picks: int) -> _Enumerated:
-    rules = state.rules
-    t = _tables_of(rules)
     at, order = _pick_points(n_picks)
-    probs, landings, _, ended, picks, pick_open = _leg_kernel(
-        np.array(board, np.int64),
-        _mask_of(state.pyramid),
-        min(state.pyramid_tiles_left, len(state.pyramid)),
-        t.face_camel,
-        t.face_value,
-        t.face_weight,
-        t.n_faces,
-        rules.n_racing,
-        rules.track_length,
-        np.array(side, np.int64),
-        0,
-        at,
-        order,
+    probs, landings, _, ended, picks, pick_open = _leg_kernel_on(
+        state, board, side, pick_at=at, pick_order=order
     )
     probs.setflags(write=False)
     landings.setflags(write=False)

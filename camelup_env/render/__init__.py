@@ -1,1 +1,2 @@
-"""Pictures of a game: text (the environments' ``render``), PNG images and SVG boards."""
+"""Pictures of a game: text (the environments' ``render``, and events in words), PNG images and
+SVG boards."""

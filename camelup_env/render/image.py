@@ -20,6 +20,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from camelup_env.game.movement import ranking
 from camelup_env.game.state import GameState
+from camelup_env.render.supercup_notes import supercup_notes
 
 RGB = {
     "blue": (52, 101, 164),
@@ -158,28 +159,8 @@ def render_image(state: GameState, viewer: int | None = None) -> np.ndarray:
         d.text((x + 4, y), text, fill=_text_on(fill) if stack else INK, font=fs)
         x += 56
     y += 28
-    if supercup:  # R9.1 support dice, R9.3 position tiles
-        parts = []
-        if rules.support_dice:
-            first = rules.first_support_die
-            inside = [col[d - first] + "+" for d in state.pyramid if d >= first]
-            parts.append("support dice in pyramid: " + (", ".join(inside) or "none"))
-            if rules.extra_action:
-                crater = [col[c] for c in range(rules.n_racing) if state.crater >> c & 1]
-                parts.append("crater: " + (", ".join(crater) or "none"))
-        if rules.photographer:
-            cam = state.photographer
-            parts.append(f"camera: space {cam[1]} (P{cam[0]})" if cam else "camera: free")
-        if rules.position_bets:
-            taken = {pos: (o, c, v) for o, pos, c, v in state.position_bets}
-            tiles = [
-                f"{pos}: P{taken[pos][0]} on {col[taken[pos][1]]} (covers {taken[pos][2]})"
-                if pos in taken
-                else f"{pos}: free"
-                for pos in rules.position_tiles
-            ]
-            parts.append("position tiles " + ", ".join(tiles))
-        d.text((16, y), " · ".join(parts), fill=INK, font=f)
+    if supercup:  # R9.1 support dice, R9.2 camera, R9.3 position tiles
+        d.text((16, y), " · ".join(supercup_notes(state, camera=True)), fill=INK, font=f)
         y += 24
     if rules.leg_cards:  # R14.4
         cards = ", ".join(f"P{o} {col[c]} {v}" for o, c, v in state.loser_cards) or "none"

@@ -19,6 +19,7 @@ from html import escape
 
 from camelup_env.game.state import GameState
 from camelup_env.render.image import BG, HIDDEN, INK, RGB, SAND, track_x
+from camelup_env.render.supercup_notes import supercup_notes
 
 CELL, BLOCK, PAD = 48, 18, 12
 
@@ -171,7 +172,7 @@ def render_svg(state: GameState, viewer: int | None = None) -> str:
 
     if rules.support_dice or rules.position_bets:  # Supercup modules 1 and 3 (R9.1, R9.3)
         y += 30
-        parts.append(_text(PAD, y + 14, _supercup_line(state), size=12))
+        parts.append(_text(PAD, y + 14, " · ".join(supercup_notes(state, camera=False)), size=12))
     y += 34
     parts.append(_text(PAD, y + 16, "leg bets:", size=13, weight="bold"))
     x = PAD + 70
@@ -230,24 +231,3 @@ def render_svg(state: GameState, viewer: int | None = None) -> str:
         f'aria-label="the board"><rect width="100%" height="100%" fill="{background}"/>'
         f"{body}</svg>"
     )
-
-
-def _supercup_line(state: GameState) -> str:
-    """The support dice in the pyramid and in craters, and the position tiles taken."""
-    rules = state.rules
-    col = rules.colours
-    parts = []
-    if rules.support_dice:
-        first = rules.first_support_die
-        inside = [col[d - first] + "+" for d in state.pyramid if d >= first]
-        parts.append("support dice in the pyramid: " + (", ".join(inside) or "none"))
-        if rules.extra_action:
-            crater = [col[c] for c in range(rules.n_racing) if state.crater >> c & 1]
-            parts.append("in craters: " + (", ".join(crater) or "none"))
-    if rules.position_bets:
-        taken = [
-            f"{pos} by P{owner} on {col[camel]} {value}"
-            for owner, pos, camel, value in state.position_bets
-        ]
-        parts.append("position tiles: " + (", ".join(taken) or "none taken"))
-    return " · ".join(parts)
