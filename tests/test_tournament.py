@@ -433,3 +433,42 @@ def test_chart_labels_wrap_to_the_width_of_a_bar(label: str) -> None:
     assert all(0 < len(line) <= LABEL_WIDTH for line in lines)
     assert "".join(lines).replace(" ", "") == label.replace(" ", "")
     assert len(lines) == 1 or len(label) > LABEL_WIDTH
+
+
+def test_a_tournament_reports_each_agents_luck_adjusted_win_share(tmp_path: Path) -> None:
+    """Every record carries its seats' luck, measured as ``camelup evaluate`` measures it, and
+    the summary's adjusted win share is the mean of the results minus that luck; a record
+    without it (an older run's) gets it at the summary; ``luck=False`` leaves the column out."""
+    from camelup_env.game.rules import RuleSet
+    from tournament.luck import GameLuck
+
+    cfg = config(agents=["random", "greedy"], games=4, workers=1)
+    summary = run_tournament(cfg, tmp_path / "lucky", progress=False)
+    records = read_games(tmp_path / "lucky" / "games.jsonl")
+    game_luck = GameLuck.shipped(RuleSet("classic", num_players=2))
+    assert game_luck is not None
+    for r in records:
+        expected = game_luck.of_game(r["seed"], r["actions"])
+        assert r["luck"] == pytest.approx(expected.tolist())
+    for row in summary["rows"]:
+        seats = [(r, r["agents"].index(row["agent"])) for r in records]
+        adjusted = [
+            (1.0 / len(r["winner_seats"]) if s in r["winner_seats"] else 0.0) - r["luck"][s]
+            for r, s in seats
+        ]
+        assert row["win_share_adjusted"] == pytest.approx(sum(adjusted) / len(adjusted))
+    assert "luck-adjusted" in (tmp_path / "lucky" / "summary.md").read_text()
+    del records[0]["luck"]
+    again = summarise(records, ["random", "greedy"])
+    assert math.isnan(again["rows"][0]["win_share_adjusted"])  # half-measured: no figure
+    log = tmp_path / "lucky" / "games.jsonl"
+    log.write_text("".join(json.dumps(r) + "\n" for r in records))
+    resumed = run_tournament(cfg, tmp_path / "lucky", progress=False)  # every game played
+    assert [r["win_share_adjusted"] for r in resumed["rows"]] == pytest.approx(
+        [r["win_share_adjusted"] for r in summary["rows"]]
+    )
+
+    plain = run_tournament(cfg, tmp_path / "plain", progress=False, luck=False)
+    assert all(math.isnan(row["win_share_adjusted"]) for row in plain["rows"])
+    assert "luck" not in read_games(tmp_path / "plain" / "games.jsonl")[0]
+    assert "luck-adjusted" not in (tmp_path / "plain" / "summary.md").read_text()

@@ -17,6 +17,11 @@ from tournament.run import results_folder, run_tournament
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("config", nargs="?", help="tournament YAML (configs/tournament/...)")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    parser.add_argument(
+        "--no-luck",
+        action="store_true",
+        help="skip the luck-adjusted win shares (docs/luck.md) and their seconds per game",
+    )
     add_override_flags(parser, TournamentConfig)
 
 
@@ -25,7 +30,9 @@ def run(args: argparse.Namespace) -> int:
     try:
         config = tournament_config(args.config, overrides_from_args(args, TournamentConfig))
         out = results_folder(config)
-        summary = run_tournament(config, out, progress=not args.no_progress, command=command)
+        summary = run_tournament(
+            config, out, progress=not args.no_progress, command=command, luck=not args.no_luck
+        )
     except TournamentError as exc:
         print(f"camelup tournament: error: {exc}", file=sys.stderr)
         return 2

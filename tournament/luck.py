@@ -11,6 +11,7 @@ adjusted figures.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 
 import numpy as np
@@ -33,11 +34,9 @@ class GameLuck:
 
     @classmethod
     def shipped(cls, rules: RuleSet) -> GameLuck | None:
-        """With the shipped win-probability model of ``rules``, or None where there is none."""
-        try:
-            return cls(rules, load_win_model(rules))
-        except ValueError:
-            return None
+        """With the shipped win-probability model of ``rules``, or None where there is none.
+        One per rule set and process: the deal's mean takes seconds (every deal is valued)."""
+        return _shipped(rules)
 
     def of_game(self, seed: int, actions: Sequence[int]) -> np.ndarray:
         """Each seat's luck in game ``seed`` played with ``actions`` (the referee's deal and
@@ -51,3 +50,11 @@ class GameLuck:
             ledger.step(state, action, events)
         assert ledger.total is not None
         return ledger.total
+
+
+@functools.lru_cache(maxsize=16)
+def _shipped(rules: RuleSet) -> GameLuck | None:
+    try:
+        return GameLuck(rules, load_win_model(rules))
+    except ValueError:
+        return None

@@ -111,6 +111,7 @@ def summarise(records: list[dict], labels: list[str]) -> dict[str, Any]:
     model = PlackettLuce()
     ratings = {label: model.rating(name=label) for label in labels}
     shares: dict[str, list[float]] = defaultdict(list)
+    adjusted: dict[str, list[float]] = defaultdict(list)  # shares minus luck (tournament.luck)
     scores: dict[str, list[float]] = defaultdict(list)
     ranks: dict[str, list[float]] = defaultdict(list)
     forfeits: dict[str, int] = defaultdict(int)
@@ -126,6 +127,8 @@ def summarise(records: list[dict], labels: list[str]) -> dict[str, Any]:
         for seat, label in enumerate(agents):
             share = win_share(rec, seat)
             shares[label].append(share)
+            if "luck" in rec:
+                adjusted[label].append(share - rec["luck"][seat])
             seat_shares[seat].append(share)
             seeds[label].append(rec["seed"])
             seat_seeds[seat].append(rec["seed"])
@@ -156,6 +159,9 @@ def summarise(records: list[dict], labels: list[str]) -> dict[str, Any]:
     rows: list[dict[str, Any]] = []
     for label in labels:
         win, win_low, win_high = share_interval(shares[label], seeds[label])
+        # every game's luck, or no adjusted figure (a half-measured mean would mislead)
+        lucky = len(adjusted[label]) == len(shares[label]) > 0
+        adj, adj_ci = mean_ci(adjusted[label], seeds[label]) if lucky else (math.nan, math.nan)
         coins, coins_ci = mean_ci(scores[label], seeds[label])
         rank, _ = mean_ci(ranks[label])
         r = ratings[label]
@@ -166,6 +172,8 @@ def summarise(records: list[dict], labels: list[str]) -> dict[str, Any]:
                 "win_share": win,
                 "win_low": win_low,
                 "win_high": win_high,
+                "win_share_adjusted": adj,
+                "adjusted_ci": adj_ci,
                 "mean_coins": coins,
                 "coins_ci": coins_ci,
                 "mean_rank": rank,

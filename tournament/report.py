@@ -33,6 +33,8 @@ def write_summary(
             "win_share",
             "win_low",
             "win_high",
+            "win_share_adjusted",
+            "adjusted_ci",
             "mean_coins",
             "coins_ci",
             "mean_rank",
@@ -65,13 +67,30 @@ def write_summary(
         "Ordinal = mu - 3 sigma (openskill Plackett-Luce). "
         f"An equal player wins {100 / n:.1f}% of its games.",
         "",
-        "| agent | games | win rate | mean coins | mean rank | ordinal | mu | sigma | forfeits |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    lucky = any(not math.isnan(r["win_share_adjusted"]) for r in rows)
+    if lucky:
+        lines += [
+            "Luck-adjusted: each game's result minus its seats' luck, the chance corrections "
+            "of the win-probability model (docs/luck.md): the same mean in expectation, a "
+            "narrower interval (95%, normal, clustered by seed).",
+            "",
+        ]
+    adjusted_head = " luck-adjusted |" if lucky else ""
+    lines += [
+        f"| agent | games | win rate |{adjusted_head} mean coins | mean rank | ordinal | mu | "
+        "sigma | forfeits |",
+        "|---|---:|---:|" + ("---:|" if lucky else "") + "---:|---:|---:|---:|---:|---:|",
     ]
     for r in rows:
+        adjusted = (
+            f" {100 * r['win_share_adjusted']:.1f}% {plus_minus(100 * r['adjusted_ci'], '.1f')} |"
+            if lucky
+            else ""
+        )
         lines.append(
             f"| {r['agent']} | {r['games']} | "
-            f"{_pct(r['win_share'], r['win_low'], r['win_high'])} | "
+            f"{_pct(r['win_share'], r['win_low'], r['win_high'])} |{adjusted} "
             f"{r['mean_coins']:.2f} {plus_minus(r['coins_ci'])} | {r['mean_rank']:.2f} | "
             f"{r['ordinal']:.2f} | {r['mu']:.2f} | {r['sigma']:.2f} | {r['forfeits']} |"
         )

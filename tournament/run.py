@@ -5,6 +5,10 @@ Games are played by the referee (:mod:`tournament.referee`) on the game workers 
 ``games.jsonl`` as its game ends, so a run stopped any way (Ctrl-C, ``kill -9``) resumes with
 the same command: finished games are kept, the rest are played, and the summary is the one an
 uninterrupted run writes.
+
+Each record also gets every seat's luck (:mod:`tournament.luck`: the chance corrections of the
+shipped win-probability model, where the rule set has one) as its game ends, so the summary
+shows each agent's luck-adjusted win share beside the raw one.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from tournament.config import TournamentConfig, TournamentError
+from tournament.luck import GameLuck
 from tournament.pool import MatchSetup, check_bots_start, run_games
 from tournament.ratings import summarise
 from tournament.records import GameLog, OutputLock, prepare_out
@@ -50,9 +55,12 @@ def run_tournament(
     out: Path | None = None,
     progress: bool = True,
     command: str | None = None,
+    luck: bool = True,
 ) -> dict[str, Any]:
     """Play (or resume) the tournament into ``out`` (default :func:`results_folder`) and write
-    the summaries; :class:`~tournament.config.TournamentError` for a problem of the user's."""
+    the summaries; :class:`~tournament.config.TournamentError` for a problem of the user's.
+    With ``luck``, each record gets its seats' luck (module docstring), and the summary the
+    luck-adjusted win shares; records of an earlier run without it get it at the summary."""
     out = out or results_folder(config)
     with OutputLock(out):
         done = prepare_out(out, config)
@@ -75,11 +83,14 @@ def run_tournament(
                 connect(config.address, config.workers)
             check_bots_start(setup)
         records = list(done)
+        game_luck = GameLuck.shipped(config.ruleset()) if luck else None
         log = GameLog(out / "games.jsonl")
         bar = _progress_bar(config.name, len(games), len(done)) if progress and todo else None
         try:
 
             def on_record(record: dict) -> None:
+                if game_luck is not None:
+                    add_luck(record, game_luck)
                 log.append(record)
                 records.append(record)
                 if bar is not None:
@@ -95,9 +106,18 @@ def run_tournament(
             if bar is not None:
                 bar.stop()
             log.close()
+        if game_luck is not None:
+            for record in records:
+                add_luck(record, game_luck)
         summary = summarise(records, [e.label for e in config.entries()])
         write_summary(out, config, summary, command)
     return summary
+
+
+def add_luck(record: dict, game_luck: GameLuck) -> None:
+    """Put each seat's luck in the game ``record`` (key ``luck``) unless it is there."""
+    if "luck" not in record:
+        record["luck"] = [float(x) for x in game_luck.of_game(record["seed"], record["actions"])]
 
 
 def check_schedule(
