@@ -12,7 +12,7 @@ from engine_positions import CLASSIC, pile_scored, position, roll
 from camelup_env import RuleSet, apply_action, legal_actions, new_game
 from camelup_env.game.payouts import pile_evs
 from camelup_env.odds.win import SHIPPED, WinModel, equity, load_win_model, progress
-from training.win_model import Samples, fit, quality
+from training.win_model import Samples, fit, quality, reliability
 
 B, G, OR, W, Y = (CLASSIC[c] for c in ("blue", "green", "orange", "white", "yellow"))
 
@@ -98,6 +98,18 @@ def test_fit_recovers_the_sharpness_that_made_the_data() -> None:
     )
     table = quality(fitted, samples)
     assert table[0]["brier_model"] < table[0]["brier_equal"]
+
+
+def test_the_reliability_diagram_is_drawn(tmp_path: Path) -> None:
+    rng = np.random.default_rng(1)
+    k, n = 2_000, 4
+    eq, x = rng.normal(0, 6, (k, n)), rng.uniform(0.1, 1.0, k)
+    model = WinModel((-1.2, 0.4, 1.5))
+    shares = np.eye(n)[(rng.random(k)[:, None] > model.from_features(eq, x).cumsum(1)).sum(1)]
+    samples = Samples(eq, x, shares, np.ones(k, int), np.full((k, n), 1.0 / n))
+    path = tmp_path / "reliability.png"
+    reliability(model, samples, path, "synthetic")
+    assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and path.stat().st_size > 10_000
 
 
 def test_shipped_models_load_and_unknown_presets_are_refused(tmp_path: Path) -> None:

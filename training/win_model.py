@@ -129,6 +129,47 @@ def quality(model: WinModel, samples: Samples) -> list[dict]:
     return rows
 
 
+def reliability(model: WinModel, samples: Samples, path: Path, title: str) -> None:
+    """A reliability diagram of ``samples`` (held-out positions) at ``path`` (PNG): every seat's
+    predicted chance to win, in ten bins of equal width, against the share of the game it won,
+    for the model and the coin leader; a calibrated model lies on the diagonal."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(5.2, 5.2), dpi=110)
+    ax.plot([0, 1], [0, 1], color="#999999", linewidth=1, label="calibrated")
+    predictions = {
+        "win-probability model": model.from_features(samples.equities, samples.progress),
+        "coin leader": samples.leaders,
+    }
+    for (name, p), marker in zip(predictions.items(), ("o", "s"), strict=True):
+        flat, won = p.ravel(), samples.shares.ravel()
+        bins = np.minimum((flat * 10).astype(int), 9)
+        xs, ys, sizes = [], [], []
+        for b in range(10):
+            at = bins == b
+            if at.sum() >= 20:  # a bin of fewer positions says little
+                xs.append(flat[at].mean())
+                ys.append(won[at].mean())
+                sizes.append(at.sum())
+        ax.plot(xs, ys, marker=marker, label=f"{name} (Brier {_brier(p, samples):.3f})")
+    ax.set_xlabel("predicted chance to win (mean of the bin)")
+    ax.set_ylabel("share of the game won")
+    ax.set_xlim(0, 1)
+    ax.set_ylim(0, 1)
+    ax.set_title(title, fontsize=10)
+    ax.legend(loc="upper left", fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
+
+
+def _brier(p: np.ndarray, samples: Samples) -> float:
+    return float(((p - samples.shares) ** 2).sum(axis=1).mean())
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m training.win_model", description=__doc__)
     parser.add_argument("--preset", default="classic", choices=PRESETS)
@@ -139,6 +180,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--mix", default=DEFAULT_MIX, help="bots drawn seat by seat")
     parser.add_argument("--every", type=int, default=3, help="sample every k-th position")
     parser.add_argument("--out", type=Path, default=SHIPPED)
+    parser.add_argument(
+        "--reliability", type=Path, default=None, help="also draw the held-out reliability (PNG)"
+    )
     args = parser.parse_args(argv)
     try:
         rules = RuleSet(args.preset, num_players=args.players)
@@ -165,6 +209,14 @@ def main(argv: list[str] | None = None) -> int:
         "holdout_by_leg": table,
     }
     args.out.write_text(json.dumps(doc, indent=1) + "\n")
+    if args.reliability is not None:
+        reliability(
+            model,
+            held,
+            args.reliability,
+            f"{args.preset}, {args.players} players: {len(held.progress):,} held-out positions "
+            f"of {args.holdout} games",
+        )
     print(f"{args.preset}/{args.players}: beta {model.beta}")
     for row in table:
         print(row)
