@@ -31,7 +31,7 @@ from camelup_env.game.rules import PRESETS, RuleSet
 from camelup_env.game.state import GameState
 from camelup_env.match import observe, run_game
 from camelup_env.odds.luck import coin_leader
-from camelup_env.odds.win import SHIPPED, WinModel, equity, progress
+from camelup_env.odds.win import SHIPPED, WinModel, equity, load_win_model, progress
 
 DEFAULT_MIX = "greedy,expert,heuristic,random"
 
@@ -57,6 +57,8 @@ def play_samples(rules: RuleSet, games: int, seed: int, mix: list[str], every: i
     rows: list[tuple[GameState, int]] = []
     shares: list[np.ndarray] = []
     for g in range(games):
+        for bot in bots.values():  # a seeded bot (random) draws the same moves on every run
+            bot.reset(seed + g)
         seats = [bots[mix[i]] for i in pick.integers(0, len(mix), rules.num_players)]
         states: list[GameState] = []
 
@@ -183,6 +185,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--reliability", type=Path, default=None, help="also draw the held-out reliability (PNG)"
     )
+    parser.add_argument(
+        "--measure",
+        action="store_true",
+        help="measure the model in --out on the held-out games (no fit, nothing written but "
+        "the --reliability picture)",
+    )
     args = parser.parse_args(argv)
     try:
         rules = RuleSet(args.preset, num_players=args.players)
@@ -195,8 +203,16 @@ def main(argv: list[str] | None = None) -> int:
         print(f"win_model: {exc}", file=sys.stderr)
         return 2
     start = time.time()
-    train = play_samples(rules, args.games, args.seed, mix, args.every)
     held = play_samples(rules, args.holdout, args.seed + 1_000_000, mix, args.every)
+    if args.measure:
+        try:
+            model = load_win_model(rules, args.out)
+        except ValueError as exc:
+            print(f"win_model: {exc}", file=sys.stderr)
+            return 2
+        _report(args, model, quality(model, held), held)
+        return 0
+    train = play_samples(rules, args.games, args.seed, mix, args.every)
     model = fit(train)
     table = quality(model, held)
     doc = json.loads(args.out.read_text()) if args.out.exists() else {"models": {}}
@@ -209,6 +225,12 @@ def main(argv: list[str] | None = None) -> int:
         "holdout_by_leg": table,
     }
     args.out.write_text(json.dumps(doc, indent=1) + "\n")
+    _report(args, model, table, held)
+    return 0
+
+
+def _report(args: argparse.Namespace, model: WinModel, table: list[dict], held: Samples) -> None:
+    """Print the coefficients and the held-out table; draw the reliability when asked."""
     if args.reliability is not None:
         reliability(
             model,
@@ -220,7 +242,6 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{args.preset}/{args.players}: beta {model.beta}")
     for row in table:
         print(row)
-    return 0
 
 
 if __name__ == "__main__":
