@@ -161,3 +161,11 @@ def test_the_coachs_numbers_are_those_of_camelup_odds(page, server: str, capsys)
     ]
     best = float(page.locator("button.best .value").get_attribute("data-value"))
     assert best == max(values) and not math.isnan(best)
+    chances = [
+        float(p)
+        for p in page.locator("#win-chances td[data-p]").evaluate_all(
+            "cells => cells.map(c => c.dataset.p)"
+        )
+    ]
+    assert len(chances) == 2 and sum(chances) == pytest.approx(1.0)
+    assert "(you)" in page.locator('#win-chances tr[data-seat="0"]').inner_text()

@@ -2,9 +2,14 @@
 
 A seat's *equity* is its coins plus the expected coins still to come from what it holds now:
 its leg-bet tiles, position tiles and loser cards at the exact leg odds (R6.2, R9.3, R14.4),
-its pyramid tiles (R6.2), and its race cards at the race odds (R7.2), colours known - the
-referee's view, which is what the luck corrections need (:mod:`camelup_env.odds.luck`). Partners'
-shares (R9.4) and the desert tiles' payouts still to come (R5.3) are left out.
+its pyramid tiles (R6.2), and its race cards at the race odds (R7.2). The luck corrections
+(:mod:`camelup_env.odds.luck`) value the referee's view, every card's camel known; a seat's
+public view (R10: other seats' cards on the piles hidden) is valued by drawing the hidden
+cards' camels, each card backing a camel its owner has not bet on yet in proportion to the
+camel's race odds (the model of :func:`camelup_env.game.payouts.race_card_ev`), and averaging
+over :data:`HIDDEN_DRAWS` seeded draws - so the chances a seat sees (the web coach's) depend on
+nothing it may not see. Partners' shares (R9.4) and the desert tiles' payouts still to come
+(R5.3) are left out.
 
 The model turns equities into win probabilities by a softmax whose sharpness grows as the race
 nears its end (a coin of lead matters more when less is left to win):
@@ -29,7 +34,7 @@ import numpy as np
 from camelup_env.game.legality import uncovered_tiles
 from camelup_env.game.payouts import leg_tile_ev, loser_card_ev, pile_evs, position_tile_ev
 from camelup_env.game.rules import RuleSet
-from camelup_env.game.state import GameState
+from camelup_env.game.state import HIDDEN, GameState
 from camelup_env.odds.leg import leg_rank_probabilities
 from camelup_env.odds.position_estimate import position_odds
 
@@ -37,6 +42,8 @@ from camelup_env.odds.position_estimate import position_odds
 SHIPPED = Path(__file__).with_name("win_models.json")
 #: race odds samples behind the race cards' value (the shared position estimate's)
 WIN_RACE_SAMPLES = 256
+#: draws of a public view's hidden race cards (module docstring), from one fixed seed
+HIDDEN_DRAWS = 64
 
 
 def equity(state: GameState, race_samples: int = WIN_RACE_SAMPLES) -> np.ndarray:
@@ -56,9 +63,44 @@ def equity(state: GameState, race_samples: int = WIN_RACE_SAMPLES) -> np.ndarray
     if state.winner_pile or state.loser_pile:
         race = position_odds(state, race_samples).race
         n, pay = rules.num_players, rules.race_bet_payouts
-        out += pile_evs(state.winner_pile, race.winner, pay, n)
-        out += pile_evs(state.loser_pile, race.loser, pay, n)
+        for winner_pile, loser_pile, weight in _pile_draws(state, race.winner, race.loser):
+            out += weight * pile_evs(winner_pile, race.winner, pay, n)
+            out += weight * pile_evs(loser_pile, race.loser, pay, n)
     return out
+
+
+def _pile_draws(
+    state: GameState, p_win: np.ndarray, p_last: np.ndarray
+) -> list[tuple[tuple, tuple, float]]:
+    """The piles with their hidden cards' camels drawn (module docstring), each with its
+    weight; the piles as they are when no card is hidden."""
+    piles = (state.winner_pile, state.loser_pile)
+    if all(camel != HIDDEN for pile in piles for _, camel in pile):
+        return [(*piles, 1.0)]
+    rng = np.random.default_rng(0)
+    n_racing = state.rules.n_racing
+    draws = []
+    for _ in range(HIDDEN_DRAWS):
+        used: dict[int, set[int]] = {}  # each owner's camels so far (one card per colour, R4.4)
+        for pile in piles:
+            for owner, camel in pile:
+                if camel != HIDDEN:
+                    used.setdefault(owner, set()).add(camel)
+        drawn = []
+        for pile, odds in zip(piles, (p_win, p_last), strict=True):
+            cards = []
+            for owner, camel in pile:
+                if camel == HIDDEN:
+                    mine = used.setdefault(owner, set())
+                    free = np.array([c not in mine for c in range(n_racing)], dtype=float)
+                    w = np.asarray(odds, dtype=float) * free
+                    w = w / w.sum() if w.sum() > 0 else free / free.sum()
+                    camel = int(rng.choice(n_racing, p=w))
+                    mine.add(camel)
+                cards.append((owner, camel))
+            drawn.append(tuple(cards))
+        draws.append((drawn[0], drawn[1], 1.0 / HIDDEN_DRAWS))
+    return draws
 
 
 def progress(state: GameState) -> float:
