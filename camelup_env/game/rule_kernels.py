@@ -163,7 +163,9 @@ def first_second_last(b, row, base, n_racing):
 @njit(cache=True, inline="always")
 def leg_tile_pay(value, camel, first, second):
     """R6.2: a leg-bet tile of ``value`` on ``camel`` pays its value when the camel leads the
-    leg, one coin when it is second, and costs one coin otherwise."""
+    leg, one coin when it is second, and costs one coin otherwise. (The Cup's tiles of value
+    0, C5, which pay nothing on the second camel, are the reference engine's alone: no kernel
+    plays that preset.)"""
     if camel == first:
         return value
     if camel == second:
@@ -174,8 +176,9 @@ def leg_tile_pay(value, camel, first, second):
 @njit(cache=True, inline="always")
 def leg_tile_ev(value, p_first, p_second):
     """R6.2 in expectation: :func:`leg_tile_pay` with the camel first with probability
-    ``p_first`` and second with ``p_second`` (the same operations in the same order as
-    :func:`camelup_env.game.payouts.leg_tile_ev`, so the two agree to the bit)."""
+    ``p_first`` and second with ``p_second`` (the operations of
+    :func:`camelup_env.game.payouts.leg_tile_ev` in the same order, so the two agree to the bit
+    for every tile of value 1 or more)."""
     return value * p_first + p_second - (1.0 - p_first - p_second)
 
 
