@@ -53,7 +53,7 @@ class ChampionAgent(Agent):
         risk: bool = True,
         margin: float = 0.5,
         infer_bets: bool = True,
-        greed: float = 4.0,
+        greed: float = 8.0,
         keep_payout: float | None = None,
         near: float = 4.0,
         far: float = 10.0,

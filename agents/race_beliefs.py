@@ -45,7 +45,7 @@ class _Seen:
 class RaceCardReader:
     """Beliefs over the camels of the race cards on the piles (module docstring)."""
 
-    def __init__(self, greed: float = 4.0) -> None:
+    def __init__(self, greed: float = 8.0) -> None:
         if greed < 0:
             raise ValueError(f"greed must be >= 0, got {greed}")
         self.greed = float(greed)
