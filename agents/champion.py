@@ -51,7 +51,7 @@ class ChampionAgent(Agent):
         self,
         race_samples: int = 1000,
         risk: bool = True,
-        margin: float = 0.5,
+        margin: float = 3.0,
         infer_bets: bool = True,
         greed: float = 8.0,
         keep_payout: float | None = None,
