@@ -12,9 +12,11 @@ values and adds two things the Camel Up Cup's strongest bots measured as worth w
   spending a card early stays;
 * **risk by standing** (``risk``): among the moves within ``margin`` coins of the best
   expected value, the one with the highest chance to win the game, every seat's holdings
-  scored on the same joint outcomes of the leg and the race (:mod:`agents.standing`). The
-  margin keeps it from the Cup's failure mode: maximising the win chance move by move, from
-  all moves, over-gambles.
+  scored on the same joint outcomes of the leg and the race (:mod:`agents.standing`), the
+  opponents' hidden cards as read (or, with ``infer_bets`` off, by greedy's model). The
+  margin bounds the expected coins a move may give up: the Cup measured that maximising the
+  win chance move by move over all moves over-gambles (here, with these values and exact
+  joint outcomes, the unbounded choice measured no worse: ``docs/champion.md``).
 
 With both off the champion plays exactly as the expert. Rule sets without a fitted
 win-probability model (``camelup_env/odds/win_models.json``) or without joint outcomes (the
@@ -30,7 +32,7 @@ import numpy as np
 
 from agents.base import Agent, Observation, legal_indices
 from agents.expert import ExpertAgent
-from agents.race_beliefs import RaceCardReader, new_card_payouts, pile_payouts
+from agents.race_beliefs import RaceCardReader, new_card_payouts, odds_beliefs, pile_payouts
 from agents.standing import action_outcomes, seat_outcomes, win_chances
 from camelup_env import odds
 from camelup_env.game.actions import RaceBet, action_table
@@ -85,7 +87,10 @@ class ChampionAgent(Agent):
         """The move of the module docstring among ``legal``."""
         me = s.current
         race = self.expert.greedy.race_odds(s)
-        beliefs = self.reader.update(s, me, race.winner, race.loser)
+        if self.infer_bets:
+            beliefs = self.reader.update(s, me, race.winner, race.loser)
+        else:
+            beliefs = odds_beliefs(s, race.winner, race.loser)
         values = self.action_values(s, legal, beliefs)
         best = max(values.values())
         near = sorted(i for i, v in values.items() if v >= best - self.margin)
@@ -119,8 +124,9 @@ class ChampionAgent(Agent):
         legal: Iterable[int],
         beliefs: tuple[np.ndarray, np.ndarray] | None = None,
     ) -> dict[int, float]:
-        """The expert's values; with ``infer_bets``, race bets paid by their expected rank among
-        the cards ``beliefs`` (winner pile, loser pile) puts on the same camel."""
+        """The expert's values; with ``infer_bets`` and ``beliefs`` (winner pile, loser pile, as
+        :class:`agents.race_beliefs.RaceCardReader` reads them), race bets paid by their
+        expected rank among the cards believed to back the same camel."""
         values = self.expert.action_values(s, legal)
         if not self.infer_bets or beliefs is None or not values:
             return values

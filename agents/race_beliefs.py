@@ -19,7 +19,8 @@ this as their one information edge that held up; see ``docs/champion.md``).
   today's odds.
 
 :func:`pile_payouts` turns the beliefs into what every seat is paid given the pile's camel, and
-:func:`new_card_payouts` into what a card put on top now would be paid.
+:func:`new_card_payouts` into what a card put on top now would be paid; :func:`odds_beliefs`
+is the same beliefs without the reading (greedy's model), to measure the reading against.
 """
 
 from __future__ import annotations
@@ -97,6 +98,19 @@ class RaceCardReader:
                     weight = weight * (1.0 - row)
         total = weight.sum()
         return weight / total if total > 0 else np.full(R, 1.0 / R)
+
+
+def odds_beliefs(s: GameState, win: np.ndarray, last: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Greedy's model as beliefs (no reading): a hidden card backs each camel with today's
+    race odds (``win`` on the winner pile, ``last`` on the loser pile), a seen card its camel.
+    With one hidden card per owner this is :func:`camelup_env.game.payouts.race_card_ev`'s
+    model; an owner's second card is counted apart here, where greedy's lets an owner back a
+    camel at most once (``1 - (1 - p) ** j`` for ``j`` cards)."""
+    R = len(win)
+    return tuple(  # type: ignore[return-value]
+        np.array([np.eye(R)[c] if c >= 0 else p for _, c in pile]).reshape(len(pile), R)
+        for pile, p in ((s.winner_pile, win), (s.loser_pile, last))
+    )
 
 
 def _correct_before(beliefs: np.ndarray) -> np.ndarray:

@@ -20,9 +20,10 @@ so the covariances between all the bets on the table are exact up to the samplin
   (:mod:`camelup_env.odds.win`) of the resulting coins, at the progress the leg leaves the race.
 
 The model's softmax is concave in a leader's coins and convex in a trailer's, so the mean over
-outcomes spreads risk when ahead and concentrates it when behind. Used alone, this choice
-over-gambles (the Cup measured it: a long-shot bet clears every rival at once), so the agent
-only chooses among moves within a margin of the best expected value.
+outcomes spreads risk when ahead and concentrates it when behind. The Cup measured this
+choice, made over all moves with a cruder model of the outcomes, as over-gambling (a long-shot
+bet clears every rival at once), so the agent offers it only the moves within a margin of the
+best expected value.
 """
 
 from __future__ import annotations

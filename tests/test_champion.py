@@ -11,7 +11,7 @@ import pytest
 
 import agents
 from agents.champion import ChampionAgent
-from agents.race_beliefs import RaceCardReader, new_card_payouts, pile_payouts
+from agents.race_beliefs import RaceCardReader, new_card_payouts, odds_beliefs, pile_payouts
 from agents.standing import win_chances
 from camelup_env import RuleSet, legal_action_indices, new_game
 from camelup_env.game.actions import RaceBet, TakeLegBet, TakePyramidTile, action_table
@@ -144,14 +144,19 @@ def test_pile_payouts_match_the_known_colour_scoring() -> None:
     assert new_card_payouts((), np.zeros((0, 5)), pay)[4] == pay[0]
 
 
-def test_greedys_model_of_hidden_cards_is_one_reading() -> None:
-    """With every hidden card believed to back a camel in proportion to the odds and each owner
-    holding one card on the pile, the payout is greedy's (race_card_ev)."""
+def test_greedys_model_of_hidden_cards_is_the_odds_beliefs() -> None:
+    """Without the reading every hidden card backs a camel with today's odds: with one hidden
+    card per owner below it, a new card is paid as greedy's race_card_ev pays it."""
     p = np.array([0.5, 0.2, 0.2, 0.1, 0.0])
-    pile = ((1, -1), (2, -1))
-    pay = RuleSet("classic").race_bet_payouts
-    ours = p * new_card_payouts(pile, np.tile(p, (2, 1)), pay) - (1 - p)
-    np.testing.assert_allclose(ours, race_card_ev(p, pile, 0, pay))
+    s = new_game(RuleSet("classic", num_players=3), seed=0).copy()
+    s.winner_pile = ((1, -1), (2, -1), (0, 3))
+    pay = s.rules.race_bet_payouts
+    win, lose = odds_beliefs(s, p, p[::-1])
+    assert lose.shape == (0, 5)
+    np.testing.assert_allclose(win[2], np.eye(5)[3])  # seat 0's own card
+    ours = p * new_card_payouts(s.winner_pile, win, pay) - (1 - p)
+    # seat 0 cannot bet yellow (3) again: its own card there is the only difference
+    np.testing.assert_allclose(ours[:3], race_card_ev(p, s.winner_pile, 0, pay)[:3])
 
 
 # Risk by standing -----------------------------------------------------------------------------
