@@ -79,6 +79,7 @@ _AGENTS: dict[str, str | Callable[..., Agent]] = {
     "greedy": "agents.greedy:GreedyAgent",
     "lookahead": "agents.lookahead:LookaheadAgent",
     "expert": "agents.expert:ExpertAgent",
+    "champion": "agents.champion:ChampionAgent",
     "human": "agents.human:HumanAgent",
 }
 #: prefix -> (loader(rest, **kwargs) -> Agent, one-line description, model_file(rest) or None)

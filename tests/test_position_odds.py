@@ -95,3 +95,24 @@ def test_greedy_and_the_observation_share_one_computation_per_position(monkeypat
         assert calls == {"leg": 1, "race": 1}
         checked += 1
     assert checked >= 3
+
+
+@pytest.mark.parametrize("preset", ["classic", "second_edition", "supercup"])
+def test_R7_2_leg_scenarios_are_the_estimates_samples_row_by_row(preset: str) -> None:
+    """Each row is one joint outcome: a ranking of the racing camels with the race's winner and
+    loser; counted, the rows give the race estimate and the exact leg odds up to the sampling
+    (the estimate counts the same rollouts; only the race's end inside the leg is exact there
+    and sampled here)."""
+    n = 1000
+    for s in positions(preset, 12, seed=4):
+        sc = odds.leg_scenarios(s, n)
+        shared = odds.position_odds(s, n)
+        R = s.rules.n_racing
+        assert sc is not None and sc.ranks.shape == (n, R)
+        assert np.all(np.sort(sc.ranks, axis=1) == np.arange(R))
+        freq = np.stack([np.bincount(sc.winner, minlength=R), np.bincount(sc.loser, minlength=R)])
+        race = np.stack([shared.race.winner, shared.race.loser])
+        assert np.abs(freq / n - race).max() <= 0.05
+        ranks = np.stack([(sc.ranks == r).mean(axis=0) for r in range(R)], axis=1)
+        assert np.abs(ranks - shared.leg).max() <= 0.05
+    assert odds.leg_scenarios(positions("persian_tutorial", 1)[0], n) is None

@@ -26,6 +26,9 @@ Public API (used by the environment and the agents; keep names and signatures):
 * :func:`position_odds` ``(state, race_samples=RACE_SAMPLES) -> PositionOdds``: the leg odds,
   the expected landings and a cheaper race estimate of one public position, from one
   enumeration, cached and shared by the observation and the greedy agent (next sections).
+* :func:`leg_scenarios` ``(state, race_samples) -> LegScenarios``: the same estimate's samples
+  row by row, each a joint outcome (the leg's ranks, the race's winner and loser), for values
+  that depend on several camels at once (the risk of a set of bets).
 
 The expected-payout formulas of the betting tiles (R6.2, R9.3, R7.2) live in
 :mod:`camelup_env.game.payouts`; the values of whole actions in
@@ -123,12 +126,19 @@ from camelup_env.odds.leg import (
     placement_evs,
     placement_odds,
 )
-from camelup_env.odds.position_estimate import RACE_SAMPLES, PositionOdds, position_odds
+from camelup_env.odds.position_estimate import (
+    RACE_SAMPLES,
+    LegScenarios,
+    PositionOdds,
+    leg_scenarios,
+    position_odds,
+)
 from camelup_env.odds.race import RaceOdds, race_probabilities
 from camelup_env.odds.warm import warm_up
 
 __all__ = [
     "RACE_SAMPLES",
+    "LegScenarios",
     "PlacementOdds",
     "PositionOdds",
     "RaceOdds",
@@ -137,6 +147,7 @@ __all__ = [
     "expected_photo_coins",
     "leg_bet_evs",
     "leg_rank_probabilities",
+    "leg_scenarios",
     "placement_evs",
     "placement_odds",
     "position_odds",

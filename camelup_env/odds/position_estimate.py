@@ -171,3 +171,47 @@ def _race_estimate(state: GameState, entry: _Enumerated, n: int) -> RaceOdds:
     rates[1] += np.bincount(entry.last_of[:n_open], minlength=R) / n
     np.clip(rates, 0.0, 1.0, out=rates)  # float sums may stray by an ulp
     return _race_odds(rates, n)
+
+
+@dataclass(frozen=True)
+class LegScenarios:
+    """Equally likely joint outcomes of one position (:func:`leg_scenarios`), arrays read-only.
+
+    Row ``k`` is one systematic pick of the leg's end and the race played out from it: the
+    joint of the leg ranks and the race's winner and loser, which the marginals of
+    :class:`PositionOdds` lose (a leg bet and a race card on the same camel pay together)."""
+
+    ranks: np.ndarray  # (N, R) each racing camel's rank when the leg ends, 0 = leading
+    winner: np.ndarray  # (N,) the race's overall winner (R7.2)
+    loser: np.ndarray  # (N,) the race's overall loser
+    lead: np.ndarray  # (N,) the leading racing camel's space when the leg ends
+
+
+def leg_scenarios(state: GameState, race_samples: int = RACE_SAMPLES) -> LegScenarios | None:
+    """The ``race_samples`` leg ends and race results behind :func:`position_odds`' estimate
+    with as many samples, one row each (no extra enumeration or rollout: the same picks and
+    rollouts, read row by row instead of counted). A pick where the race ends inside the leg
+    is scored on its own board. ``None`` where the position has no such sample: a finished
+    race, or the desert wanderer's rule set (its odds are rolled out elsewhere)."""
+    rules = state.rules
+    if rules.wanderer or state.game_over:
+        return None
+    board, side, over = _position(state)
+    if over:
+        return None
+    position_odds(state, race_samples)  # the enumeration and its rollouts, cached
+    entry = _position_cache.get(_leg_key(state, board, side))
+    if entry is None:  # pragma: no cover - position_odds has just stored it
+        raise RuntimeError("the position's enumeration left the cache")
+    R = rules.n_racing
+    keys = entry.picks[:race_samples, :R]
+    ranks = (keys[:, None, :] > keys[:, :, None]).sum(axis=2)
+    winner = keys.argmax(axis=1)
+    loser = keys.argmin(axis=1)
+    still = np.flatnonzero(entry.open[:race_samples])
+    winner[still] = entry.first_of[: len(still)]
+    loser[still] = entry.last_of[: len(still)]
+    lead = keys.max(axis=1) >> 4
+    for a in (ranks, winner, loser, lead):
+        a.setflags(write=False)
+    return LegScenarios(ranks, winner, loser, lead)
