@@ -30,7 +30,7 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from agents.base import Agent, Observation, legal_indices
+from agents.base import Agent, Observation, best_action, legal_indices
 from agents.expert import ExpertAgent
 from agents.race_beliefs import RaceCardReader, new_card_payouts, odds_beliefs, pile_payouts
 from agents.standing import action_outcomes, seat_outcomes, win_chances
@@ -96,10 +96,10 @@ class ChampionAgent(Agent):
         near = sorted(i for i, v in values.items() if v >= best - self.margin)
         model = self.win_model(s.rules) if self.risk else None
         if model is None or len(near) < 2:
-            return min(i for i, v in values.items() if v >= best - 1e-12)
+            return best_action(values)
         sc = odds.leg_scenarios(s, self.race_samples)
         if sc is None:
-            return min(i for i, v in values.items() if v >= best - 1e-12)
+            return best_action(values)
         rules = s.rules
         pay, n = rules.race_bet_payouts, rules.num_players
         base = seat_outcomes(
