@@ -38,9 +38,9 @@ def test_registry_makes_the_champion() -> None:
         RuleSet("classic", num_players=4),
         RuleSet("second_edition", num_players=2),
         RuleSet("second_edition", num_players=6),  # partnerships (R9.4)
-        RuleSet("supercup", num_players=4, extra_action=True),
+        RuleSet("supercup", num_players=4, extra_action=True),  # no win model: no risk choice
         RuleSet("persian_tutorial", num_players=3),  # no joint outcomes: no risk choice
-        RuleSet("cup", num_players=4),  # no win-probability model: no risk choice
+        RuleSet("cup", num_players=4),
     ],
     ids=lambda r: f"{r.preset}-{r.num_players}",
 )

@@ -115,6 +115,9 @@ def test_tournament_help_documents_every_setting(capsys) -> None:
         [*EVALUATE, "--games", "-5"],
         [*EVALUATE, "--games", "4000000000"],
         [*EVALUATE, "--workers", "100000"],
+        [*EVALUATE, "--candidate-kwargs", "{margin: 3}"],  # not JSON
+        [*EVALUATE, "--candidate-kwargs", "[3]"],  # not an object
+        [*EVALUATE, "--candidate-kwargs", '{"no_such_option": 1}', "--games", "2"],
         ["demo", "--games", "-1"],  # played nothing, silently, before
         ["demo", "--games", "100000000000000"],  # a MemoryError before
         ["demo", "--seed", "-1"],

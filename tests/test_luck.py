@@ -194,3 +194,24 @@ def test_evaluate_reports_the_adjusted_share_game_by_game() -> None:
     bare = evaluate("greedy", "heuristic", rules, 8, seed=5, workers=1, referee=True, luck=False)
     assert np.isnan(bare.adjusted)
     assert [g.win_share for g in bare.per_game] == [g.win_share for g in result.per_game]
+
+
+def test_evaluate_builds_the_candidate_with_its_keyword_arguments() -> None:
+    """``candidate_kwargs`` (``--candidate-kwargs``) reach the candidate's bot process: greedy
+    without desert tiles plays other games on the same seeds, under a label that says so."""
+    from tournament.evaluate import evaluate
+
+    rules = RuleSet("classic", num_players=2)
+    plain = evaluate("greedy", "heuristic", rules, 4, seed=5, workers=1, luck=False)
+    variant = evaluate(
+        "greedy",
+        "heuristic",
+        rules,
+        4,
+        seed=5,
+        workers=1,
+        luck=False,
+        candidate_kwargs={"place_tiles": False},
+    )
+    assert variant.candidate == 'greedy {"place_tiles": false}'
+    assert [g.coins for g in variant.per_game] != [g.coins for g in plain.per_game]

@@ -116,8 +116,8 @@ def test_shipped_models_load_and_unknown_presets_are_refused(tmp_path: Path) -> 
     for key in json.loads(SHIPPED.read_text())["models"]:
         preset, players = key.split("/")
         assert isinstance(load_win_model(RuleSet(preset, num_players=int(players))), WinModel)
-    with pytest.raises(ValueError, match="no win-probability model for the cup preset"):
-        load_win_model(RuleSet("cup", num_players=4))
+    with pytest.raises(ValueError, match="no win-probability model for the supercup preset"):
+        load_win_model(RuleSet("supercup", num_players=4))
     bad = tmp_path / "bad.json"
     bad.write_text('{"models": {"classic/2": {"beta": ["__import__"]}}}')
     with pytest.raises(ValueError, match="beta must be three numbers"):

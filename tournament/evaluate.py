@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import json
 import math
 import os
 import sys
@@ -72,13 +73,16 @@ def evaluate(
     config: TournamentConfig | None = None,
     referee: bool = False,
     luck: bool = True,
+    candidate_kwargs: dict | None = None,
 ) -> EvalResult:
     """Play ``games`` seat-rotated games of ``candidate`` against ``opponent`` (agent specs);
     the limits are those of ``config`` (default: the tournament defaults). Two agents that
     decide whole batches (policy model files, ``random``) play on the batch core
     (:mod:`tournament.batch_evaluate`) unless ``referee``. With ``luck``, games the referee
     plays also get their luck-adjusted win share where the rule set has a win-probability
-    model (:mod:`tournament.luck`)."""
+    model (:mod:`tournament.luck`). ``candidate_kwargs`` are the candidate's keyword arguments
+    (a variant of a scripted bot, e.g. ``{"margin": 3}``): such a candidate plays through the
+    referee, whose bot processes build it with them."""
     if not 2 <= games <= MAX_GAMES:
         raise TournamentError(f"evaluation needs 2 to {MAX_GAMES:,} games, got {games:,}")
     if not 0 <= seed <= MAX_SEED:
@@ -90,9 +94,14 @@ def evaluate(
         except ValueError as exc:
             raise TournamentError(str(exc)) from None
     config = config or TournamentConfig(agents=[candidate, opponent], players=2)
-    if not referee and plays_on_batch(candidate, opponent, rules):
+    kwargs = dict(candidate_kwargs or {})
+    if not referee and not kwargs and plays_on_batch(candidate, opponent, rules):
         return evaluate_on_batch(candidate, opponent, rules, games, seed, config.max_turns)
-    entries = (AgentEntry(candidate, candidate), AgentEntry(f"{opponent} (opponent)", opponent))
+    label = f"{candidate} {json.dumps(kwargs, sort_keys=True)}" if kwargs else candidate
+    entries = (
+        AgentEntry(label, candidate, kwargs),
+        AgentEntry(f"{opponent} (opponent)", opponent),
+    )
     setup = MatchSetup(entries, rules.to_dict(), config.limits(), config.max_turns)
     check_bots_start(setup)
     rows: list[CandidateGame] = []
@@ -125,7 +134,7 @@ def evaluate(
         on_record,
     )
     rows.sort(key=lambda r: r.game)
-    return evaluation_result(candidate, opponent, rules, rows)
+    return evaluation_result(label, opponent, rules, rows)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -144,6 +153,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--players", type=int, default=None, help="default: the model's own player count"
     )
+    parser.add_argument(
+        "--candidate-kwargs",
+        type=candidate_kwargs,
+        default=None,
+        metavar="JSON",
+        help='the candidate\'s keyword arguments as a JSON object, e.g. \'{"margin": 3}\' '
+        "(a variant of a scripted bot; its options are in `camelup agents` and its docs page)",
+    )
     parser.add_argument("--games", type=int, default=2000, help="games per opponent")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--workers", type=int, default=None, help="default: one per core")
@@ -161,6 +178,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "decide whole batches (policy files, random), which otherwise "
         "play on the batch core",
     )
+
+
+def candidate_kwargs(text: str) -> dict:
+    """``--candidate-kwargs``: a JSON object of argument names to values, checked before any
+    game starts (argparse turns the error into one line and exit 2)."""
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise argparse.ArgumentTypeError(f"not JSON ({exc.msg}): {text[:60]!r}") from None
+    if not isinstance(value, dict):
+        raise argparse.ArgumentTypeError(
+            f"a JSON object of argument names to values, got {text[:60]!r}"
+        )
+    return value
 
 
 def _rules(args: argparse.Namespace) -> RuleSet:
@@ -207,6 +238,7 @@ def run(args: argparse.Namespace) -> int:
                 args.workers,
                 referee=args.referee,
                 luck=not args.no_luck,
+                candidate_kwargs=args.candidate_kwargs,
             )
             rows.append(result)
             print(
