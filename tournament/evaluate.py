@@ -158,7 +158,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=candidate_kwargs,
         default=None,
         metavar="JSON",
-        help='the candidate\'s keyword arguments as a JSON object, e.g. \'{"margin": 3}\' '
+        help="the candidate's keyword arguments as a JSON object, e.g. '{\"margin\": 3}' "
         "(a variant of a scripted bot; its options are in `camelup agents` and its docs page)",
     )
     parser.add_argument("--games", type=int, default=2000, help="games per opponent")
