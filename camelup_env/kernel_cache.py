@@ -24,6 +24,7 @@ KERNEL_MODULES = (
     "camelup_env.batch.streams",
     "camelup_env.batch.kernels",
     "camelup_env.batch.observation_kernels",
+    "camelup_env.batch.luck_kernels",
 )
 
 

@@ -19,6 +19,7 @@ import pytest
 from camelup_env import GameState, RuleSet, stale_cache
 from camelup_env.batch import BatchGames, random_streams
 from camelup_env.batch import kernels as bk
+from camelup_env.batch import luck_kernels as lk
 from camelup_env.batch import observation_kernels as ok
 from camelup_env.batch.observe import BatchObserver, observe
 from camelup_env.observation import ACTION_VALUE_SCALE, Observer, public_view
@@ -213,8 +214,12 @@ def test_batched_observer_refuses_what_it_cannot_observe() -> None:
 
 @pytest.mark.parametrize(
     ("module", "loop", "helper"),
-    [(ok, ok.observe_games, ok._odds), (bk, bk.step_games, bk._setup_game)],
-    ids=["observation_kernels", "kernels"],
+    [
+        (ok, ok.observe_games, ok._odds),
+        (bk, bk.step_games, bk._setup_game),
+        (lk, lk.roll_outcomes, lk._leg_equity),
+    ],
+    ids=["observation_kernels", "kernels", "luck_kernels"],
 )
 def test_stale_numba_cache_is_flushed_when_the_baked_in_files_change(
     monkeypatch, module, loop, helper

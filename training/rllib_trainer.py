@@ -143,6 +143,7 @@ class RLlibConfig(SelfPlaySettings):
             "observer": self.observer_settings(),
             "reward_mode": self.reward_mode,
             "coin_shaping": self.coin_shaping,
+            "luck_correction": self.luck_correction,
             "opponent_mix": dict(self.opponent_mix),
             "seed": self.seed,
         }
@@ -185,6 +186,7 @@ class SelfPlayMultiAgentEnv(MultiAgentEnv):
             self._draw_opponents,
             reward_mode=config.get("reward_mode", DEFAULT_REWARD_MODE),
             coin_shaping=config.get("coin_shaping", DEFAULT_COIN_SHAPING),
+            luck_correction=config.get("luck_correction", 0.0),
             illegal_reward=None,
             autoreset=False,
             engine=True,

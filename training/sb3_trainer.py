@@ -189,6 +189,7 @@ def _self_play_shard(cfg: TrainConfig, snapshots: list[str], shards: int, k: int
         snapshots=snapshots,
         reward_mode=cfg.reward_mode,
         coin_shaping=cfg.coin_shaping,
+        luck_correction=cfg.luck_correction,
         seed=cfg.seed + sum(sizes[:k]),
         **cfg.observer_settings(),
     )

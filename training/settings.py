@@ -54,6 +54,12 @@ class SelfPlaySettings:
     coin_shaping: float = setting(
         0.0, help="Dense reward: this much per coin the learner gains or loses during the game."
     )
+    luck_correction: float = setting(
+        0.0,
+        help="Share (0-1) of each roll's luck subtracted from every seat's rewards: the dice's "
+        "part of the return, measured exactly and with zero mean (docs/luck.md, Training). "
+        "Classic and second edition.",
+    )
     seed: int = setting(0, help="Seed of the games, the opponent draws and the network.")
     learning_rate: float = setting(3e-4, help="Adam learning rate.")
     gamma: float = setting(0.995, help="Discount factor.")
@@ -82,6 +88,11 @@ class SelfPlaySettings:
         check_positive(self, ("race_samples", "learning_rate"))
         try:
             self.episode()
+            if self.luck_correction:
+                from camelup_env.batch.roll_luck import RollLuck, check_luck_correction
+
+                check_luck_correction(self.luck_correction)
+                RollLuck(self.rules(), self.episode())  # a rule set it can measure
         except ValueError as exc:
             raise ConfigError(str(exc)) from exc
         if not 0 < self.gamma <= 1 or not 0 <= self.gae_lambda <= 1:

@@ -57,7 +57,7 @@ class CamelUpVecEnv(VecEnv):
         rules: the rule set of every game.
         opponents: where each episode's opponents come from: one :data:`OpponentSource` for all
             games, or one per game (:class:`~camelup_env.batch.learner.LearnerGames`).
-        learner_seat, reward_mode, coin_shaping, max_turns, illegal_reward: as in
+        learner_seat, reward_mode, coin_shaping, max_turns, illegal_reward, luck_correction: as in
             :class:`~camelup_env.batch.learner.LearnerGames`.
         seed: game ``i`` is seeded with ``seed + i`` (``None``: fresh entropy).
         **observer_settings: the learner's observation (``odds_features``, ``race_samples``,
@@ -76,6 +76,7 @@ class CamelUpVecEnv(VecEnv):
         max_turns: int | None = DEFAULT_MAX_TURNS,
         seed: int | None = None,
         illegal_reward: float = -1.0,
+        luck_correction: float = 0.0,
         **observer_settings: Any,
     ):
         if num_envs < 1:
@@ -90,6 +91,7 @@ class CamelUpVecEnv(VecEnv):
             max_turns=max_turns,
             seed=seed,
             illegal_reward=illegal_reward,
+            luck_correction=luck_correction,
             **observer_settings,
         )
         self.rules = rules

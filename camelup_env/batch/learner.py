@@ -46,6 +46,7 @@ import numpy as np
 from camelup_env.batch.engine_games import make_games
 from camelup_env.batch.games import BatchGames, StepResult, random_streams
 from camelup_env.batch.observe import BatchObserver
+from camelup_env.batch.roll_luck import RollLuck, check_luck_correction
 from camelup_env.game.episode import (
     DEFAULT_COIN_SHAPING,
     DEFAULT_MAX_TURNS,
@@ -93,6 +94,10 @@ class LearnerGames:
             (``None``: it raises ``IllegalActionError`` naming the rule).
         autoreset: deal an ended game again at once (SB3); else it waits for :meth:`reset`.
         engine: play on the Python engine even where the compiled core plays the preset.
+        luck_correction: subtract this share of every roll's luck from each seat's rewards
+            (:mod:`camelup_env.batch.roll_luck`; 0: none). Each roll's luck has zero mean given
+            everything before it, so the expected returns, and the policy gradient, are
+            unchanged; only the dice's share of their spread goes. Classic and second edition.
         **observer_settings: :class:`~camelup_env.observation.Observer` keywords
             (``odds_features``, ``race_samples``, ``action_values``): the learner's and the
             policy opponents' observation.
@@ -112,11 +117,15 @@ class LearnerGames:
         illegal_reward: float | None = -1.0,
         autoreset: bool = True,
         engine: bool = False,
+        luck_correction: float = 0.0,
         **observer_settings: Any,
     ) -> None:
         if n < 1:
             raise ValueError(f"the number of games must be positive, got {n}")
         self.episode = EpisodeSettings(reward_mode, coin_shaping, max_turns)
+        self.luck_correction = check_luck_correction(luck_correction)
+        #: Each roll's luck per seat, when the rewards are corrected for it.
+        self.luck = RollLuck(rules, self.episode) if luck_correction else None
         #: The episode's settings as the games' ``step`` keywords.
         self._step_args = dataclasses.asdict(self.episode)
         players = rules.num_players
@@ -276,7 +285,12 @@ class LearnerGames:
         """Step the games with actions already checked against :meth:`legal_masks` (no second
         legality pass); the masks then no longer hold."""
         self._masks = None
-        return self.games.step_unchecked(actions, **self._step_args)
+        rolls = None if self.luck is None else self.luck.before(self.games, actions)
+        result = self.games.step_unchecked(actions, **self._step_args)
+        if self.luck is None:
+            return result
+        luck = self.luck.after(rolls, result.rolls, len(self))
+        return result._replace(rewards=result.rewards - self.luck_correction * luck)
 
     def observe(self, indices: np.ndarray, seats: np.ndarray) -> np.ndarray:
         """The observations of ``seats[j]`` in game ``indices[j]`` (len(indices), F)."""
