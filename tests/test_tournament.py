@@ -408,6 +408,22 @@ def test_resume_skips_finished_games_and_says_so(tmp_path: Path, capsys) -> None
     assert _strip(again) == _strip([json.loads(x) for x in lines])
 
 
+def test_more_games_extend_a_finished_tournament_by_rounds(tmp_path: Path, capsys) -> None:
+    """Rerun with a larger ``games``: the saved games are the first of the longer schedule
+    (same ids and seeds), so only the new rounds are played; fewer games are refused."""
+    run_tournament(config(games=8), tmp_path, progress=False)
+    first = read_games(tmp_path / "games.jsonl")
+    longer = run_tournament(config(games=16), tmp_path, progress=False)
+    assert "resuming" in capsys.readouterr().err and longer["games"] == 16
+    again = read_games(tmp_path / "games.jsonl")
+    assert _strip(again[:8]) == _strip(first) and len(again) == 16
+    fresh = tmp_path / "fresh"
+    run_tournament(config(games=16), fresh, progress=False)
+    assert _strip(read_games(fresh / "games.jsonl")) == _strip(again)
+    with pytest.raises(TournamentError, match="games"):
+        run_tournament(config(games=8), tmp_path, progress=False)
+
+
 @pytest.mark.parametrize("path", sorted((ROOT / "configs" / "tournament").glob("*.yaml")))
 def test_no_config_writes_into_the_committed_results_unless_told(path: Path) -> None:
     """Without ``--out`` a tournament writes a run folder under ``runs/`` (not tracked by git):

@@ -209,14 +209,19 @@ def saved_config(out: Path) -> dict[str, Any]:
 
 def prepare_out(out: Path, config: TournamentConfig) -> list[dict]:
     """Create or resume ``out`` (its lock held by the caller); return the games already
-    played. A folder of a different configuration is refused, naming what differs."""
+    played. A folder of a different configuration is refused, naming what differs; a larger
+    ``games`` extends the saved tournament by more rounds."""
     cfg_path = out / "config.json"
     games_path = out / "games.jsonl"
     mine = config.identity()
     if cfg_path.exists():
         theirs, ours = _comparable(saved_config(out)), _comparable(mine)
         diff = [k for k in ours if ours[k] != theirs.get(k)]
-        if diff:
+        if diff == ["games"] and ours["games"] > theirs["games"]:
+            # more rounds of the same schedule, whose games keep their ids and seeds: the
+            # saved records are its first games (the caller checks each against it)
+            write_json(cfg_path, mine)
+        elif diff:
             details = "; ".join(f"{k}: saved {theirs.get(k)!r}, now {ours[k]!r}" for k in diff)
             raise TournamentError(
                 f"{out} holds a tournament with a different configuration "
