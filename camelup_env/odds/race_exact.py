@@ -1,33 +1,54 @@
 """Exact race odds for rule sets whose camels only move forward (:mod:`camelup_env.odds`,
 "Exact race odds near the end", for the method and when it is used).
 
-The race from a leg's start is a function of the board alone: every die back in the pyramid,
-no tile on the track (R6.1, R6.4). With no crazy camel every unit moves forward, so the boards
-of later legs never repeat and the race's odds are a backward induction over leg-start
-boards: a leg-start board's odds are those of the races ending inside its leg plus, per
-leg-end board, its probability times that board's odds. Racing dice all have the same faces,
-so a leg-start board's odds depend only on its shape (:mod:`camelup_env.odds.exact_kernels`),
-kept in one cache per process across positions and games.
+After the current leg the race is a function of the board and the dice left alone: no tile on
+the track (R6.4), and every leg's dice all revealed. With no crazy camel every unit moves
+forward, so no state of those legs repeats and the race's odds are a backward induction over
+them (:func:`camelup_env.odds.exact_kernels._solve`); racing dice all have the same faces, so
+states that differ only in the colours share one entry. The current leg, with its tiles, is
+enumerated to its end (:func:`camelup_env.odds.exact_kernels._leg_outcomes`) and folded with
+the states where it ends. The states solved are kept per rule set for the process: every
+later position that reaches them reads them.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
+from numba import types
+from numba.typed import Dict
 
 from camelup_env.game.rules import RuleSet
 from camelup_env.game.state import GameState
-from camelup_env.odds.exact_kernels import _SHAPE_BITS, _fold, _leg_outcomes
+from camelup_env.odds.exact_kernels import (
+    _RACING_DIE,
+    _SUPPORT_DIE,
+    _fold,
+    _leg_outcomes,
+    _root_state,
+    _solve,
+)
 from camelup_env.odds.kernels import _final_ranking
 from camelup_env.odds.lru import LRU
 from camelup_env.odds.tables import _mask_of, _position, _tables_of
 
-#: Leg-start shapes whose odds are kept: more than a classic track has (15,504: 5 camels on 16
-#: spaces, stacks in any order being one shape), so a process computes each at most once.
-_shapes = LRU(1 << 16)
 _positions = LRU()
 #: :func:`near_end`'s bound on :func:`spaces_to_go`, chosen by the costs measured with
 #: ``benchmarks/race_odds.py`` (``docs/odds.md``).
 NEAR_END = 3
+
+
+@dataclass
+class _Solved:
+    """The states of one rule set solved so far: code -> row of ``values``, rows in use."""
+
+    memo: Dict
+    values: np.ndarray
+    rows: int
+
+
+_solved = LRU(8)
 
 
 def exact_applies(rules: RuleSet) -> bool:
@@ -75,10 +96,11 @@ def exact_race_rates(state: GameState) -> np.ndarray:
     found = _positions.get(key)
     if found is None:
         t = _tables_of(rules)
-        found = _fold_leg(
-            rules,
-            *_leg_outcomes(
-                np.array(board, np.int64),
+        support = t.first_support >= 0
+        keys = np.array(board, np.int64)
+        if any(side) or left < len(pyramid) or left == 0:  # the current leg enumerated
+            ended, codes, behind, weight = _leg_outcomes(
+                keys,
                 _mask_of(pyramid),
                 left,
                 t.face_camel,
@@ -88,62 +110,54 @@ def exact_race_rates(state: GameState) -> np.ndarray:
                 n,
                 rules.track_length,
                 np.array(side, np.int64),
-            ),
-        )
+                support,
+            )
+        else:  # no tile, every die left revealed: the position is a state itself
+            dice = np.zeros(n, np.int64)
+            for d in pyramid:
+                if d < n:
+                    dice[d] |= _RACING_DIE
+                else:
+                    dice[d - t.first_support] |= _SUPPORT_DIE
+            codes, behind = _root_state(keys, dice, support)
+            ended, weight = np.zeros((n, 2)), np.ones(1)
+        solved = _solve_states(rules, np.unique(codes))
+        found = _fold(ended, codes, behind, weight, solved.memo, solved.values)
         found.setflags(write=False)
         _positions.put(key, found)
     return found.copy()
 
 
-def _fold_leg(
-    rules: RuleSet, ended: np.ndarray, codes: np.ndarray, behind: np.ndarray, weight: np.ndarray
-) -> np.ndarray:
-    """A leg's outcomes (:func:`_leg_outcomes`) folded with the odds of its leg-end shapes."""
-    shapes, index = np.unique(codes, return_inverse=True)
-    if len(shapes):
-        values = np.stack([_shape_odds(rules, int(s)) for s in shapes])
-    else:
-        values = np.zeros((1, 2, rules.n_racing))
-    return _fold(ended, index.reshape(-1).astype(np.int64), behind, weight, values)
-
-
-def _shape_odds(rules: RuleSet, code: int) -> np.ndarray:
-    """``[winner / loser, index]``: the race odds of a leg-start board of shape ``code``, per
-    camel by its index in the shape (0: the last camel). Its leg-end shapes are farther up the
-    track (every unit moves forward), so the recursion ends; cached."""
-    found = _shapes.get((rules, code))
-    if found is not None:
-        return found
+def _solve_states(rules: RuleSet, roots: np.ndarray) -> _Solved:
+    """The rule set's solved states, ``roots`` and every state they reach among them."""
+    solved = _solved.get(rules)
+    if solved is None:
+        memo = Dict.empty(key_type=types.int64, value_type=types.int64)
+        solved = _Solved(memo, np.empty((1 << 12, 2, rules.n_racing)), 0)
+        _solved.put(rules, solved)
     t = _tables_of(rules)
-    n = rules.n_racing
-    board = _shape_board(code, n)
-    mask = t.start_mask
-    if t.first_support >= 0:  # R9.1.1: the support die of the last camel, index 0
-        mask |= 1 << t.first_support
-    found = _fold_leg(
-        rules,
-        *_leg_outcomes(
-            board,
-            mask,
-            rules.pyramid_tiles,
-            t.face_camel,
-            t.face_value,
-            t.face_weight,
-            t.n_faces,
-            n,
+    k = t.n_faces[0]  # every racing die has die 0's faces
+    rv, rw = t.face_value[0, :k], t.face_weight[0, :k]
+    if t.first_support >= 0:
+        f = t.first_support
+        sv, sw = t.face_value[f, : t.n_faces[f]], t.face_weight[f, : t.n_faces[f]]
+    else:
+        sv, sw = rv[:0], rw[:0]
+    while True:
+        rows = _solve(
+            roots,
+            solved.memo,
+            solved.values,
+            solved.rows,
+            rv,
+            rw,
+            sv,
+            sw,
+            rules.n_racing,
             rules.track_length,
-            np.zeros(rules.last_tile_space + 2, np.int64),
-        ),
-    )
-    found.setflags(write=False)
-    _shapes.put((rules, code), found)
-    return found
-
-
-def _shape_board(code: int, n_racing: int) -> np.ndarray:
-    """The board of a shape: camel ``i`` at its space, above the camels of lower index there."""
-    board = np.empty(n_racing, np.int64)
-    spaces = [((code >> (_SHAPE_BITS * i)) & 63) + 1 for i in range(n_racing)]
-    for i, space in enumerate(spaces):
-        board[i] = space * 16 + spaces[:i].count(space)
-    return board
+        )
+        if rows >= 0:
+            solved.rows = rows
+            return solved
+        solved.rows = len(solved.values)  # full: every row holds a solved state
+        solved.values = np.concatenate((solved.values, np.empty_like(solved.values)))
