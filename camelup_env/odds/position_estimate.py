@@ -9,6 +9,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from camelup_env.game.state import GameState
+from camelup_env.odds import race_exact
 from camelup_env.odds.kernels import _race_kernel
 from camelup_env.odds.leg import (
     _NO_ROWS,
@@ -19,7 +20,6 @@ from camelup_env.odds.leg import (
     leg_rank_probabilities,
 )
 from camelup_env.odds.lru import LRU
-from camelup_env.odds import race_exact
 from camelup_env.odds.race import RaceOdds, _race_odds, exact_odds, race_probabilities
 from camelup_env.odds.tables import _position, _tables, _tables_of
 
