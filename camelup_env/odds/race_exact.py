@@ -36,7 +36,7 @@ from camelup_env.odds.tables import _mask_of, _position, _tables_of
 _positions = LRU()
 #: :func:`near_end`'s bound on :func:`spaces_to_go`, chosen by the costs measured with
 #: ``benchmarks/race_odds.py`` (``docs/odds.md``).
-NEAR_END = 3
+NEAR_END = 2
 
 
 @dataclass
@@ -68,9 +68,33 @@ def spaces_to_go(state: GameState) -> int:
 
 
 def near_end(state: GameState) -> bool:
-    """Whether the race estimates use the exact odds: the rule set allows them and the leader
-    has at most :data:`NEAR_END` spaces to go, where they cost less than the rollouts."""
-    return exact_applies(state.rules) and spaces_to_go(state) <= NEAR_END
+    """Whether the race estimates use the exact odds by default: the rule set allows them and
+    the leader has at most :data:`NEAR_END` spaces to go (module docstring of
+    :mod:`camelup_env.odds`, "Exact race odds near the end": why there)."""
+    return exact_applies(state.rules) and max(state.stacks) >= near_end_space(state.rules)
+
+
+def near_end_space(rules: RuleSet) -> int:
+    """The space from which a leader makes the race :func:`near_end`."""
+    return rules.track_length + 1 - NEAR_END
+
+
+def warm_up(state: GameState) -> None:
+    """Compile (or load) the exact odds' kernels, as their callers call them, on a race that
+    ends in its next leg: ``state``'s camels stacked on the last space, with no tile (a state
+    itself) and with one (its leg enumerated)."""
+    rules = state.rules
+    if not exact_applies(rules):
+        return
+    end = state.copy()
+    end.game_over = False
+    end.stacks = {rules.track_length: tuple(range(rules.n_racing))}
+    end.pyramid = rules.leg_start_dice
+    end.pyramid_tiles_left = len(end.pyramid)
+    end.tiles = {}
+    exact_race_rates(end)
+    end.tiles = {2: (0, 1)}
+    exact_race_rates(end)
 
 
 def exact_race_rates(state: GameState) -> np.ndarray:
