@@ -145,3 +145,25 @@ def test_rule_sets_with_camels_moving_back_or_the_wanderer_keep_their_rollouts(p
     with pytest.raises(ValueError, match="only move forward"):
         race_exact.exact_race_rates(state)
     assert not odds.race_probabilities(state, 50, seed=0, exact=True).exact
+
+
+def test_stale_numba_cache_of_the_exact_kernels_is_flushed_when_the_baked_in_files_change(
+    monkeypatch,
+) -> None:
+    """The kernels inline the compiled rules and the leg enumeration's helpers: a change there
+    flushes this file's numba cache (camelup_env.stale_cache)."""
+    from pathlib import Path
+
+    from camelup_env import stale_cache
+    from camelup_env.odds import exact_kernels
+
+    flushed = []
+    kernels = stale_cache.dispatchers(exact_kernels.__name__)
+    for kernel in kernels:
+        monkeypatch.setattr(kernel._cache, "flush", lambda v=kernel: flushed.append(v))
+    marker = Path(exact_kernels._solve._cache.cache_path) / "exact_kernels.deps"
+    marker.write_text("a fingerprint of other files")
+    assert exact_kernels.drop_stale_cache()
+    assert set(flushed) == set(kernels) and exact_kernels._solve in flushed
+    assert marker.read_text() == stale_cache.fingerprint(exact_kernels.DEPENDENCIES)
+    assert not exact_kernels.drop_stale_cache()  # up to date: nothing flushed
