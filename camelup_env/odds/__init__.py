@@ -89,7 +89,8 @@ process and rule set, folded with the current leg's enumeration. :func:`race_pro
 :func:`position_odds` use them when the leader has at most ``race_exact.NEAR_END`` spaces to go
 (:func:`~camelup_env.odds.race_exact.near_end`: there they cost under a millisecond even with
 nothing solved yet, and less than 1,000 rollouts once solved; ``docs/odds.md`` has the
-measurements), ``RaceOdds.exact`` set and standard errors 0; ``exact=True`` asks for them wherever they apply, ``exact=False`` never.
+measurements), ``RaceOdds.exact`` set and standard errors 0; ``exact=True`` asks for them
+wherever they apply, ``exact=False`` never.
 
 Shared position odds
 --------------------

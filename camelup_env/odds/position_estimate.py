@@ -205,16 +205,18 @@ class LegScenarios:
 def leg_scenarios(state: GameState, race_samples: int = RACE_SAMPLES) -> LegScenarios | None:
     """The ``race_samples`` leg ends and race results behind :func:`position_odds`' estimate
     with as many samples, one row each (no extra enumeration or rollout: the same picks and
-    rollouts, read row by row instead of counted). A pick where the race ends inside the leg
-    is scored on its own board. ``None`` where the position has no such sample: a finished
-    race, or the desert wanderer's rule set (its odds are rolled out elsewhere)."""
+    rollouts, read row by row instead of counted; also near the end of the race, where
+    :func:`position_odds` gives the exact marginals: rows are joint outcomes, which those
+    cannot give). A pick where the race ends inside the leg is scored on its own board.
+    ``None`` where the position has no such sample: a finished race, or the desert wanderer's
+    rule set (its odds are rolled out elsewhere)."""
     rules = state.rules
     if rules.wanderer or state.game_over:
         return None
     board, side, over = _position(state)
     if over:
         return None
-    position_odds(state, race_samples)  # the enumeration and its rollouts, cached
+    position_odds(state, race_samples, exact=False)  # the enumeration and its rollouts, cached
     entry = _position_cache.get(_leg_key(state, board, side))
     if entry is None:  # pragma: no cover - position_odds has just stored it
         raise RuntimeError("the position's enumeration left the cache")
