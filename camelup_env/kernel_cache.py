@@ -21,6 +21,7 @@ from camelup_env.stale_cache import dispatchers
 KERNEL_MODULES = (
     "camelup_env.game.rule_kernels",
     "camelup_env.odds.kernels",
+    "camelup_env.odds.exact_kernels",
     "camelup_env.batch.streams",
     "camelup_env.batch.kernels",
     "camelup_env.batch.observation_kernels",

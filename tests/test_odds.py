@@ -370,8 +370,10 @@ def test_race_probabilities_when_the_next_reveal_ends_the_race():
     the bottom of the whole crossing stack): it is last.
     """
     state = parse_position("classic", "16:blue,green,orange,yellow,white")
-    odds = race_probabilities(state, 500, seed=1)
-    assert odds.winner[4] == 1 and odds.loser[0] == 1
+    for exact in (False, True):  # the rollouts, and the exact odds (float sums of the weights)
+        odds = race_probabilities(state, 500, seed=1, exact=exact)
+        assert odds.winner[4] == pytest.approx(1, abs=1e-12)
+        assert odds.loser[0] == pytest.approx(1, abs=1e-12)
 
 
 def test_race_probabilities_equal_leg_odds_when_the_race_ends_this_leg():

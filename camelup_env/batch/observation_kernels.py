@@ -520,6 +520,8 @@ def observe_games(
     pick_at,
     pick_row,
     seeds,
+    exact_race,
+    exact_rows,
     memo_key,
     memo_leg,
     memo_landings,
@@ -528,7 +530,9 @@ def observe_games(
 ):
     """``out[j]`` (zeroed): the observation of game ``i = games[j]`` seen from ``seats[j]``. The
     face tables are :class:`camelup_env.odds.tables._Tables`'; ``pick_at``/``pick_row`` the pick
-    points of ``position_odds``; ``seeds[i]`` game ``i``'s rollout seed with ``ODDS_V0``.
+    points of ``position_odds``; ``seeds[i]`` game ``i``'s rollout seed with ``ODDS_V0``;
+    ``exact_race[i]`` game ``i``'s exact race odds where ``exact_rows[i]`` (``position_odds``
+    near the end of the race, computed by the caller), in place of the estimate.
 
     ``memo_*[i]``: the last position whose odds were computed in row ``i`` (its
     :func:`_position_key`) and those odds. A bet leaves the position as it was, so the next
@@ -554,7 +558,7 @@ def observe_games(
             memo_key[i] = key
             memo_leg[i] = leg
             memo_landings[i] = landings
-            memo_race[i] = race
+            memo_race[i] = exact_race[i] if exact_rows[i] else race
         if spec[LEG_RANK_PROB] >= 0:
             _odds_features(g, r, i, spec, memo_leg[i], memo_race[i], row)
         if spec[ACTION_VALUES] >= 0:

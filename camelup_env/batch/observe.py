@@ -12,7 +12,9 @@ layout (the Observer's own, :attr:`BatchObserver.layout`), the same odds and act
   :func:`camelup_env.odds.position_odds` (the enumeration's open leg-end picks, one common
   seed), without them the ``camelup_v0`` plain rollouts seeded by a hash of the position
   (:func:`camelup_env.observation.v0_race_seed`, computed in Python from each game's state:
-  the one step here that is not compiled, and only in that legacy mode). Either way an
+  the one step here that is not compiled, and only in that legacy mode). Near the end of the
+  race ``position_odds`` gives exact race odds (:func:`camelup_env.odds.race_exact.near_end`):
+  for those games this calls the reference in Python and passes its odds in. Either way an
   observation is a deterministic function of the state;
 * everything else (encodings, leg-bet and race-card values, action values) is compiled here
   (:mod:`camelup_env.batch.observation_kernels`) and equal to the Observer's up to float32
@@ -37,6 +39,7 @@ from camelup_env.batch.convert import to_state
 from camelup_env.batch.games import BatchGames
 from camelup_env.game.rules import RuleSet
 from camelup_env.observation import Observer, v0_race_seed
+from camelup_env.odds import race_exact
 from camelup_env.odds.position_estimate import RACE_SEED, _pick_points, _picks_for
 from camelup_env.odds.tables import _tables_of
 
@@ -139,6 +142,7 @@ class BatchObserver:
         if self._spec[ok.ODDS_MODE] == ok.ODDS_V0:
             for i in idx[games.state.game_over[idx] == 0]:
                 seeds[i] = v0_race_seed(to_state(games.state, int(i)))
+        exact_race, exact_rows = self._exact_race(games, idx)
         if len(self._memo[0]) != n:
             self._memo = self._empty_memo(n)
         out = np.zeros((idx.size, self.size), np.float32)
@@ -154,10 +158,27 @@ class BatchObserver:
             *self._tables,
             *self._picks,
             seeds,
+            exact_race,
+            exact_rows,
             *self._memo,
             out,
         )
         return out
+
+    def _exact_race(self, games: BatchGames, idx: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Per game, the exact race odds ``position_odds`` uses near the end of the race
+        (:func:`camelup_env.odds.race_exact.near_end`), and 1 where it uses them; computed here,
+        in Python, by the reference itself (cached by position)."""
+        rules, n = self.rules, len(games)
+        exact_race = np.zeros((n, 2, rules.n_racing))
+        exact_rows = np.zeros(n, np.int64)
+        if self._spec[ok.ODDS_MODE] == ok.ODDS_SHARED and race_exact.exact_applies(rules):
+            lead = games.state.camel[idx, : rules.n_racing].max(axis=1) >> 4
+            near = (games.state.game_over[idx] == 0) & (lead >= race_exact.near_end_space(rules))
+            for i in idx[near]:
+                exact_race[i] = race_exact.exact_race_rates(to_state(games.state, int(i)))
+                exact_rows[i] = 1
+        return exact_race, exact_rows
 
 
 def observe(

@@ -184,7 +184,8 @@ def _print_tables(state: GameState, leg: np.ndarray, evs: np.ndarray, race: Race
         ev = "-" if math.isnan(evs[c]) else f"{evs[c]:+.3f}"
         table.add_row(name, *(f"{p:.4f}" for p in leg[c]), ev)
     console.print(table)
-    race_table = Table(title=f"Race odds (Monte Carlo, {race.n_samples} races)")
+    method = "exact" if race.exact else f"Monte Carlo, {race.n_samples} races"
+    race_table = Table(title=f"Race odds ({method})")
     race_table.add_column("camel")
     race_table.add_column("P(winner)", justify="right")
     race_table.add_column("P(loser)", justify="right")

@@ -85,7 +85,9 @@ def odds_slices(state: GameState, rules: RuleSet, race_samples: int, shared: boo
         probs, race = estimate.leg, estimate.race
     else:
         probs = odds.leg_rank_probabilities(state)
-        race = odds.race_probabilities(state, n_samples=race_samples, seed=v0_race_seed(state))
+        race = odds.race_probabilities(  # camelup_v0's rollouts, also near the end
+            state, n_samples=race_samples, seed=v0_race_seed(state), exact=False
+        )
     top = float(max(rules.leg_bet_values))
     vec[: R * R] = probs.reshape(-1)
     for camel, stack in enumerate(state.leg_stacks):

@@ -19,10 +19,11 @@ Public API (used by the environment and the agents; keep names and signatures):
   first landing on the tile; the greedy agent uses it at the start of a leg).
 * :func:`expected_photo_coins` ``(state, spaces=None) -> {space: coins}``: the exact expected
   coins this leg of the Supercup camera (R9.2) pointed at each space.
-* :func:`race_probabilities` ``(state, n_samples, seed) -> RaceOdds``: P(overall winner) and
-  P(overall loser) per racing camel by Monte Carlo rollouts of dice to the end of the race, with
-  standard errors ``sqrt(p (1 - p) / n)`` (plain Monte Carlo: the high-sample reference, and the
-  ``camelup_v0`` observation's estimate).
+* :func:`race_probabilities` ``(state, n_samples, seed, exact=None) -> RaceOdds``: P(overall
+  winner) and P(overall loser) per racing camel by Monte Carlo rollouts of dice to the end of
+  the race, with standard errors ``sqrt(p (1 - p) / n)`` (plain Monte Carlo: the high-sample
+  reference, and the ``camelup_v0`` observation's estimate); exact near the end of the race
+  ("Exact race odds near the end" below).
 * :func:`position_odds` ``(state, race_samples=RACE_SAMPLES) -> PositionOdds``: the leg odds,
   the expected landings and a cheaper race estimate of one public position, from one
   enumeration, cached and shared by the observation and the greedy agent (next sections).
@@ -77,6 +78,19 @@ the ``int(x * k)``-th of the ``k`` dice left (ascending), the face comes from th
 so a call is deterministic. Standard error is ``sqrt(p (1 - p) / n) <= 0.5 / sqrt(n)``. The
 default 1,000 samples are cheap enough for every decision of a greedy agent; later in the race
 rollouts are shorter and faster.
+
+Exact race odds near the end
+----------------------------
+Where camels only move forward (no crazy camel, no desert wanderer:
+:func:`~camelup_env.odds.race_exact.exact_applies`), :mod:`~camelup_env.odds.race_exact` gives
+the race odds exactly: a backward induction over the tile-free states of later legs (the board
+up to the colours, and the dice left; :mod:`~camelup_env.odds.exact_kernels`), solved once per
+process and rule set, folded with the current leg's enumeration. :func:`race_probabilities` and
+:func:`position_odds` use them when the leader has at most ``race_exact.NEAR_END`` spaces to go
+(:func:`~camelup_env.odds.race_exact.near_end`: there they cost under a millisecond even with
+nothing solved yet, and less than 1,000 rollouts once solved; ``docs/odds.md`` has the
+measurements), ``RaceOdds.exact`` set and standard errors 0; ``exact=True`` asks for them
+wherever they apply, ``exact=False`` never.
 
 Shared position odds
 --------------------

@@ -102,6 +102,49 @@ def _hash_slot(c1, c2, cap_mask):
     return h & cap_mask
 
 
+# The level table of an enumeration: open addressing over (code1, code2, weight) arrays, code2
+# -1 in an empty slot (a real code2 is >= 0); read back in slot order, so every sum below runs
+# in an order that depends on the boards alone, never on the table's size.
+@njit(cache=True, inline="always")
+def _children_bound(cur2, n_cur, nf):
+    """An upper bound on the boards one reveal makes of the ``n_cur`` boards of a level."""
+    children = 0
+    for i in range(n_cur):
+        mask = cur2[i] >> _MASK_SHIFT
+        for d in range(nf.shape[0]):
+            children += ((mask >> d) & 1) * nf[d]
+    return children
+
+
+@njit(cache=True, inline="always")
+def _table_add(nxt1, nxt2, nxtw, e1, e2, w, cap_mask):
+    """Add weight ``w`` to board ``(e1, e2)``; returns 1 when the board is new to the table."""
+    slot = _hash_slot(e1, e2, cap_mask)
+    while nxt2[slot] != -1 and (nxt1[slot] != e1 or nxt2[slot] != e2):
+        slot = (slot + 1) & cap_mask
+    new = 0
+    if nxt2[slot] == -1:
+        nxt1[slot] = e1
+        nxt2[slot] = e2
+        new = 1
+    nxtw[slot] += w
+    return new
+
+
+@njit(cache=True, inline="always")
+def _table_drain(nxt1, nxt2, nxtw, cap, cur1, cur2, curw):
+    """Move the table's boards (slots ``0..cap-1``) to ``cur*`` in slot order, emptying it."""
+    i = 0
+    for slot in range(cap):
+        if nxt2[slot] != -1:
+            cur1[i] = nxt1[slot]
+            cur2[i] = nxt2[slot]
+            curw[i] = nxtw[slot]
+            nxt2[slot] = -1
+            nxtw[slot] = 0.0
+            i += 1
+
+
 @njit(cache=True)
 def _leg_kernel(
     key0, mask0, left, fc, fv, fw, nf, n_racing, track_length, tile_side, camera, pick_at, pick_row
@@ -161,11 +204,7 @@ def _leg_kernel(
         last = level == left - 1
         cap = 1
         if not last:
-            children = 0  # an upper bound on the boards of the next level
-            for i in range(n_cur):
-                mask = cur2[i] >> _MASK_SHIFT
-                for d in range(n_dice):
-                    children += ((mask >> d) & 1) * nf[d]
+            children = _children_bound(cur2, n_cur, nf)
             while cap <= children:  # never full; about half full as boards merge
                 cap *= 2
             if cap > size:
@@ -211,14 +250,7 @@ def _leg_kernel(
                             t += 1
                         continue
                     e1, e2 = _encode(key, 1, child_mask, n_camels)
-                    slot = _hash_slot(e1, e2, cap_mask)
-                    while nxt2[slot] != -1 and (nxt1[slot] != e1 or nxt2[slot] != e2):
-                        slot = (slot + 1) & cap_mask
-                    if nxt2[slot] == -1:
-                        nxt1[slot] = e1
-                        nxt2[slot] = e2
-                        n_next += 1
-                    nxtw[slot] += w
+                    n_next += _table_add(nxt1, nxt2, nxtw, e1, e2, w, cap_mask)
         if last:
             break
         n_cur = n_next
@@ -226,15 +258,7 @@ def _leg_kernel(
             cur1 = np.empty(n_cur, np.int64)
             cur2 = np.empty(n_cur, np.int64)
             curw = np.empty(n_cur)
-        i = 0
-        for slot in range(cap):
-            if nxt2[slot] != -1:
-                cur1[i] = nxt1[slot]
-                cur2[i] = nxt2[slot]
-                curw[i] = nxtw[slot]
-                nxt2[slot] = -1
-                nxtw[slot] = 0.0
-                i += 1
+        _table_drain(nxt1, nxt2, nxtw, cap, cur1, cur2, curw)
         if n_cur == 0:
             break
     return out, arrivals, photo, ended, picks, pick_open

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from camelup_env.game.state import GameState
+from camelup_env.odds import race_exact
 from camelup_env.odds.kernels import _race_kernel
 from camelup_env.odds.leg import (
     _NO_ROWS,
@@ -19,7 +20,7 @@ from camelup_env.odds.leg import (
     leg_rank_probabilities,
 )
 from camelup_env.odds.lru import LRU
-from camelup_env.odds.race import RaceOdds, _race_odds, race_probabilities
+from camelup_env.odds.race import RaceOdds, _race_odds, exact_odds, race_probabilities
 from camelup_env.odds.tables import _position, _tables, _tables_of
 
 _position_cache = LRU()
@@ -54,7 +55,7 @@ class _Enumerated:
     open: np.ndarray  # (P,) 1 where the race goes on from picks[i]
     first_of: np.ndarray  # per rollout from the open picks, in pick order: the winner
     last_of: np.ndarray
-    by_samples: dict  # race_samples -> PositionOdds
+    by_samples: dict  # (race_samples, exact) -> PositionOdds
 
 
 def _pick_points(n: int) -> tuple[np.ndarray, np.ndarray]:
@@ -97,7 +98,9 @@ def _enumerate(state: GameState, board: list, side: list, n_picks: int) -> _Enum
     return _Enumerated(probs, landings, ended, picks, pick_open, _NO_ROWS, _NO_ROWS, {})
 
 
-def position_odds(state: GameState, race_samples: int = RACE_SAMPLES) -> PositionOdds:
+def position_odds(
+    state: GameState, race_samples: int = RACE_SAMPLES, exact: bool | None = None
+) -> PositionOdds:
     """The leg odds, the expected landings and the race odds of ``state``'s public position,
     from **one** leg enumeration plus rollouts, cached (LRU) by position across steps, seats,
     agents and games.
@@ -107,8 +110,10 @@ def position_odds(state: GameState, race_samples: int = RACE_SAMPLES) -> Positio
     opponent of the same game share each computation, whatever ``race_samples`` each uses:
     the estimate with ``N`` samples reads the first rollouts of the one with more (module
     docstring, "Shared position odds"). The race estimate is exact where the race ends inside
-    the current leg; its error elsewhere is bounded as documented there. Deterministic: it
-    depends on the position and ``race_samples`` only, not on what was computed before.
+    the current leg; its error elsewhere is bounded as documented there. Near the end of the
+    race it is exact, as :func:`camelup_env.odds.race_probabilities`' (``exact`` means the
+    same there). Deterministic: it depends on the position and ``race_samples`` only, not on
+    what was computed before.
     """
     if race_samples < 1:
         raise ValueError(f"race_samples must be >= 1, got {race_samples}")
@@ -132,10 +137,20 @@ def position_odds(state: GameState, race_samples: int = RACE_SAMPLES) -> Positio
         entry = _enumerate(state, board, side, _picks_for(race_samples))
         _position_cache.put(leg_key, entry)
         _leg_cache.put(leg_key, (entry.leg, entry.landings))
-    found = entry.by_samples.get(race_samples)
+    if race_exact.exact_applies(rules) and (
+        exact or (exact is None and race_exact.near_end(state))
+    ):
+        choice = (race_samples, True)
+    else:
+        choice = (race_samples, False)
+    found = entry.by_samples.get(choice)
     if found is None:
-        found = PositionOdds(entry.leg, entry.landings, _race_estimate(state, entry, race_samples))
-        entry.by_samples[race_samples] = found
+        if choice[1]:
+            race = exact_odds(race_exact.exact_race_rates(state), race_samples)
+        else:
+            race = _race_estimate(state, entry, race_samples)
+        found = PositionOdds(entry.leg, entry.landings, race)
+        entry.by_samples[choice] = found
     return found
 
 
@@ -190,16 +205,18 @@ class LegScenarios:
 def leg_scenarios(state: GameState, race_samples: int = RACE_SAMPLES) -> LegScenarios | None:
     """The ``race_samples`` leg ends and race results behind :func:`position_odds`' estimate
     with as many samples, one row each (no extra enumeration or rollout: the same picks and
-    rollouts, read row by row instead of counted). A pick where the race ends inside the leg
-    is scored on its own board. ``None`` where the position has no such sample: a finished
-    race, or the desert wanderer's rule set (its odds are rolled out elsewhere)."""
+    rollouts, read row by row instead of counted; also near the end of the race, where
+    :func:`position_odds` gives the exact marginals: rows are joint outcomes, which those
+    cannot give). A pick where the race ends inside the leg is scored on its own board.
+    ``None`` where the position has no such sample: a finished race, or the desert wanderer's
+    rule set (its odds are rolled out elsewhere)."""
     rules = state.rules
     if rules.wanderer or state.game_over:
         return None
     board, side, over = _position(state)
     if over:
         return None
-    position_odds(state, race_samples)  # the enumeration and its rollouts, cached
+    position_odds(state, race_samples, exact=False)  # the enumeration and its rollouts, cached
     entry = _position_cache.get(_leg_key(state, board, side))
     if entry is None:  # pragma: no cover - position_odds has just stored it
         raise RuntimeError("the position's enumeration left the cache")

@@ -1,5 +1,5 @@
-"""Race odds by Monte Carlo rollouts of dice to the end of the race (:mod:`camelup_env.odds`
-for the method)."""
+"""Race odds by Monte Carlo rollouts of dice to the end of the race, or exactly near its end
+(:mod:`camelup_env.odds` for the methods)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from camelup_env.game.state import GameState
-from camelup_env.odds import wanderer
+from camelup_env.odds import race_exact, wanderer
 from camelup_env.odds.kernels import _final_ranking, _race_kernel
 from camelup_env.odds.lru import LRU
 from camelup_env.odds.tables import _mask_of, _position, _tables_of
@@ -22,17 +22,28 @@ MAX_RACE_SAMPLES = 10_000_000
 # Race odds ---------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class RaceOdds:
-    """Monte Carlo estimate of the overall winner and loser (R7.2), per racing camel."""
+    """The overall winner and loser (R7.2), per racing camel: a Monte Carlo estimate, or exact
+    (``exact``: standard errors 0) near the end of the race or once it is over."""
 
     winner: np.ndarray
     loser: np.ndarray
     winner_se: np.ndarray
     loser_se: np.ndarray
     n_samples: int
+    exact: bool = False
 
 
-def race_probabilities(state: GameState, n_samples: int = 1000, seed: int = 0) -> RaceOdds:
-    """P(overall winner) and P(overall loser) per racing camel by Monte Carlo rollouts.
+def race_probabilities(
+    state: GameState, n_samples: int = 1000, seed: int = 0, exact: bool | None = None
+) -> RaceOdds:
+    """P(overall winner) and P(overall loser) per racing camel by Monte Carlo rollouts, or
+    exactly near the end of the race.
+
+    ``exact=None`` (the default) gives the exact odds
+    (:func:`camelup_env.odds.race_exact.exact_race_rates`, SE 0, ``RaceOdds.exact``) where
+    :func:`camelup_env.odds.race_exact.near_end` holds, where they cost less than the rollouts,
+    and the rollouts elsewhere; ``exact=True`` gives them wherever the rule set allows
+    (camels that only move forward), ``exact=False`` never.
 
     The current leg continues from ``state`` (its tiles stay until it ends), later legs reveal
     ``rules.pyramid_tiles`` of the leg-start dice with no tiles on the track (R6.1, R6.4), until
@@ -48,6 +59,10 @@ def race_probabilities(state: GameState, n_samples: int = 1000, seed: int = 0) -
         raise ValueError(f"n_samples must be between 1 and {MAX_RACE_SAMPLES:,}, got {n_samples:,}")
     if state.rules.wanderer:  # R14: its own rollouts
         return _race_odds(*wanderer.race_probabilities(state, n_samples, seed))
+    if race_exact.exact_applies(state.rules) and (
+        exact or (exact is None and race_exact.near_end(state))
+    ):
+        return exact_odds(race_exact.exact_race_rates(state), n_samples)
     rules = state.rules
     n = rules.n_racing
     board, side, over = _position(state)
@@ -95,6 +110,15 @@ def race_probabilities(state: GameState, n_samples: int = 1000, seed: int = 0) -
     odds = _race_odds(rates, samples)
     _race_cache.put(key, odds)
     return odds
+
+
+def exact_odds(rates: np.ndarray, n_samples: int) -> RaceOdds:
+    """RaceOdds of exact ``[winner, loser]`` rates: standard errors 0, ``n_samples`` the samples
+    asked for (none drawn)."""
+    zero = np.zeros_like(rates)
+    rates.setflags(write=False)
+    zero.setflags(write=False)
+    return RaceOdds(rates[0], rates[1], zero[0], zero[1], n_samples, exact=True)
 
 
 def _race_odds(rates: np.ndarray, samples: int) -> RaceOdds:
