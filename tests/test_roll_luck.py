@@ -115,7 +115,7 @@ def test_R4_1_a_rolls_outcomes_are_the_engines_with_their_chances(preset: str) -
 def test_the_realised_outcome_is_the_one_rolled() -> None:
     rules = RuleSet("classic", num_players=3)
     states = _before_rolls(rules, 32, seed=5)[:10]
-    luck = RollLuck(rules, EPISODE)
+    luck = RollLuck(rules, EPISODE, max_dice=rules.n_dice)
     batch = BatchGames(rules, len(states))
     batch.state.rows[:] = from_states(states).rows
     actions = np.full(len(states), ROLL)
@@ -131,6 +131,15 @@ def test_the_realised_outcome_is_the_one_rolled() -> None:
     w = worth(equity, np.zeros_like(probability, bool), kept.progress[:, None], EPISODE, luck.model)
     expected = np.einsum("jo,jop->jp", probability, w)
     np.testing.assert_allclose(got, w[np.arange(len(states)), realised] - expected)
+
+
+def test_rolls_with_more_dice_left_are_not_measured() -> None:
+    rules = RuleSet("classic", num_players=4)
+    batch = BatchGames(rules, 16, seed=1)  # every game at its first roll: five dice left
+    actions = np.full(16, ROLL)
+    assert RollLuck(rules, EPISODE, max_dice=4).before(batch, actions) is None
+    kept = RollLuck(rules, EPISODE, max_dice=5).before(batch, actions)
+    assert kept is not None and len(kept.games) == 16
 
 
 def test_worth_is_the_exact_reward_where_the_race_ended() -> None:

@@ -46,7 +46,7 @@ import numpy as np
 from camelup_env.batch.engine_games import make_games
 from camelup_env.batch.games import BatchGames, StepResult, random_streams
 from camelup_env.batch.observe import BatchObserver
-from camelup_env.batch.roll_luck import RollLuck, check_luck_correction
+from camelup_env.batch.roll_luck import MAX_DICE_LEFT, RollLuck, check_luck_correction
 from camelup_env.game.episode import (
     DEFAULT_COIN_SHAPING,
     DEFAULT_MAX_TURNS,
@@ -98,6 +98,8 @@ class LearnerGames:
             (:mod:`camelup_env.batch.roll_luck`; 0: none). Each roll's luck has zero mean given
             everything before it, so the expected returns, and the policy gradient, are
             unchanged; only the dice's share of their spread goes. Classic and second edition.
+        luck_dice: the rolls measured, those with at most this many dice left (the default
+            leaves out a leg's first roll, whose measurement costs more than the step).
         **observer_settings: :class:`~camelup_env.observation.Observer` keywords
             (``odds_features``, ``race_samples``, ``action_values``): the learner's and the
             policy opponents' observation.
@@ -118,6 +120,7 @@ class LearnerGames:
         autoreset: bool = True,
         engine: bool = False,
         luck_correction: float = 0.0,
+        luck_dice: int = MAX_DICE_LEFT,
         **observer_settings: Any,
     ) -> None:
         if n < 1:
@@ -125,7 +128,7 @@ class LearnerGames:
         self.episode = EpisodeSettings(reward_mode, coin_shaping, max_turns)
         self.luck_correction = check_luck_correction(luck_correction)
         #: Each roll's luck per seat, when the rewards are corrected for it.
-        self.luck = RollLuck(rules, self.episode) if luck_correction else None
+        self.luck = RollLuck(rules, self.episode, max_dice=luck_dice) if luck_correction else None
         #: The episode's settings as the games' ``step`` keywords.
         self._step_args = dataclasses.asdict(self.episode)
         players = rules.num_players
@@ -164,6 +167,9 @@ class LearnerGames:
         #: (N,) episodes that ended and wait for reset (only without autoreset).
         self.over = np.zeros(n, bool)
         self.returns = np.zeros(n)  # the learner's reward since the episode began
+        #: (N, P) each seat's luck of the rolls this episode (with ``luck_correction``: the
+        #: rewards went without ``luck_correction`` times it).
+        self.episode_luck = np.zeros((n, rules.num_players))
         self.decisions = np.zeros(n, np.int64)  # external seats' decisions this episode
         #: Seconds in the games and observations, and in the opponents' decisions.
         self.timers = {"env": 0.0, "opponents": 0.0}
@@ -192,7 +198,8 @@ class LearnerGames:
         ``VecEnv`` does: the last observation of a game whose episode ended is in
         ``infos[i]["terminal_observation"]`` (with ``autoreset`` the returned one is already
         the next episode's), ``infos[i]["TimeLimit.truncated"]`` for a truncation,
-        ``"illegal_action"`` for an illegal learner action, and ``"episode_return"``. For
+        ``"illegal_action"`` for an illegal learner action, ``"episode_return"`` and
+        ``"episode_luck"`` (the learner's luck of the rolls, 0 without ``luck_correction``). For
         games whose only external seat is the learner's; with :data:`EXTERNAL` opponents the
         caller uses :meth:`play`, :meth:`take_rewards` and :meth:`observe`.
         """
@@ -221,6 +228,7 @@ class LearnerGames:
                 infos[i].update(
                     terminal_observation=last[row],
                     episode_return=float(self.returns[i]),
+                    episode_luck=float(self.episode_luck[i, self.seats[i]]),
                     **{"TimeLimit.truncated": bool(truncated[i])},
                 )
                 if illegal[i]:
@@ -290,6 +298,7 @@ class LearnerGames:
         if self.luck is None:
             return result
         luck = self.luck.after(rolls, result.rolls, len(self))
+        self.episode_luck += luck
         return result._replace(rewards=result.rewards - self.luck_correction * luck)
 
     def observe(self, indices: np.ndarray, seats: np.ndarray) -> np.ndarray:
@@ -344,6 +353,7 @@ class LearnerGames:
         self.pending[indices] = 0.0
         self.over[indices] = False
         self.returns[indices] = 0.0
+        self.episode_luck[indices] = 0.0
         self.decisions[indices] = 0
 
     def _play_opponents(self, done: np.ndarray) -> np.ndarray:

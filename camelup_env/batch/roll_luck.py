@@ -34,6 +34,11 @@ from camelup_env.odds.win import WinModel, load_win_model
 
 #: The action index of taking a pyramid tile (R4.3) in the batch core: the one chance action.
 ROLL = 5
+#: The rolls measured: those with at most this many dice left. Each outcome of a leg's first
+#: roll (five dice left) needs a leg enumeration of four dice: milliseconds a roll, more than
+#: the rest of a training step (docs/luck.md, "Training"). Any subset of the rolls keeps the
+#: correction's mean at zero; this one keeps most of what it narrows.
+MAX_DICE_LEFT = 4
 
 
 def check_luck_correction(value: float) -> float:
@@ -97,7 +102,15 @@ class RollLuck:
     the engine are copied into rows).
     """
 
-    def __init__(self, rules: RuleSet, episode: EpisodeSettings, threads: int = 1) -> None:
+    def __init__(
+        self,
+        rules: RuleSet,
+        episode: EpisodeSettings,
+        threads: int = 1,
+        max_dice: int = MAX_DICE_LEFT,
+    ) -> None:
+        #: Rolls with more dice left in the pyramid are not measured (their luck stays in).
+        self.max_dice = max_dice
         self.model = load_win_model(rules)
         self.params = rule_vector(rules)
         t = _tables_of(rules)
@@ -109,18 +122,23 @@ class RollLuck:
         self.track = rules.track_length
 
     def before(self, games: Games, actions: np.ndarray) -> Rolls | None:
-        """The games of ``games`` about to roll with ``actions`` (``None``: none); games on the
-        engine are copied into the batch core's rows first."""
+        """The games of ``games`` about to roll with ``actions`` (``None``: none) with at most
+        :attr:`max_dice` dice left; games on the engine are copied into the batch core's rows
+        first."""
         rolling = np.flatnonzero(np.asarray(actions) == ROLL)
         if not rolling.size:
             return None
-        state = (
-            games.state if isinstance(games, BatchGames) else from_states(games.to_states(rolling))
-        )
-        taken = rolling if isinstance(games, BatchGames) else np.arange(len(rolling))
-        lead = (state.camel[taken, : self.n_racing] >> 4).max(axis=1)
+        if isinstance(games, BatchGames):
+            rows, camels = games.state.rows[rolling], games.state.camel[rolling]
+        else:
+            state = from_states(games.to_states(rolling))
+            rows, camels = state.rows, state.camel
+        kept = np.bitwise_count(rows[:, luck_kernels.PYRAMID]) <= self.max_dice
+        if not kept.any():
+            return None
+        lead = (camels[kept, : self.n_racing] >> 4).max(axis=1)
         progress = np.clip(lead, 1, self.track) / self.track
-        return Rolls(rolling, state.rows[taken].copy(), progress)
+        return Rolls(rolling[kept], rows[kept].copy(), progress)
 
     def after(self, rolls: Rolls | None, rolled: np.ndarray, n: int) -> np.ndarray:
         """(n, P) every seat's luck of the rolls kept by :meth:`before`, which the step rolled
