@@ -141,6 +141,6 @@ def test_win_with_bad_coins_is_one_line(capsys, extra, message):
 
 
 def test_win_without_a_model_for_the_preset_is_one_line(capsys):
-    args = ["odds", "--preset", "cup", "--track", TRACK, "--win", "--race-samples", "10"]
+    args = ["odds", "--preset", "supercup", "--track", TRACK, "--win", "--race-samples", "10"]
     assert main(args) == 2
-    assert "no win-probability model for the cup preset" in capsys.readouterr().err
+    assert "no win-probability model for the supercup preset" in capsys.readouterr().err
