@@ -26,14 +26,16 @@ from camelup_env.batch.arrays import rule_vector
 from camelup_env.batch.convert import from_states
 from camelup_env.batch.games import BatchGames
 from camelup_env.batch.interface import Games
+from camelup_env.batch.kernels import N_RACING
 from camelup_env.game.episode import EpisodeSettings
 from camelup_env.game.rewards import final_rewards_batch
+from camelup_env.game.rule_kernels import STACK_KEYS
 from camelup_env.game.rules import RuleSet
 from camelup_env.odds.tables import _tables_of
 from camelup_env.odds.win import WinModel, load_win_model
 
 #: The action index of taking a pyramid tile (R4.3) in the batch core: the one chance action.
-ROLL = 5
+ROLL = N_RACING
 #: The rolls measured: those with at most this many dice left. Each outcome of a leg's first
 #: roll (five dice left) needs a leg enumeration of four dice: milliseconds a roll, more than
 #: the rest of a training step (docs/luck.md, "Training"). Any subset of the rolls keeps the
@@ -136,7 +138,7 @@ class RollLuck:
         kept = np.bitwise_count(rows[:, luck_kernels.PYRAMID]) <= self.max_dice
         if not kept.any():
             return None
-        lead = (camels[kept, : self.n_racing] >> 4).max(axis=1)
+        lead = (camels[kept, : self.n_racing] // STACK_KEYS).max(axis=1)  # spaces of the keys
         progress = np.clip(lead, 1, self.track) / self.track
         return Rolls(rolling[kept], rows[kept].copy(), progress)
 
