@@ -18,10 +18,16 @@ values and adds two things the Camel Up Cup's strongest bots measured as worth w
   win chance move by move over all moves over-gambles (here, with these values and exact
   joint outcomes, the unbounded choice measured no worse: ``docs/champion.md``).
 
-With both off the champion plays exactly as the expert. Rule sets without a fitted
-win-probability model (``camelup_env/odds/win_models.json``) or without joint outcomes (the
-desert wanderer's) play without the risk choice. Deterministic: the odds are seeded, ties go
-to the lowest action index, and the memory of the piles is per seat and per game.
+* **race-card timing** (``race_timing``, off by default: measured, ``docs/champion.md``): the
+  expert's charge for spending a race card early replaced by :mod:`agents.card_timing`'s, the
+  late payout read from the piles and the horizon the chance that the race is still on at the
+  seat's next turn.
+
+With ``risk``, ``infer_bets`` and ``race_timing`` off the champion plays exactly as the
+expert. Rule sets without a fitted win-probability model (``camelup_env/odds/win_models.json``)
+or without joint outcomes (the desert wanderer's) play without the risk choice. Deterministic:
+the odds are seeded, ties go to the lowest action index, and the memory of the piles is per
+seat and per game.
 """
 
 from __future__ import annotations
@@ -31,6 +37,7 @@ from collections.abc import Iterable
 import numpy as np
 
 from agents.base import Agent, Observation, best_action, legal_indices
+from agents.card_timing import keep_charges
 from agents.expert import ExpertAgent
 from agents.race_beliefs import RaceCardReader, new_card_payouts, odds_beliefs, pile_payouts
 from agents.standing import action_outcomes, seat_outcomes, win_chances
@@ -56,6 +63,7 @@ class ChampionAgent(Agent):
         margin: float = 3.0,
         infer_bets: bool = True,
         greed: float = 8.0,
+        race_timing: bool = False,
         keep_payout: float | None = None,
         near: float = 4.0,
         far: float = 10.0,
@@ -69,6 +77,7 @@ class ChampionAgent(Agent):
         self.risk = risk
         self.margin = float(margin)
         self.infer_bets = infer_bets
+        self.race_timing = race_timing
         self.reader = RaceCardReader(greed)
         self._models: dict[RuleSet, WinModel | None] = {}
 
@@ -126,15 +135,21 @@ class ChampionAgent(Agent):
     ) -> dict[int, float]:
         """The expert's values; with ``infer_bets`` and ``beliefs`` (winner pile, loser pile, as
         :class:`agents.race_beliefs.RaceCardReader` reads them), race bets paid by their
-        expected rank among the cards believed to back the same camel."""
-        values = self.expert.action_values(s, legal)
-        if not self.infer_bets or beliefs is None or not values:
+        expected rank among the cards believed to back the same camel; with ``race_timing``,
+        the charge for spending a card early from :mod:`agents.card_timing`."""
+        timed = self.race_timing and beliefs is not None
+        values = self.expert.action_values(s, legal, charge_cards=not timed)
+        if beliefs is None or not values:
             return values
         table = action_table(s.rules).actions
         race = [i for i in values if isinstance(table[i], RaceBet)]
         if not race:
             return values
         ro = self.expert.greedy.race_odds(s)
+        if timed:
+            self._charge_by_timing(s, race, values, ro, beliefs)
+        if not self.infer_bets:
+            return values
         me, pay = s.current, s.rules.race_bet_payouts
         for kind, pile, probs, belief in (
             (WINNER_PILE, s.winner_pile, ro.winner, beliefs[0]),
@@ -149,6 +164,25 @@ class ChampionAgent(Agent):
                 c = table[i].camel  # type: ignore[union-attr]
                 values[i] += float(ours[c] - greedy[c])
         return values
+
+    def _charge_by_timing(
+        self,
+        s: GameState,
+        race: list[int],
+        values: dict[int, float],
+        ro: odds.RaceOdds,
+        beliefs: tuple[np.ndarray, np.ndarray],
+    ) -> None:
+        """Each race bet less the value of keeping its card (:func:`keep_charges`); where the
+        position has no joint outcomes (the desert wanderer's rules), the expert's charge."""
+        sc = odds.leg_scenarios(s, self.race_samples)
+        if sc is None:
+            self.expert.charge_race_cards(s, race, values)
+            return
+        keep = keep_charges(s, ro, beliefs, sc)
+        table = action_table(s.rules).actions
+        for i in race:
+            values[i] -= float(keep[table[i].camel])  # type: ignore[union-attr]
 
     def win_model(self, rules: RuleSet) -> WinModel | None:
         """The shipped win-probability model of ``rules``, or None where none is fitted."""

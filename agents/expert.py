@@ -124,17 +124,23 @@ class ExpertAgent(Agent):
         return best_action(self.action_values(public_state, legal))
 
     def action_values(
-        self, s: GameState, legal: Iterable[int], seat: int | None = None
+        self,
+        s: GameState,
+        legal: Iterable[int],
+        seat: int | None = None,
+        charge_cards: bool = True,
     ) -> dict[int, float]:
-        """Greedy's values of the legal actions with the two corrections of the module doc."""
+        """Greedy's values of the legal actions with the two corrections of the module doc
+        (``charge_cards=False``: without the race-card charge, for a caller that charges its
+        own)."""
         me = s.current if seat is None else seat
         values = self.greedy.action_values(s, legal, seat=me)
         if not values:
             return values
         table = action_table(s.rules)
-        race = {i: a for i in values if isinstance(a := table.actions[i], RaceBet)}
-        if race:
-            self._charge_race_cards(s, race, values)
+        race = [i for i in values if isinstance(table.actions[i], RaceBet)]
+        if race and charge_cards:
+            self.charge_race_cards(s, race, values)
         tiles = {i: a for i in values if isinstance(a := table.actions[i], PlaceTile)}
         if tiles and self.tile_bets:
             places = {i: (a.space, a.side) for i, a in tiles.items()}
@@ -156,14 +162,14 @@ class ExpertAgent(Agent):
         partner = s.partners[me]
         return {q: 1.0 if q == me else (0.0 if q == partner else -w) for q in range(n)}
 
-    def _charge_race_cards(
-        self, s: GameState, race: dict[int, RaceBet], values: dict[int, float]
-    ) -> None:
+    def charge_race_cards(self, s: GameState, race: list[int], values: dict[int, float]) -> None:
+        """Each race bet of ``race`` (action indices) less :func:`keep_value` of its card."""
         horizon = race_horizon(s, self.near, self.far)
         if horizon <= 0:
             return
         ro = self.greedy.race_odds(s)
         payout = self.late_payout(s)
-        for i, bet in race.items():
-            c = bet.camel
+        actions = action_table(s.rules).actions
+        for i in race:
+            c = actions[i].camel  # type: ignore[union-attr]
             values[i] -= keep_value(float(ro.winner[c]), float(ro.loser[c]), horizon, payout)
