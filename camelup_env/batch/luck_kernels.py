@@ -52,11 +52,10 @@ from camelup_env.batch.kernels import (
     _popcount,
     _roll,
 )
-from camelup_env.batch.observation_kernels import _position_key
+from camelup_env.batch.observation_kernels import _leg_of_key, _position_key
 from camelup_env.game import rule_kernels
 from camelup_env.game.rule_kernels import leg_tile_ev
 from camelup_env.odds import kernels as reference_odds
-from camelup_env.odds.kernels import _leg_kernel
 
 #: Outcome slots per roll: outcome ``die * MAX_FACES + face``.
 MAX_OUTCOMES = MAX_DICE * MAX_FACES
@@ -80,20 +79,8 @@ def _leg_equity(g, r, i, fc, fv, fw, nf, out):
     length = r[TRACK]
     key = np.empty(n_camels + length + 5, np.int64)
     _position_key(g, r, i, 0, key)
-    leg, arrivals, _, _, _, _ = _leg_kernel(
-        key[:n_camels].copy(),
-        key[n_camels + length + 2],
-        key[n_camels + length + 3],
-        fc,
-        fv,
-        fw,
-        nf,
-        N_RACING,
-        length,
-        key[n_camels : n_camels + length + 2].copy(),
-        0,
-        np.empty(0),
-        np.empty(0, np.int64),
+    leg, arrivals, _, _, _, _ = _leg_of_key(
+        key, n_camels, length, fc, fv, fw, nf, np.empty(0), np.empty(0, np.int64)
     )
     for c in range(N_RACING):
         for k in range(g[i, LEG_TAKEN + c]):

@@ -342,6 +342,27 @@ def _position_key(g, r, i, seed, key):
 
 
 @njit(cache=True)
+def _leg_of_key(key, n_camels, length, fc, fv, fw, nf, pick_at, pick_row):
+    """``odds.kernels._leg_kernel`` (no camera) on a :func:`_position_key`'s board, tiles, dice
+    left and reveals left: the one place a key is unpacked for the leg's enumeration."""
+    return _leg_kernel(
+        key[:n_camels].copy(),
+        key[n_camels + length + 2],
+        key[n_camels + length + 3],
+        fc,
+        fv,
+        fw,
+        nf,
+        N_RACING,
+        length,
+        key[n_camels : n_camels + length + 2].copy(),
+        0,
+        pick_at,
+        pick_row,
+    )
+
+
+@njit(cache=True)
 def _odds(key, r, spec, fc, fv, fw, nf, rc, rv, rn, pick_at, pick_row):
     """The odds of a public position (:func:`_position_key`): exact leg ranks ``[camel,
     rank]``, expected arrivals per space ``0..L+1`` and the race estimate ``[winner / loser,
@@ -352,22 +373,17 @@ def _odds(key, r, spec, fc, fv, fw, nf, rc, rv, rn, pick_at, pick_row):
     over."""
     n_camels = r[N_CAMELS]
     length = r[TRACK]
-    board = key[:n_camels].copy()
-    side = key[n_camels : n_camels + length + 2].copy()
-    mask = key[n_camels + length + 2]
-    left = key[n_camels + length + 3]
-    seed = key[n_camels + length + 4]
     n = spec[RACE_SAMPLES]
     race = np.zeros((2, N_RACING))
     if spec[ODDS_MODE] == ODDS_V0:
-        leg, landings, _, _, _, _ = _leg_kernel(
-            board, mask, left, fc, fv, fw, nf, N_RACING, length, side, 0, pick_at[:0], pick_row[:0]
+        leg, landings, _, _, _, _ = _leg_of_key(
+            key, n_camels, length, fc, fv, fw, nf, pick_at[:0], pick_row[:0]
         )
         wins, lasts, unfinished, _, _ = _race_kernel(
-            board.reshape((1, n_camels)),
-            mask,
-            left,
-            side,
+            key[:n_camels].copy().reshape((1, n_camels)),
+            key[n_camels + length + 2],
+            key[n_camels + length + 3],
+            key[n_camels : n_camels + length + 2].copy(),
             rc,
             rv,
             rn,
@@ -375,7 +391,7 @@ def _odds(key, r, spec, fc, fv, fw, nf, rc, rv, rn, pick_at, pick_row):
             length,
             r[PYRAMID_TILES],
             n,
-            seed,
+            key[n_camels + length + 4],  # the position's rollout seed
             MAX_LEGS,
             spec[START_MASK],
             spec[RACE_SUPPORT],
@@ -384,8 +400,8 @@ def _odds(key, r, spec, fc, fv, fw, nf, rc, rv, rn, pick_at, pick_row):
             race[0, c] = wins[c] / (n - unfinished)
             race[1, c] = lasts[c] / (n - unfinished)
         return leg, landings, race
-    leg, landings, _, ended, picks, pick_open = _leg_kernel(
-        board, mask, left, fc, fv, fw, nf, N_RACING, length, side, 0, pick_at, pick_row
+    leg, landings, _, ended, picks, pick_open = _leg_of_key(
+        key, n_camels, length, fc, fv, fw, nf, pick_at, pick_row
     )
     n_open = 0
     for t in range(n):
