@@ -47,7 +47,7 @@ from camelup_env.game.legality import legal_action_indices
 from camelup_env.game.payouts import race_card_ev
 from camelup_env.game.rules import RuleSet
 from camelup_env.game.state import LOSER_PILE, WINNER_PILE, GameState
-from camelup_env.odds.win import WinModel, load_win_model
+from camelup_env.odds.win import WinModel, lead_progress, load_win_model
 
 
 class ChampionAgent(Agent):
@@ -123,8 +123,7 @@ class ChampionAgent(Agent):
         )
         actions = action_table(rules).actions
         adds = np.stack([action_outcomes(s, actions[i], values[i], sc, *paid) for i in near])
-        progress = np.clip(sc.lead, 1, rules.track_length) / rules.track_length
-        chances = win_chances(model, base, me, adds, progress)
+        chances = win_chances(model, base, me, adds, lead_progress(sc.lead, rules.track_length))
         return near[int(np.argmax(chances))]
 
     def action_values(

@@ -32,7 +32,7 @@ from camelup_env.game.rewards import final_rewards_batch
 from camelup_env.game.rule_kernels import STACK_KEYS
 from camelup_env.game.rules import RuleSet
 from camelup_env.odds.tables import _tables_of
-from camelup_env.odds.win import WinModel, load_win_model
+from camelup_env.odds.win import WinModel, lead_progress, load_win_model
 
 #: The action index of taking a pyramid tile (R4.3) in the batch core: the one chance action.
 ROLL = N_RACING
@@ -139,8 +139,7 @@ class RollLuck:
         if not kept.any():
             return None
         lead = (camels[kept, : self.n_racing] // STACK_KEYS).max(axis=1)  # spaces of the keys
-        progress = np.clip(lead, 1, self.track) / self.track
-        return Rolls(rolling[kept], rows[kept].copy(), progress)
+        return Rolls(rolling[kept], rows[kept].copy(), lead_progress(lead, self.track))
 
     def after(self, rolls: Rolls | None, rolled: np.ndarray, n: int) -> np.ndarray:
         """(n, P) every seat's luck of the rolls kept by :meth:`before`, which the step rolled

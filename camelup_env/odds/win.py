@@ -110,7 +110,15 @@ def progress(state: GameState) -> float:
         (space for space, camels in state.stacks.items() if min(camels) < rules.n_racing),
         default=1,
     )
-    return min(max(lead, 1), rules.track_length) / rules.track_length
+    return float(lead_progress(lead, rules.track_length))
+
+
+def lead_progress(lead: np.ndarray | int, track_length: int) -> np.ndarray:
+    """The race's progress ``x`` of :meth:`WinModel.sharpness` from the leading racing camel's
+    space (one number or an array of them): the space over the track length, clipped to the
+    track. The one home of ``x``: :func:`progress` of a state, the champion's joint outcomes
+    and the training's roll luck on the batch core's rows all read it here."""
+    return np.clip(lead, 1, track_length) / track_length
 
 
 @dataclass(frozen=True)
