@@ -69,6 +69,8 @@ def test_learner_return_is_its_coin_shaping_plus_its_terminal_reward() -> None:
             expected = (coins[0] - 3) + (coins[0] - coins[1:].max()) / 10
             assert infos[i]["episode_return"] == pytest.approx(expected, abs=1e-4)
             assert not infos[i]["TimeLimit.truncated"]
+            best = coins == coins.max()  # R7.3: the richest seats share the win
+            assert infos[i]["win_share"] == pytest.approx(best[0] / best.sum())
             checked += 1
 
 

@@ -132,7 +132,9 @@ def test_the_env_pays_each_agent_its_seats_rewards_since_its_previous_turn() -> 
     its seat's coin shaping and final reward, whoever moved in between (scripted seats
     included)."""
     from camelup_env.game.rules import RuleSet
+    from camelup_env.game.rewards import win_shares
     from camelup_env.observation import Observer
+    from training.opponent_focus import OpponentFocus
     from training.rllib_trainer import SelfPlayMultiAgentEnv, module_for
 
     rules = RuleSet("classic", num_players=4)
@@ -143,14 +145,17 @@ def test_the_env_pays_each_agent_its_seats_rewards_since_its_previous_turn() -> 
             "observer": plain,
             "coin_shaping": 0.1,
             "opponent_mix": {"self": 0.5, "random": 0.25, "greedy": 0.25},
+            "opponent_focus": 2.0,
             "seed": 1,
         }
     )
     observer = Observer(rules, **plain)
     rng = np.random.default_rng(0)
     drawn = set()
+    focus = OpponentFocus({"self": 0.5, "random": 0.25, "greedy": 0.25}, 4, 2.0)
     for episode in range(4):
         obs, _ = env.reset(seed=episode)
+        entries = list(env._entries)  # this game's draws from the mix
         start = env.state.coins
         seat_of = {a: s for s, a in env.agent_at.items()}
         drawn.add(len(seat_of))
@@ -177,7 +182,11 @@ def test_the_env_pays_each_agent_its_seats_rewards_since_its_previous_turn() -> 
         )
         assert {module_for(a) for a in totals} <= {"learner", "frozen"}
         assert module_for("learner") == "learner"
+        focus.record(entries, float(win_shares(np.array([coins]))[0, seat_of["learner"]]))
     assert len(drawn) > 1  # some games had frozen seats, some more than others
+    # each game was credited to its draws with the learner's share (opponent_focus)
+    np.testing.assert_allclose(env.focus.share, focus.share)
+    np.testing.assert_allclose(env.focus.weights(), focus.weights())
 
 
 def test_the_checkpoint_plays_a_tournament_game(run: Path, tmp_path: Path) -> None:

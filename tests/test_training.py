@@ -90,6 +90,10 @@ def test_resume_continues_from_the_checkpoint_and_says_so(trained, tmp_path, cap
 
     out = tmp_path / "resumed"
     shutil.copytree(cfg.out_dir, out)
+    # a run recorded before a setting existed resumes with that setting at its default
+    record = json.loads((out / "progress.json").read_text())
+    del record["config"]["opponent_focus"]
+    (out / "progress.json").write_text(json.dumps(record))
     more = replace(cfg, out_dir=str(out), total_timesteps=cfg.total_timesteps + 128)
     path = train(more, resume=True)
     said = capsys.readouterr().out

@@ -69,9 +69,11 @@ from camelup_env.batch.engine_games import EngineGames
 from camelup_env.batch.learner import EXTERNAL, LearnerGames
 from camelup_env.camelup_v1 import ENV_VERSION, observation_space
 from camelup_env.game.episode import DEFAULT_COIN_SHAPING, DEFAULT_REWARD_MODE
+from camelup_env.game.rewards import win_shares
 from camelup_env.game.rules import RuleSet
 from camelup_env.game.state import GameState
 from training import stop_requested
+from training.opponent_focus import OpponentFocus
 from training.run_folder import open_progress, resume_command, write_progress
 from training.settings import SelfPlaySettings, check_positive, name_setting, out_dir_setting
 
@@ -145,6 +147,7 @@ class RLlibConfig(SelfPlaySettings):
             "coin_shaping": self.coin_shaping,
             "luck_correction": self.luck_correction,
             "opponent_mix": dict(self.opponent_mix),
+            "opponent_focus": self.opponent_focus,
             "seed": self.seed,
         }
 
@@ -171,9 +174,9 @@ class SelfPlayMultiAgentEnv(MultiAgentEnv):
         rules = RuleSet.from_dict(config["rules"])
         observer = config.get("observer", {})
         mix = config.get("opponent_mix", {"self": 1.0})
-        self.mix_names = list(mix)
-        weights = np.array([mix[k] for k in self.mix_names], dtype=float)
-        self.mix_weights = weights / weights.sum()
+        #: the mix's draw weights, moved toward what beats the learner with opponent_focus
+        self.focus = OpponentFocus(mix, rules.num_players, config.get("opponent_focus", 0.0))
+        self._entries: list[str] = []  # this game's draws from the mix
         self.race_samples = (
             observer.get("race_samples") if observer.get("odds_features", True) else None
         )
@@ -239,11 +242,9 @@ class SelfPlayMultiAgentEnv(MultiAgentEnv):
         """This game's opponents (the loop calls it at every deal): per seat a draw from the
         mix, ``"self"`` an RLlib agent (EXTERNAL), any other name its scripted agent."""
         rng = self.learner.np_random[0]
-        names = (
-            self.mix_names[int(rng.choice(len(self.mix_names), p=self.mix_weights))]
-            for _ in range(self.n - 1)
-        )
-        return [EXTERNAL if name == "self" else self._bot(name) for name in names]
+        names, weights = self.focus.names, self.focus.weights()
+        self._entries = [names[int(rng.choice(len(names), p=weights))] for _ in range(self.n - 1)]
+        return [EXTERNAL if name == "self" else self._bot(name) for name in self._entries]
 
     def _bot(self, name: str) -> Any:
         from training.selfplay import make_opponent
@@ -269,6 +270,10 @@ class SelfPlayMultiAgentEnv(MultiAgentEnv):
         previous one; at the end, every agent that has played gets its last observation and
         reward."""
         if done:
+            games = self.learner.games
+            if self.focus.focus and games.game_over[0]:
+                learner = int(self.learner.seats[0])
+                self.focus.record(self._entries, float(win_shares(games.coins)[0, learner]))
             seat_of = {a: s for s, a in self.agent_at.items()}
             ended = [a for a in self.agents if a in self.seen]
             obs = {a: self._observation(seat_of[a], False) for a in ended}

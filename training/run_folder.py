@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from dataclasses import asdict
+from dataclasses import MISSING, asdict, fields
 from pathlib import Path
 from typing import Any
 
@@ -48,10 +48,9 @@ def open_progress(
         if not progress_file.exists():
             raise ConfigError(f"nothing to resume in {out}: no checkpoint yet")
         progress = json.loads(progress_file.read_text())
+        saved = {**_defaults(cfg), **progress["config"]}  # a setting added since: its default
         changed = sorted(
-            k
-            for k, v in asdict(cfg).items()
-            if progress["config"].get(k) != v and k not in may_change
+            k for k, v in asdict(cfg).items() if saved.get(k) != v and k not in may_change
         )
         if changed:
             raise ConfigError(
@@ -66,3 +65,15 @@ def open_progress(
     if progress_file.exists():
         raise ConfigError(f"{out} already holds a run; pass --resume or use a new out_dir")
     return {"config": asdict(cfg), **fresh}
+
+
+def _defaults(cfg: Any) -> dict[str, Any]:
+    """Each setting of ``cfg``'s dataclass at its default: what a run recorded before the
+    setting existed played with."""
+    out = {}
+    for f in fields(cfg):
+        if f.default is not MISSING:
+            out[f.name] = f.default
+        elif f.default_factory is not MISSING:
+            out[f.name] = f.default_factory()
+    return out

@@ -187,6 +187,7 @@ def _self_play_shard(cfg: TrainConfig, snapshots: list[str], shards: int, k: int
         pool_seed=cfg.seed if shards == 1 else [cfg.seed, k],
         max_snapshots=cfg.max_snapshots,
         snapshots=snapshots,
+        opponent_focus=cfg.opponent_focus,
         reward_mode=cfg.reward_mode,
         coin_shaping=cfg.coin_shaping,
         luck_correction=cfg.luck_correction,

@@ -74,6 +74,12 @@ class SelfPlaySettings:
         help="Opponent draw weights per seat: 'self' (a frozen copy of the learner) or any "
         "agent spec.",
     )
+    opponent_focus: float = setting(
+        0.0,
+        help="Draw opponent_mix's entries toward those the learner loses to: each entry's "
+        "weight times (1 - the learner's recent win share in games with it) ** opponent_focus "
+        "(0: the mix as given; training/opponent_focus.py).",
+    )
     out_dir: str = out_dir_setting("runs/selfplay")
 
     def __post_init__(self) -> None:
@@ -107,6 +113,8 @@ class SelfPlaySettings:
                 f"opponent_mix needs non-negative weights with a positive sum, got {mix}"
             )
         check_agents("opponent_mix", [n for n in mix if n != "self"])
+        if self.opponent_focus < 0:
+            raise ConfigError(f"opponent_focus must be >= 0, got {self.opponent_focus}")
         out = Path(self.out_dir)
         if out.exists() and not out.is_dir():
             raise ConfigError(f"out_dir {self.out_dir} exists and is not a folder")

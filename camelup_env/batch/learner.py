@@ -54,6 +54,7 @@ from camelup_env.game.episode import (
     EpisodeSettings,
 )
 from camelup_env.game.legality import IllegalActionError
+from camelup_env.game.rewards import win_shares
 from camelup_env.game.rules import RuleSet
 from camelup_env.game.state import GameState
 from camelup_env.observation import LazyObservation, Observer, public_view
@@ -199,7 +200,8 @@ class LearnerGames:
         ``infos[i]["terminal_observation"]`` (with ``autoreset`` the returned one is already
         the next episode's), ``infos[i]["TimeLimit.truncated"]`` for a truncation,
         ``"illegal_action"`` for an illegal learner action, ``"episode_return"`` and
-        ``"episode_luck"`` (the learner's luck of the rolls, 0 without ``luck_correction``). For
+        ``"episode_luck"`` (the learner's luck of the rolls, 0 without ``luck_correction``) and, for
+        a race that was run to its end, ``"win_share"`` (the learner's share of the win, R7.3). For
         games whose only external seat is the learner's; with :data:`EXTERNAL` opponents the
         caller uses :meth:`play`, :meth:`take_rewards` and :meth:`observe`.
         """
@@ -224,6 +226,8 @@ class LearnerGames:
         ended = np.flatnonzero(done)
         if ended.size:
             last = self.observe(ended, self.seats[ended])
+            finished = self.games.game_over[ended]
+            shares = win_shares(self.games.coins[ended])[np.arange(ended.size), self.seats[ended]]
             for row, i in enumerate(ended):
                 infos[i].update(
                     terminal_observation=last[row],
@@ -231,6 +235,8 @@ class LearnerGames:
                     episode_luck=float(self.episode_luck[i, self.seats[i]]),
                     **{"TimeLimit.truncated": bool(truncated[i])},
                 )
+                if finished[row]:
+                    infos[i]["win_share"] = float(shares[row])
                 if illegal[i]:
                     infos[i]["illegal_action"] = True
             if self.autoreset:
