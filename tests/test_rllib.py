@@ -131,8 +131,8 @@ def test_the_env_pays_each_agent_its_seats_rewards_since_its_previous_turn() -> 
     """Only the agent on move is shown its seat's observation; each agent's rewards add up to
     its seat's coin shaping and final reward, whoever moved in between (scripted seats
     included)."""
-    from camelup_env.game.rules import RuleSet
     from camelup_env.game.rewards import win_shares
+    from camelup_env.game.rules import RuleSet
     from camelup_env.observation import Observer
     from training.opponent_focus import OpponentFocus
     from training.rllib_trainer import SelfPlayMultiAgentEnv, module_for

@@ -98,6 +98,12 @@ class TrainConfig(SelfPlaySettings):
     imitation_batch_size: int = setting(
         256, help="Imitation warm start: minibatch size (small: the demonstrations are few)."
     )
+    value_warmup_games: int = setting(
+        0,
+        help="Value warm start: imitation_teacher self-play games whose positions the value "
+        "head alone is fitted on, to the win-probability model's expected return (0: none; "
+        "training/value_warmup.py). Presets with a win model.",
+    )
     init_from: str = setting(
         "",
         help="Fine-tune: start from this model file's weights (same game, observation and "
@@ -140,8 +146,17 @@ class TrainConfig(SelfPlaySettings):
         if not self.eval_opponents:
             raise ConfigError("eval_opponents must name at least one agent")
         check_agents("eval_opponents", self.eval_opponents)
-        if self.imitation_games:
+        if self.value_warmup_games < 0:
+            raise ConfigError(f"value_warmup_games must be >= 0, got {self.value_warmup_games}")
+        if self.imitation_games or self.value_warmup_games:
             check_agents("imitation_teacher", [self.imitation_teacher])
+        if self.value_warmup_games:
+            from camelup_env.odds.win import load_win_model
+
+            try:
+                load_win_model(self.rules())
+            except ValueError as exc:
+                raise ConfigError(f"value_warmup_games: {exc}") from None
         if self.init_from:
             if self.imitation_games:
                 raise ConfigError(
@@ -467,6 +482,33 @@ def warm_start(model, cfg: TrainConfig) -> dict[str, float]:
     return stats
 
 
+def value_start(model, cfg: TrainConfig) -> dict[str, float]:
+    """Fit the value head to the win-probability model before PPO (see
+    :mod:`training.value_warmup`)."""
+    from camelup_env.observation import Observer
+    from training.value_warmup import collect_value_targets, fit_value_head
+
+    start = time.time()
+    data = collect_value_targets(
+        cfg.rules(),
+        Observer(cfg.rules(), **cfg.observer_settings()),
+        cfg.imitation_teacher,
+        cfg.value_warmup_games,
+        cfg.seed + 1,  # other games than the imitation's
+        cfg.episode(),
+    )
+    stats = fit_value_head(model, data, cfg.imitation_epochs, cfg.imitation_batch_size, cfg.seed)
+    stats["seconds"] = round(time.time() - start, 1)
+    print(
+        f"value warm start on {int(stats['samples'])} positions of {cfg.value_warmup_games} "
+        f"{cfg.imitation_teacher} games: returns explained {stats['returns_explained_before']:.3f}"
+        f" -> {stats['returns_explained_after']:.3f} (the model itself "
+        f"{stats['model_explains_returns']:.3f}) ({stats['seconds']} s)",
+        flush=True,
+    )
+    return stats
+
+
 def resolve_device(name: str) -> str:
     import torch
 
@@ -552,6 +594,8 @@ def train(cfg: TrainConfig, resume: bool = False, command: str | None = None) ->
         progress["init_from"] = {"path": cfg.init_from, "trained_steps": meta.get("trained_steps")}
     elif cfg.imitation_games:
         progress["imitation"] = warm_start(model, cfg)
+    if cfg.value_warmup_games and not resume:
+        progress["value_warmup"] = value_start(model, cfg)
     evaluator = BackgroundEvaluator(cfg, out, progress)
     callback = make_callback(cfg, out, progress, evaluator)
     remaining = cfg.total_timesteps - progress["timesteps"]

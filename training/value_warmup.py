@@ -1,0 +1,116 @@
+"""Value warm start: the critic fitted to the win-probability model before PPO.
+
+At four players most of a return is dice (``docs/luck.md``): a critic fitted to returns, as the
+imitation warm start and PPO fit it, learns slowly and explains a third of them. The
+win-probability model (:mod:`camelup_env.odds.win`) already says what a position is worth with
+the dice averaged out, so ``value_warmup_games`` starts the critic from it: games of the
+``imitation_teacher`` against itself are played, at every decision the acting seat's
+observation is recorded with its **expected return** by the model - the terminal reward of the
+run's ``reward_mode`` at the seats' equities blurred by what is left to play, plus the coin
+shaping still expected (:func:`camelup_env.batch.roll_luck.worth`, the same ``W`` the luck
+correction uses, less the coins the seat holds now) - and the value head alone (its layers and
+output, not the policy's) is fitted to it by squared error. The policy is left as it was
+(``init_from``'s, the imitation's or a new one).
+
+The model reads the whole state (hidden race bets included); the critic sees one seat's
+observation, so it learns the model's value given what the seat sees. What the fit reached is
+reported on the positions it was fitted on: the squared error to the model, and how much of
+the returns the seats then got each critic explains (before and after the fit).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+import agents
+from camelup_env.batch.roll_luck import worth
+from camelup_env.game.engine import apply_action
+from camelup_env.game.episode import EpisodeSettings
+from camelup_env.game.legality import legal_action_mask
+from camelup_env.game.rewards import final_rewards
+from camelup_env.game.rules import RuleSet
+from camelup_env.game.setup import new_game
+from camelup_env.observation import Observer, public_view
+from camelup_env.odds.win import equity, load_win_model, progress
+from training.imitation import known_observation
+
+
+def collect_value_targets(
+    rules: RuleSet,
+    observer: Observer,
+    teacher: str,
+    games: int,
+    seed: int,
+    episode: EpisodeSettings,
+) -> dict[str, np.ndarray]:
+    """Observations of each acting seat in ``games`` teacher self-play games, with the
+    model's expected return (``target``) and the return the seat then got (``returns``)."""
+    model = load_win_model(rules)  # ValueError where the preset has none
+    bot = agents.make(teacher)
+    rng = np.random.default_rng(seed)
+    obs, targets, records = [], [], []
+    for _ in range(games):
+        state = new_game(rules, seed=rng)
+        game: list[tuple[int, int]] = []  # (seat, coins before the move)
+        while not state.game_over:
+            seat = state.current
+            features = observer.observe(state, seat)
+            w = worth(equity(state), np.array(False), progress(state), episode, model)
+            obs.append(features)
+            targets.append(w[seat] - episode.coin_shaping * state.coins[seat])
+            game.append((seat, state.coins[seat]))
+            mask = legal_action_mask(state)
+            action = int(bot(known_observation(mask, features), public_view(state, seat)))
+            state, _ = apply_action(state, action, rng)
+        final = final_rewards(state.coins, episode.reward_mode)
+        records += [final[s] + episode.coin_shaping * (state.coins[s] - coins) for s, coins in game]
+    return {
+        "obs": np.asarray(obs, dtype=np.float32),
+        "targets": np.asarray(targets, dtype=np.float32),
+        "returns": np.asarray(records, dtype=np.float32),
+    }
+
+
+def explained(values: np.ndarray, returns: np.ndarray) -> float:
+    """The share of the returns' variance the values explain (SB3's ``explained_variance``)."""
+    spread = float(np.var(returns))
+    return float("nan") if spread == 0 else 1.0 - float(np.var(returns - values)) / spread
+
+
+def fit_value_head(
+    model, data: dict[str, np.ndarray], epochs: int, batch_size: int, seed: int, lr: float = 1e-3
+) -> dict[str, float]:
+    """Fit ``model.policy``'s value head (its own layers and output) to ``data["targets"]``;
+    the policy's layers are not touched. Returns what the fit reached (module docstring)."""
+    import torch
+
+    policy = model.policy
+    head = [*policy.mlp_extractor.value_net.parameters(), *policy.value_net.parameters()]
+    optimizer = torch.optim.Adam(head, lr=lr)
+    obs = torch.as_tensor(data["obs"])
+    targets = torch.as_tensor(data["targets"])
+
+    def predict() -> np.ndarray:
+        with torch.no_grad():
+            return policy.predict_values(obs).flatten().numpy()
+
+    before = predict()
+    rng = np.random.default_rng(seed)
+    n = len(targets)
+    for _ in range(epochs):
+        order = rng.permutation(n)
+        for start in range(0, n, batch_size):
+            idx = torch.as_tensor(order[start : start + batch_size])
+            loss = ((policy.predict_values(obs[idx]).flatten() - targets[idx]) ** 2).mean()
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+    after = predict()
+    returns = data["returns"]
+    return {
+        "samples": float(n),
+        "target_mse": float(np.mean((after - data["targets"]) ** 2)),
+        "returns_explained_before": explained(before, returns),
+        "returns_explained_after": explained(after, returns),
+        "model_explains_returns": explained(data["targets"], returns),
+    }
