@@ -31,12 +31,12 @@ from camelup_env.odds import kernels
 from camelup_env.odds.kernels import (
     _MASK_SHIFT,
     _add_ends,
-    _children_bound,
     _decode,
     _encode,
+    _level_table,
+    _next_level,
     _roll,
     _table_add,
-    _table_drain,
 )
 
 announce_compiles()  # a first run says why it waits (camelup_env.compile_notice)
@@ -78,15 +78,7 @@ def _leg_outcomes(key0, mask0, left, fc, fv, fw, nf, n_racing, track_length, til
     if mask0 == 0:
         left = 0
     for level in range(left):
-        cap = 1
-        children = _children_bound(cur2, n_cur, nf)
-        while cap <= children:  # never full; about half full as boards merge
-            cap *= 2
-        if cap > size:
-            size = cap
-            nxt1 = np.empty(size, np.int64)
-            nxt2 = np.full(size, -1, np.int64)  # -1: empty slot (a real code2 is >= 0)
-            nxtw = np.zeros(size)
+        cap, size, nxt1, nxt2, nxtw = _level_table(cur2, n_cur, nf, size, nxt1, nxt2, nxtw)
         cap_mask = cap - 1
         n_next = 0
         for i in range(n_cur):
@@ -111,11 +103,7 @@ def _leg_outcomes(key0, mask0, left, fc, fv, fw, nf, n_racing, track_length, til
                     e1, e2 = _encode(key, 1, child_mask, n_camels)
                     n_next += _table_add(nxt1, nxt2, nxtw, e1, e2, w, cap_mask)
         n_cur = n_next
-        if n_cur > cur1.shape[0]:
-            cur1 = np.empty(n_cur, np.int64)
-            cur2 = np.empty(n_cur, np.int64)
-            curw = np.empty(n_cur)
-        _table_drain(nxt1, nxt2, nxtw, cap, cur1, cur2, curw)
+        cur1, cur2, curw = _next_level(nxt1, nxt2, nxtw, cap, n_cur, cur1, cur2, curw)
         if n_cur == 0:
             break
     codes = np.empty(n_cur, np.int64)

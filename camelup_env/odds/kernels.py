@@ -145,6 +145,35 @@ def _table_drain(nxt1, nxt2, nxtw, cap, cur1, cur2, curw):
             i += 1
 
 
+@njit(cache=True, inline="always")
+def _level_table(cur2, n_cur, nf, size, nxt1, nxt2, nxtw):
+    """The table for the children of a level's ``n_cur`` boards: ``cap`` slots (a power of two
+    above their bound, so never full) of the one table, grown to ``size`` slots when needed.
+    Returns (cap, size, nxt1, nxt2, nxtw)."""
+    cap = 1
+    children = _children_bound(cur2, n_cur, nf)
+    while cap <= children:  # never full; about half full as boards merge
+        cap *= 2
+    if cap > size:
+        size = cap
+        nxt1 = np.empty(size, np.int64)
+        nxt2 = np.full(size, -1, np.int64)  # -1: empty slot (a real code2 is >= 0)
+        nxtw = np.zeros(size)
+    return cap, size, nxt1, nxt2, nxtw
+
+
+@njit(cache=True, inline="always")
+def _next_level(nxt1, nxt2, nxtw, cap, n_next, cur1, cur2, curw):
+    """The table's ``n_next`` boards as the next level (``cur*``, grown when needed), the table
+    emptied. Returns (cur1, cur2, curw)."""
+    if n_next > cur1.shape[0]:
+        cur1 = np.empty(n_next, np.int64)
+        cur2 = np.empty(n_next, np.int64)
+        curw = np.empty(n_next)
+    _table_drain(nxt1, nxt2, nxtw, cap, cur1, cur2, curw)
+    return cur1, cur2, curw
+
+
 @njit(cache=True)
 def _leg_kernel(
     key0, mask0, left, fc, fv, fw, nf, n_racing, track_length, tile_side, camera, pick_at, pick_row
@@ -202,16 +231,9 @@ def _leg_kernel(
     nxtw = np.empty(0)
     for level in range(left):
         last = level == left - 1
-        cap = 1
+        cap = 1  # the last level stores no board
         if not last:
-            children = _children_bound(cur2, n_cur, nf)
-            while cap <= children:  # never full; about half full as boards merge
-                cap *= 2
-            if cap > size:
-                size = cap
-                nxt1 = np.empty(size, np.int64)
-                nxt2 = np.full(size, -1, np.int64)  # -1: empty slot (a real code2 is >= 0)
-                nxtw = np.zeros(size)
+            cap, size, nxt1, nxt2, nxtw = _level_table(cur2, n_cur, nf, size, nxt1, nxt2, nxtw)
         cap_mask = cap - 1
         n_next = 0
         for i in range(n_cur):
@@ -254,11 +276,7 @@ def _leg_kernel(
         if last:
             break
         n_cur = n_next
-        if n_cur > cur1.shape[0]:
-            cur1 = np.empty(n_cur, np.int64)
-            cur2 = np.empty(n_cur, np.int64)
-            curw = np.empty(n_cur)
-        _table_drain(nxt1, nxt2, nxtw, cap, cur1, cur2, curw)
+        cur1, cur2, curw = _next_level(nxt1, nxt2, nxtw, cap, n_cur, cur1, cur2, curw)
         if n_cur == 0:
             break
     return out, arrivals, photo, ended, picks, pick_open
