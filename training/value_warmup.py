@@ -12,8 +12,9 @@ correction uses, less the coins the seat holds now) - and the value head alone (
 output, not the policy's) is fitted to it by squared error. The policy is left as it was
 (``init_from``'s, the imitation's or a new one).
 
-The model reads the whole state (hidden race bets included); the critic sees one seat's
-observation, so it learns the model's value given what the seat sees. What the fit reached is
+The model values the acting seat's public view (R10: other seats' race cards on the piles
+hidden, their camels drawn as :mod:`camelup_env.odds.win` says), what that seat's observation
+holds, so the critic is not asked for what it cannot see. What the fit reached is
 reported on the positions it was fitted on: the squared error to the model, and how much of
 the returns the seats then got each critic explains (before and after the fit).
 """
@@ -55,7 +56,8 @@ def collect_value_targets(
         while not state.game_over:
             seat = state.current
             features = observer.observe(state, seat)
-            w = worth(equity(state), np.array(False), progress(state), episode, model)
+            view = public_view(state, seat)  # what the critic can know (R10)
+            w = worth(equity(view), np.array(False), progress(view), episode, model)
             obs.append(features)
             targets.append(w[seat] - episode.coin_shaping * state.coins[seat])
             game.append((seat, state.coins[seat]))
