@@ -85,3 +85,18 @@ def test_every_finished_game_is_credited_to_the_entries_that_sat_in_it() -> None
     assert dealt == len(drawn)
     assert credited == expected
     assert set(env.opponent_focus()) == {"random", "heuristic"}
+
+
+def test_a_run_records_where_its_draws_lean(tmp_path) -> None:
+    import json
+
+    from test_training import tiny
+
+    from training.sb3_trainer import train
+
+    cfg = tiny(tmp_path / "run", opponent_focus=2.0, total_timesteps=512, n_envs=2)
+    train(cfg)
+    focus = json.loads((tmp_path / "run" / "progress.json").read_text())["opponent_focus"]
+    assert set(focus) == set(cfg.opponent_mix)
+    assert sum(entry["games"] for entry in focus.values()) > 0
+    assert sum(entry["weight"] for entry in focus.values()) == pytest.approx(1.0)

@@ -435,6 +435,12 @@ def make_callback(cfg: TrainConfig, out: Path, progress: dict, evaluator):
         def checkpoint(self) -> None:
             save_model(self.model, out / "checkpoints" / "latest", cfg, optimizer=True)
             progress["timesteps"] = self.num_timesteps
+            if cfg.opponent_focus:  # where the draws lean now (the first shard's pool)
+                focus = self.training_env.env_method("opponent_focus", indices=[0])[0]
+                progress["opponent_focus"] = focus
+                for name, entry in focus.items():
+                    self.logger.record(f"opponents/weight/{name}", entry["weight"])
+                    self.logger.record(f"opponents/win_share/{name}", entry["win_share"])
             # One plain line per checkpoint, so a log file (no terminal) shows progress too.
             self.bar.console.log(
                 f"{self.num_timesteps:,} decisions, checkpoint saved; "
