@@ -125,3 +125,20 @@ def test_shipped_models_load_and_unknown_presets_are_refused(tmp_path: Path) -> 
     bad.write_text("not json")
     with pytest.raises(ValueError, match="not a win-model file"):
         load_win_model(RuleSet("classic", num_players=2), bad)
+
+
+def test_a_policys_value_head_is_scored_as_a_baseline(capsys) -> None:
+    """The luck issue's second baseline: a trained policy's own value head, read as each
+    seat's chance to win; a file of another game is one line and exit 2."""
+    from training.win_model import main, play_samples, value_head_chances
+
+    models = Path(__file__).resolve().parents[1] / "results" / "models"
+    held = play_samples(RuleSet("classic", num_players=4), 2, 5, ["greedy", "random"])
+    chances = value_head_chances(str(models / "classic4" / "model.zip"), held)
+    assert chances.shape == held.shares.shape
+    assert np.all(chances >= 0) and np.allclose(chances.sum(axis=1), 1.0)
+    assert len(set(np.round(chances[:, 0], 6))) > 1  # it reads the positions, not a constant
+    args = ["--players", "4", "--holdout", "1", "--measure", "--mix", "random"]
+    assert main([*args, "--value-head", str(models / "classic2" / "model.zip")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "trained on" in err[0]

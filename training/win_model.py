@@ -8,7 +8,8 @@ game is a sample: its seats' equities and race progress, and the game's final wi
 the target. The three sharpness coefficients maximise the likelihood of the winners (one
 optimiser call: the problem is tiny). ``--holdout`` games of other seeds measure the fit: Brier
 score and log loss by leg of the game, beside two baselines - the coin leader (the game shared
-by the seats with the most coins now) and equal chances.
+by the seats with the most coins now) and equal chances - and, with ``--value-head FILE``, a
+trained policy's own value head (:func:`value_head_chances`).
 
 The coefficients, the command and the measured quality are written into the shipped
 ``camelup_env/odds/win_models.json`` under ``preset/players`` (``--out`` for another file).
@@ -21,7 +22,7 @@ import json
 import shlex
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -47,6 +48,7 @@ class Samples:
     shares: np.ndarray
     leg: np.ndarray
     leaders: np.ndarray
+    states: list[GameState] = field(default_factory=list)  # the positions themselves
 
 
 def play_samples(rules: RuleSet, games: int, seed: int, mix: list[str], every: int = 3) -> Samples:
@@ -82,7 +84,34 @@ def _features(rows: list[tuple[GameState, int]], shares: list[np.ndarray]) -> Sa
         shares=np.stack([shares[g] for _, g in rows]),
         leg=np.array([s.leg for s in states]),
         leaders=coin_leader(states),
+        states=states,
     )
+
+
+def value_head_chances(path: str, samples: Samples) -> np.ndarray:
+    """Each seat's chance to win by the value head of the policy file at ``path`` (a baseline):
+    the value of each seat's own observation read as its expected ``"win"`` reward, 1 to a sole
+    winner and ``-1/(n-1)`` to each loser (the coin shaping's small part ignored), so ``P = (V
+    (n-1) + 1) / n``, clipped to [0, 1] and normalised over the seats. ``ValueError`` for a file
+    trained on another reward or game."""
+    import torch
+
+    from agents.ppo import load_agent, read_metadata
+
+    config = read_metadata(path).get("config") or {}
+    if config.get("reward_mode") != "win":
+        raise ValueError(f"{path}: a value head of the 'win' reward is needed, got {config}")
+    agent = load_agent(path)
+    states = samples.states
+    n = samples.shares.shape[1]
+    if agent.rules != states[0].rules:
+        raise ValueError(f"{path}: trained on {agent.rules}, the games are {states[0].rules}")
+    obs = np.stack([agent.observer.observe(s, seat) for s in states for seat in range(n)])
+    with torch.no_grad():
+        values = agent.policy.predict_values(torch.as_tensor(obs, dtype=torch.float32))
+    p = np.clip((values.numpy().reshape(len(states), n) * (n - 1) + 1) / n, 0.0, 1.0)
+    total = p.sum(axis=1, keepdims=True)
+    return np.where(total > 0, p / np.maximum(total, 1e-12), 1.0 / n)
 
 
 def fit(samples: Samples) -> WinModel:
@@ -108,15 +137,19 @@ def fit(samples: Samples) -> WinModel:
     return WinModel((b[0], b[1], b[2]))
 
 
-def quality(model: WinModel, samples: Samples) -> list[dict]:
-    """Brier score and log loss by leg, for the model, the coin leader and equal chances.
-    Brier: the mean over positions of the squared error summed over seats; log loss: minus
-    the log probability of the winner(s), shares-weighted (probabilities floored at 1e-6)."""
+def quality(
+    model: WinModel, samples: Samples, others: dict[str, np.ndarray] | None = None
+) -> list[dict]:
+    """Brier score and log loss by leg, for the model, the coin leader, equal chances and any
+    ``others`` (name: chances per position and seat). Brier: the mean over positions of the
+    squared error summed over seats; log loss: minus the log probability of the winner(s),
+    shares-weighted (probabilities floored at 1e-6)."""
     n = samples.shares.shape[1]
     predictions = {
         "model": model.from_features(samples.equities, samples.progress),
         "coin_leader": samples.leaders,
         "equal": np.full_like(samples.shares, 1.0 / n),
+        **(others or {}),
     }
     rows = []
     for leg in sorted(set(samples.leg.tolist())):
@@ -186,6 +219,13 @@ def main(argv: list[str] | None = None) -> int:
         "--reliability", type=Path, default=None, help="also draw the held-out reliability (PNG)"
     )
     parser.add_argument(
+        "--value-head",
+        action="append",
+        default=[],
+        metavar="FILE",
+        help="also score this policy file's value head on the held-out games (repeatable)",
+    )
+    parser.add_argument(
         "--measure",
         action="store_true",
         help="measure the model in --out on the held-out games (no fit, nothing written but "
@@ -199,22 +239,30 @@ def main(argv: list[str] | None = None) -> int:
         mix = [m for m in args.mix.split(",") if m]
         for spec in mix:
             agents.make(spec)
+        heads = {f"value_head_{Path(f).parent.name}": f for f in args.value_head}
+        for f in heads.values():
+            agents.make(f"ppo:{f}")  # a file that does not load fails here, in one line
     except (ValueError, agents.UnknownAgentError) as exc:
         print(f"win_model: {exc}", file=sys.stderr)
         return 2
     start = time.time()
     held = play_samples(rules, args.holdout, args.seed + 1_000_000, mix, args.every)
+    try:
+        others = {name: value_head_chances(f, held) for name, f in heads.items()}
+    except ValueError as exc:
+        print(f"win_model: {exc}", file=sys.stderr)
+        return 2
     if args.measure:
         try:
             model = load_win_model(rules, args.out)
         except ValueError as exc:
             print(f"win_model: {exc}", file=sys.stderr)
             return 2
-        _report(args, model, quality(model, held), held)
+        _report(args, model, quality(model, held, others), held)
         return 0
     train = play_samples(rules, args.games, args.seed, mix, args.every)
     model = fit(train)
-    table = quality(model, held)
+    table = quality(model, held, others)
     doc = json.loads(args.out.read_text()) if args.out.exists() else {"models": {}}
     doc["models"][f"{args.preset}/{args.players}"] = {
         "beta": list(model.beta),
