@@ -132,6 +132,16 @@ class PolicyAgent(Agent):
             )
             return net.action_net(net.mlp_extractor.forward_actor(features)).cpu().numpy()
 
+    def values(self, obs: np.ndarray) -> np.ndarray:
+        """The value head's estimate of each observation, (B, F) -> (B,): the return the policy
+        was trained to predict, in its reward's units."""
+        import torch
+
+        net = self.policy
+        with torch.no_grad():
+            tensor = torch.as_tensor(np.asarray(obs, np.float32), device=net.device)
+            return net.predict_values(tensor).cpu().numpy()[:, 0]
+
     def act_batch(
         self,
         obs: np.ndarray,

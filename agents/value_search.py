@@ -93,7 +93,7 @@ class ValueSearchAgent(PolicySearchAgent):
         total = 0.0
         live = [(w, s) for w, s in leaves if not s.game_over]
         if live:
-            values = self._values(self._observe([(s, me) for _, s in live]))
+            values = self.policy.values(self._observe([(s, me) for _, s in live]))
             total += sum(w * float(v) for (w, _), v in zip(live, values, strict=True))
         for w, s in leaves:
             if s.game_over:
@@ -126,14 +126,6 @@ class ValueSearchAgent(PolicySearchAgent):
         """The observation of each (state, seat), with the policy's own settings."""
         observe = self.policy.observer.observe
         return np.stack([observe(s, seat) for s, seat in seats]).astype(np.float32)
-
-    def _values(self, obs: np.ndarray) -> np.ndarray:
-        """The value head's estimate of each observation."""
-        import torch
-
-        net = self.policy.policy
-        with torch.no_grad():
-            return net.predict_values(torch.as_tensor(obs, device=net.device)).cpu().numpy()[:, 0]
 
 
 def load(rest: str, **kwargs: Any) -> ValueSearchAgent:

@@ -141,4 +141,4 @@ def test_a_policys_value_head_is_scored_as_a_baseline(capsys) -> None:
     args = ["--players", "4", "--holdout", "1", "--measure", "--mix", "random"]
     assert main([*args, "--value-head", str(models / "classic2" / "model.zip")]) == 2
     err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and "trained on" in err[0]
+    assert len(err) == 1 and "was trained for classic with 2 players" in err[0]

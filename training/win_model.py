@@ -94,8 +94,6 @@ def value_head_chances(path: str, samples: Samples) -> np.ndarray:
     winner and ``-1/(n-1)`` to each loser (the coin shaping's small part ignored), so ``P = (V
     (n-1) + 1) / n``, clipped to [0, 1] and normalised over the seats. ``ValueError`` for a file
     trained on another reward or game."""
-    import torch
-
     from agents.ppo import load_agent, read_metadata
 
     config = read_metadata(path).get("config") or {}
@@ -104,12 +102,9 @@ def value_head_chances(path: str, samples: Samples) -> np.ndarray:
     agent = load_agent(path)
     states = samples.states
     n = samples.shares.shape[1]
-    if agent.rules != states[0].rules:
-        raise ValueError(f"{path}: trained on {agent.rules}, the games are {states[0].rules}")
+    agent.check_rules(states[0].rules)
     obs = np.stack([agent.observer.observe(s, seat) for s in states for seat in range(n)])
-    with torch.no_grad():
-        values = agent.policy.predict_values(torch.as_tensor(obs, dtype=torch.float32))
-    p = np.clip((values.numpy().reshape(len(states), n) * (n - 1) + 1) / n, 0.0, 1.0)
+    p = np.clip((agent.values(obs).reshape(len(states), n) * (n - 1) + 1) / n, 0.0, 1.0)
     total = p.sum(axis=1, keepdims=True)
     return np.where(total > 0, p / np.maximum(total, 1e-12), 1.0 / n)
 
