@@ -69,7 +69,6 @@ from camelup_env.batch.engine_games import EngineGames
 from camelup_env.batch.learner import EXTERNAL, LearnerGames
 from camelup_env.camelup_v1 import ENV_VERSION, observation_space
 from camelup_env.game.episode import DEFAULT_COIN_SHAPING, DEFAULT_REWARD_MODE
-from camelup_env.game.rewards import win_shares
 from camelup_env.game.rules import RuleSet
 from camelup_env.game.state import GameState
 from training import stop_requested
@@ -270,10 +269,9 @@ class SelfPlayMultiAgentEnv(MultiAgentEnv):
         previous one; at the end, every agent that has played gets its last observation and
         reward."""
         if done:
-            games = self.learner.games
-            if self.focus.focus and games.game_over[0]:
-                learner = int(self.learner.seats[0])
-                self.focus.record(self._entries, float(win_shares(games.coins)[0, learner]))
+            if self.focus.focus and self.learner.games.game_over[0]:
+                share = float(self.learner.learner_win_shares(self._game)[0])
+                self.focus.record(self._entries, share)
             seat_of = {a: s for s, a in self.agent_at.items()}
             ended = [a for a in self.agents if a in self.seen]
             obs = {a: self._observation(seat_of[a], False) for a in ended}

@@ -227,7 +227,7 @@ class LearnerGames:
         if ended.size:
             last = self.observe(ended, self.seats[ended])
             finished = self.games.game_over[ended]
-            shares = win_shares(self.games.coins[ended])[np.arange(ended.size), self.seats[ended]]
+            shares = self.learner_win_shares(ended)
             for row, i in enumerate(ended):
                 infos[i].update(
                     terminal_observation=last[row],
@@ -273,6 +273,11 @@ class LearnerGames:
         if not self.autoreset:
             self.over |= done
         return done, truncated, illegal
+
+    def learner_win_shares(self, indices: np.ndarray) -> np.ndarray:
+        """The learner's share of the win (R7.3) in each game of ``indices`` by its coins now:
+        its result once the race is over."""
+        return win_shares(self.games.coins[indices])[np.arange(len(indices)), self.seats[indices]]
 
     def take_rewards(self, indices: np.ndarray, seats: np.ndarray) -> np.ndarray:
         """The rewards of ``seats[j]`` in game ``indices[j]`` since that seat's previous
