@@ -12,6 +12,8 @@ and the value head to the returns (squared error), and PPO continues from there.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 import agents
@@ -20,6 +22,7 @@ from camelup_env.game.legality import legal_action_mask
 from camelup_env.game.rewards import final_rewards
 from camelup_env.game.rules import RuleSet
 from camelup_env.game.setup import new_game
+from camelup_env.game.state import GameState
 from camelup_env.observation import LazyObservation, Observer, public_view
 
 
@@ -36,11 +39,14 @@ def collect_demonstrations(
     seed: int,
     reward_mode: str,
     coin_shaping: float,
+    value_of: Callable[[GameState, int], float] | None = None,
 ) -> dict[str, np.ndarray]:
-    """Observations, masks, teacher actions and returns of ``games`` teacher self-play games."""
+    """Observations, masks, teacher actions and returns of ``games`` teacher self-play games;
+    with ``value_of``, also ``targets``: ``value_of(state, seat)`` at each decision (the value
+    warm start's, :mod:`training.value_warmup`)."""
     bot = agents.make(teacher)
     rng = np.random.default_rng(seed)
-    obs, masks, actions, returns = [], [], [], []
+    obs, masks, actions, returns, targets = [], [], [], [], []
     for _ in range(games):
         state = new_game(rules, seed=rng)
         records: list[tuple[int, int]] = []  # (seat, coins before the move)
@@ -50,6 +56,8 @@ def collect_demonstrations(
             features = observer.observe(state, seat)
             action = int(bot(known_observation(mask.copy(), features), public_view(state, seat)))
             obs.append(features)
+            if value_of is not None:
+                targets.append(value_of(state, seat))
             masks.append(mask.astype(bool))
             actions.append(action)
             records.append((seat, state.coins[seat]))
@@ -58,12 +66,15 @@ def collect_demonstrations(
         returns += [
             final[seat] + coin_shaping * (state.coins[seat] - coins) for seat, coins in records
         ]
-    return {
+    out = {
         "obs": np.asarray(obs, dtype=np.float32),
         "masks": np.asarray(masks),
         "actions": np.asarray(actions, dtype=np.int64),
         "returns": np.asarray(returns, dtype=np.float32),
     }
+    if value_of is not None:
+        out["targets"] = np.asarray(targets, dtype=np.float32)
+    return out
 
 
 def pretrain(

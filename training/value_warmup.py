@@ -23,17 +23,13 @@ from __future__ import annotations
 
 import numpy as np
 
-import agents
 from camelup_env.batch.roll_luck import worth
-from camelup_env.game.engine import apply_action
 from camelup_env.game.episode import EpisodeSettings
-from camelup_env.game.legality import legal_action_mask
-from camelup_env.game.rewards import final_rewards
 from camelup_env.game.rules import RuleSet
-from camelup_env.game.setup import new_game
+from camelup_env.game.state import GameState
 from camelup_env.observation import Observer, public_view
 from camelup_env.odds.win import equity, load_win_model, progress
-from training.imitation import known_observation
+from training.imitation import collect_demonstrations
 
 
 def collect_value_targets(
@@ -44,33 +40,26 @@ def collect_value_targets(
     seed: int,
     episode: EpisodeSettings,
 ) -> dict[str, np.ndarray]:
-    """Observations of each acting seat in ``games`` teacher self-play games, with the
-    model's expected return (``target``) and the return the seat then got (``returns``)."""
+    """Observations of each acting seat in ``games`` teacher self-play games (the imitation's
+    own, :func:`training.imitation.collect_demonstrations`), with the model's expected return
+    (``targets``) and the return the seat then got (``returns``)."""
     model = load_win_model(rules)  # ValueError where the preset has none
-    bot = agents.make(teacher)
-    rng = np.random.default_rng(seed)
-    obs, targets, records = [], [], []
-    for _ in range(games):
-        state = new_game(rules, seed=rng)
-        game: list[tuple[int, int]] = []  # (seat, coins before the move)
-        while not state.game_over:
-            seat = state.current
-            features = observer.observe(state, seat)
-            view = public_view(state, seat)  # what the critic can know (R10)
-            w = worth(equity(view), np.array(False), progress(view), episode, model)
-            obs.append(features)
-            targets.append(w[seat] - episode.coin_shaping * state.coins[seat])
-            game.append((seat, state.coins[seat]))
-            mask = legal_action_mask(state)
-            action = int(bot(known_observation(mask, features), public_view(state, seat)))
-            state, _ = apply_action(state, action, rng)
-        final = final_rewards(state.coins, episode.reward_mode)
-        records += [final[s] + episode.coin_shaping * (state.coins[s] - coins) for s, coins in game]
-    return {
-        "obs": np.asarray(obs, dtype=np.float32),
-        "targets": np.asarray(targets, dtype=np.float32),
-        "returns": np.asarray(records, dtype=np.float32),
-    }
+
+    def expected_return(state: GameState, seat: int) -> float:
+        view = public_view(state, seat)  # what the critic can know (R10)
+        w = worth(equity(view), np.array(False), progress(view), episode, model)
+        return float(w[seat] - episode.coin_shaping * state.coins[seat])
+
+    return collect_demonstrations(
+        rules,
+        observer,
+        teacher,
+        games,
+        seed,
+        episode.reward_mode,
+        episode.coin_shaping,
+        value_of=expected_return,
+    )
 
 
 def explained(values: np.ndarray, returns: np.ndarray) -> float:
