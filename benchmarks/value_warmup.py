@@ -31,7 +31,12 @@ from agents.ppo import load_into  # noqa: E402
 from camelup_config import load_config  # noqa: E402
 from camelup_env.observation import Observer  # noqa: E402
 from training.sb3_trainer import TrainConfig, build_model, make_env  # noqa: E402
-from training.value_warmup import collect_value_targets, explained, fit_value_head  # noqa: E402
+from training.value_warmup import (  # noqa: E402
+    collect_value_targets,
+    critic_values,
+    explained,
+    fit_value_head,
+)
 
 
 def main() -> None:
@@ -55,14 +60,9 @@ def main() -> None:
 
     fit, held = games(args.games, args.seed), games(args.holdout, args.seed + 1)
 
-    def critic() -> float:
-        with torch.no_grad():
-            values = model.policy.predict_values(torch.as_tensor(held["obs"])).flatten()
-        return explained(values.numpy(), held["returns"])
-
-    before = critic()
+    before = explained(critic_values(model, held["obs"]), held["returns"])
     fit_value_head(model, fit, cfg.imitation_epochs, cfg.imitation_batch_size, cfg.seed)
-    after = critic()
+    after = explained(critic_values(model, held["obs"]), held["returns"])
     print(
         f"value warmup: held-out returns explained: the file's critic {before:.3f}, fitted "
         f"{after:.3f}, the model {explained(held['targets'], held['returns']):.3f} "

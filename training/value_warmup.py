@@ -68,6 +68,14 @@ def explained(values: np.ndarray, returns: np.ndarray) -> float:
     return float("nan") if spread == 0 else 1.0 - float(np.var(returns - values)) / spread
 
 
+def critic_values(model, obs: np.ndarray) -> np.ndarray:
+    """``model.policy``'s value of each observation (no gradient)."""
+    import torch
+
+    with torch.no_grad():
+        return model.policy.predict_values(torch.as_tensor(obs)).flatten().numpy()
+
+
 def fit_value_head(
     model, data: dict[str, np.ndarray], epochs: int, batch_size: int, seed: int, lr: float = 1e-3
 ) -> dict[str, float]:
@@ -80,12 +88,7 @@ def fit_value_head(
     optimizer = torch.optim.Adam(head, lr=lr)
     obs = torch.as_tensor(data["obs"])
     targets = torch.as_tensor(data["targets"])
-
-    def predict() -> np.ndarray:
-        with torch.no_grad():
-            return policy.predict_values(obs).flatten().numpy()
-
-    before = predict()
+    before = critic_values(model, data["obs"])
     rng = np.random.default_rng(seed)
     n = len(targets)
     for _ in range(epochs):
@@ -96,7 +99,7 @@ def fit_value_head(
             optimizer.zero_grad()
             loss.backward()
             optimizer.step()
-    after = predict()
+    after = critic_values(model, data["obs"])
     returns = data["returns"]
     return {
         "samples": float(n),
