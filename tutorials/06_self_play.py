@@ -78,10 +78,11 @@ print({kind: f"{seconds:.2f} s" for kind, seconds in learner_env.timers.items()}
 # ## What the shipped agents' curves show
 #
 # Each run writes `eval.csv` (win share against each evaluation opponent, with a 95% interval)
-# and `learning_curve.png`. Both shipped agents were trained on this pipeline, with 500-game
-# periodic evaluations against greedy and expert (one agent against three copies of each in
-# the 4-player game, where 0.25 is even). Each one's final 2,000-game evaluation is
-# `evaluation.md`.
+# and `learning_curve.png`. Both shipped agents were trained on this pipeline: `classic2` with
+# 500-game periodic evaluations against greedy and expert, `classic4`'s last run (6M decisions
+# with the dice's luck taken out of its rewards) with 200-game ones against greedy (one agent
+# against three copies in the 4-player game, where 0.25 is even). Each one's final 2,000-game
+# evaluation is `evaluation.md`.
 
 # %%
 import csv
@@ -115,7 +116,7 @@ plt.tight_layout()
 plt.show()
 
 # %% [markdown]
-# The 500-game intervals are about ±0.04 wide. Earlier runs used 40-game evaluations, about
+# The 500-game intervals are about ±0.04 wide, the 200-game ones about ±0.07. Earlier runs used 40-game evaluations, about
 # ±0.15 wide: a 2-player run's 0.64 against greedy at 200k decisions measured 0.47 over 2,000
 # games (`results/models/README.md`, attempt 4). That is why `camelup train` evaluates with
 # 500 paired, seat-rotated games in a background process. The final evaluations:
