@@ -16,7 +16,16 @@ from camelup_env.game.engine import DieRoll, apply_outcome, chance_outcomes
 from camelup_env.game.events import DieRevealed
 from camelup_env.game.setup import setup_outcomes
 from camelup_env.game.state import GameState
-from camelup_env.odds.luck import LuckLedger, coin_leader, roll_luck, setup_mean, values, win_shares
+from camelup_env.odds.luck import (
+    SHARE_LEGS,
+    LuckLedger,
+    coin_leader,
+    luck_group,
+    roll_luck,
+    setup_mean,
+    values,
+    win_shares,
+)
 
 PRESETS = ("classic", "second_edition", "persian_tutorial", "supercup", "cup")
 
@@ -90,10 +99,17 @@ def test_deal_luck_has_zero_mean() -> None:
     np.testing.assert_allclose(total, 0.0, atol=1e-12)
 
 
-def _expectations(state: GameState, depth: int, value, ledger_total: np.ndarray, p: Fraction):
+#: a share table of the shape the classic rules' rolls fall in, far from 1 and uneven
+SHARES = np.random.default_rng(11).uniform(0.1, 1.9, (SHARE_LEGS, 5))
+
+
+def _expectations(
+    state: GameState, depth: int, value, ledger_total: np.ndarray, p: Fraction, share=None
+):
     """Sum over every chance path of ``depth`` rolls (players always take a pyramid tile) of
     p * raw and p * adjusted, the raw result at the end of the path being V's (or the win
-    shares once the game is over): the identity E[adjusted] = E[raw] holds for any result."""
+    shares once the game is over): the identity E[adjusted] = E[raw] holds for any result.
+    ``share(state, roll)`` scales each roll's luck (1 without it)."""
     if depth == 0 or state.game_over:
         raw = values([state], coin_leader)[0]
         return float(p) * raw, float(p) * (raw - ledger_total)
@@ -102,7 +118,9 @@ def _expectations(state: GameState, depth: int, value, ledger_total: np.ndarray,
     for roll, q in chance_outcomes(state, TakePyramidTile()):
         after, _ = apply_outcome(state, TakePyramidTile(), roll)
         luck = roll_luck(state, roll, value)
-        r, a = _expectations(after, depth - 1, value, ledger_total + luck, p * q)
+        if share is not None:
+            luck = share(state, roll) * luck
+        r, a = _expectations(after, depth - 1, value, ledger_total + luck, p * q, share)
         raw_sum += r
         adj_sum += a
     return raw_sum, adj_sum
@@ -121,16 +139,40 @@ def test_adjusted_result_has_the_raw_expectation_by_enumeration(preset: str) -> 
             assert abs(sum(raw) - 1.0) < 1e-12
 
 
-def test_ledger_sums_the_deal_and_every_roll_of_a_game() -> None:
+def test_shares_read_before_the_roll_keep_the_raw_expectation_by_enumeration() -> None:
+    """Each roll's luck scaled by its group's share (leg, tiles left before the draw): still
+    the raw expectation over every path of three rolls. A share that also reads the outcome
+    (tripled where the die shows 3) is biased: what the test tells apart."""
+    rules = RuleSet("classic", num_players=3)
+
+    def before(state: GameState, roll: DieRoll) -> float:
+        return float(SHARES[luck_group(state, 5)])
+
+    def outcome(state: GameState, roll: DieRoll) -> float:
+        return float(SHARES[luck_group(state, 5)]) * (3.0 if roll.value == 3 else 1.0)
+
+    biased = 0.0
+    for state in _midgame_states(rules, 3, seed=5):
+        raw, adj = _expectations(state, 3, coin_leader, np.zeros(3), Fraction(1), before)
+        np.testing.assert_allclose(adj, raw, atol=1e-12)
+        raw, adj = _expectations(state, 3, coin_leader, np.zeros(3), Fraction(1), outcome)
+        biased = max(biased, float(np.abs(adj - raw).max()))
+    assert biased > 1e-3
+
+
+@pytest.mark.parametrize("shares", [None, SHARES], ids=["whole", "shares"])
+def test_ledger_sums_the_deal_and_every_roll_of_a_game(shares) -> None:
     """Through a game's hooks the ledger records the deal's luck and each roll's, in order,
-    and nothing for the choices in between (bets, tiles)."""
+    and nothing for the choices in between (bets, tiles); with shares each roll's luck is
+    scaled by its group's (read before the roll), and the groups' sums keep it unscaled."""
     rules = RuleSet("second_edition", num_players=3)
     mean = setup_mean(rules, coin_leader)
     rng = np.random.default_rng(3)
     state = new_game(rules, seed=rng)
-    ledger = LuckLedger(coin_leader, mean)
+    ledger = LuckLedger(coin_leader, mean, shares)
     ledger.deal(state)
     expected = [values([state], coin_leader)[0] - mean]
+    by_group = np.zeros((SHARE_LEGS, 5, 3))
     while not state.game_over:
         action = rng.choice(legal_actions(state))
         before = state
@@ -138,10 +180,15 @@ def test_ledger_sums_the_deal_and_every_roll_of_a_game() -> None:
         ledger.step(state, action, events)
         roll = next((e for e in events if isinstance(e, DieRevealed)), None)
         if roll is not None:
-            expected.append(roll_luck(before, _roll(roll), coin_leader))
+            luck = roll_luck(before, _roll(roll), coin_leader)
+            group = (min(before.leg, 4) - 1, before.pyramid_tiles_left - 1)
+            by_group[group] += luck
+            expected.append(luck if shares is None else shares[group] * luck)
     assert len(ledger.trace) == len(expected) > 5
+    assert state.leg > 2  # rows past the first are exercised
     np.testing.assert_allclose(np.array(ledger.trace), np.array(expected), atol=1e-12)
     np.testing.assert_allclose(ledger.total, np.sum(expected, axis=0), atol=1e-12)
+    np.testing.assert_allclose(ledger.by_group, by_group, atol=1e-12)
 
 
 def _roll(event) -> DieRoll:

@@ -5,8 +5,9 @@ A game record holds its seed and every action (:mod:`tournament.replay` replays 
 referee's game can be played again here, deal and dice included, with a
 :class:`~camelup_env.odds.luck.LuckLedger` watching: the corrections need the whole state, hidden
 race bets included, which only the referee sees. ``V`` is the shipped win-probability model of
-the rule set (:func:`camelup_env.odds.win.load_win_model`); a rule set without one has no
-adjusted figures.
+the rule set (:func:`camelup_env.odds.win.load_win_model`), each roll's luck scaled by the
+share fitted for it (``luck_shares``, where the model has them); a rule set without a model has
+no adjusted figures.
 """
 
 from __future__ import annotations
@@ -27,9 +28,10 @@ from camelup_env.odds.win import load_win_model
 class GameLuck:
     """Luck of many games of one rule set under one ``V`` (the deal's mean computed once)."""
 
-    def __init__(self, rules: RuleSet, value: ValueFn) -> None:
+    def __init__(self, rules: RuleSet, value: ValueFn, shares: np.ndarray | None = None) -> None:
         self.rules = rules
         self.value = value
+        self.shares = shares
         self.deal_mean = setup_mean(rules, value)
 
     @classmethod
@@ -41,20 +43,28 @@ class GameLuck:
     def of_game(self, seed: int, actions: Sequence[int]) -> np.ndarray:
         """Each seat's luck in game ``seed`` played with ``actions`` (the referee's deal and
         dice, :func:`camelup_env.match.game_rngs`)."""
+        total = self.ledger(seed, actions).total
+        assert total is not None
+        return total
+
+    def ledger(self, seed: int, actions: Sequence[int]) -> LuckLedger:
+        """The ledger of game ``seed`` replayed with ``actions``: its total, its events, its
+        luck by group."""
         setup_rng, dice_rng = game_rngs(seed)
         state = new_game(self.rules, seed=setup_rng)
-        ledger = LuckLedger(self.value, self.deal_mean)
+        ledger = LuckLedger(self.value, self.deal_mean, self.shares)
         ledger.deal(state)
         for action in actions:
             state, events = apply_action(state, action, dice_rng)
             ledger.step(state, action, events)
-        assert ledger.total is not None
-        return ledger.total
+        return ledger
 
 
 @functools.lru_cache(maxsize=16)
 def _shipped(rules: RuleSet) -> GameLuck | None:
     try:
-        return GameLuck(rules, load_win_model(rules))
+        model = load_win_model(rules)
     except ValueError:
         return None
+    shares = None if model.luck_shares is None else np.array(model.luck_shares)
+    return GameLuck(rules, model, shares)

@@ -22,6 +22,7 @@ import json
 import shlex
 import sys
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -51,13 +52,22 @@ class Samples:
     states: list[GameState] = field(default_factory=list)  # the positions themselves
 
 
-def play_samples(rules: RuleSet, games: int, seed: int, mix: list[str], every: int = 3) -> Samples:
+@dataclass
+class MixGame:
+    """One game of :func:`mix_games`: its seed, the position before every move, every action,
+    and each seat's share of the win (R7.3)."""
+
+    seed: int
+    states: list[GameState]
+    actions: list[int]
+    shares: np.ndarray
+
+
+def mix_games(rules: RuleSet, games: int, seed: int, mix: list[str]) -> Iterator[MixGame]:
     """Play ``games`` games (seeds ``seed``, ``seed + 1``, ...), each seat's bot drawn from
-    ``mix``, and sample every ``every``-th position of each."""
+    ``mix`` (the same draws for the same arguments)."""
     bots = {spec: agents.make(spec) for spec in mix}
     pick = np.random.default_rng([seed, 7])
-    rows: list[tuple[GameState, int]] = []
-    shares: list[np.ndarray] = []
     for g in range(games):
         for bot in bots.values():  # a seeded bot (random) draws the same moves on every run
             bot.reset(seed + g)
@@ -68,11 +78,19 @@ def play_samples(rules: RuleSet, games: int, seed: int, mix: list[str], every: i
             states.append(state)
             return int(seats[state.current](observe(state, state.current), state))
 
-        result, _ = run_game(rules, seed + g, move)
+        result, actions = run_game(rules, seed + g, move)
         share = np.zeros(rules.num_players)
         share[result.winners] = 1.0 / len(result.winners)
-        rows += [(s, len(shares)) for s in states[::every]]
-        shares.append(share)
+        yield MixGame(seed + g, states, actions, share)
+
+
+def play_samples(rules: RuleSet, games: int, seed: int, mix: list[str], every: int = 3) -> Samples:
+    """Play :func:`mix_games` and sample every ``every``-th position of each."""
+    rows: list[tuple[GameState, int]] = []
+    shares: list[np.ndarray] = []
+    for game in mix_games(rules, games, seed, mix):
+        rows += [(s, len(shares)) for s in game.states[::every]]
+        shares.append(game.shares)
     return _features(rows, shares)
 
 

@@ -41,9 +41,10 @@ print("expected luck:", mean.round(12))
 #
 # Expert against greedy, seat-rotated on paired seeds (the two seatings of a seed see the same
 # dice), played in this process. Each game's luck is measured afterwards by replaying its seed
-# and actions (`tournament.luck.GameLuck`, what `camelup evaluate` does for every game the
-# referee plays). The adjusted win share has the same expectation as the raw one; its interval,
-# clustered by seed like the raw one, is narrower.
+# and actions (`tournament.luck.GameLuck.shipped`, what `camelup evaluate` does for every game
+# the referee plays: each roll's luck scaled by the share fitted for its leg and the tiles left,
+# which the model's overstated swings need). The adjusted win share has the same expectation as
+# the raw one; its interval, clustered by seed like the raw one, is narrower.
 
 # %%
 import agents
@@ -52,7 +53,8 @@ from tournament.luck import GameLuck
 from tournament.ratings import mean_ci
 
 expert, greedy = agents.make("expert"), agents.make("greedy")
-luck = GameLuck(rules, V)
+luck = GameLuck.shipped(rules)
+assert luck is not None  # classic has a fitted model
 shares, adjusted_shares, seeds = [], [], []
 for game in range(GAMES):
     seed, seat = 800_000 + game // 2, game % 2  # expert's seat rotates; the seed repeats
@@ -86,7 +88,7 @@ import matplotlib.pyplot as plt
 from camelup_env.odds.luck import LuckLedger, values
 
 bots = [expert, greedy]
-ledger = LuckLedger(V, luck.deal_mean)
+ledger = LuckLedger(V, luck.deal_mean, luck.shares)
 raw, adjusted = [], []
 
 

@@ -19,6 +19,13 @@ players' policies, and deterministic players, the adjusted result is the same in
 ``V`` may read the whole state, hidden race bets included: the referee computes the corrections,
 no player sees them. Finished states are valued by their actual win shares (R7.3), so the last
 roll's correction is exact whatever ``V`` says.
+
+**Shares.** A real ``V`` overstates how far an early roll moves the chance to win, so each roll's
+``c`` may be multiplied by a share ``k(g)`` of its *group* ``g``: the leg (1, 2, 3, later) and the
+pyramid tiles left when the die is drawn (:func:`luck_group`). The group is known before the
+roll, so ``k(g) c`` keeps mean zero and the adjusted result stays unbiased for any fixed table;
+fitted on other games (:mod:`training.luck_shares`) it leaves less of the result's variance
+than the whole correction does.
 """
 
 from __future__ import annotations
@@ -36,6 +43,16 @@ from camelup_env.game.state import GameState
 
 #: every seat's estimated win share in each state: ``(len(states), num_players)``
 ValueFn = Callable[[Sequence[GameState]], np.ndarray]
+#: the legs a share table tells apart: 1, 2, 3 and every later one
+SHARE_LEGS = 4
+
+
+def luck_group(state: GameState, tiles: int) -> tuple[int, int]:
+    """The group of a roll drawn in ``state`` in a share table ``tiles`` columns wide: the leg
+    (row: 1, 2, 3, later) and the pyramid tiles left before the draw (column ``k - 1`` for
+    ``k`` left; more than ``tiles`` left share the last column). Read before the die is drawn,
+    so a share of it never depends on the outcome."""
+    return min(state.leg, SHARE_LEGS) - 1, min(state.pyramid_tiles_left, tiles) - 1
 
 
 def win_shares(state: GameState) -> np.ndarray:
@@ -84,18 +101,31 @@ class LuckLedger:
     :attr:`total` from the seats' results.
 
     ``deal_mean`` is :func:`setup_mean` of the same rules and ``V``; without it the deal is
-    not corrected (its luck then stays in the result, still unbiased)."""
+    not corrected (its luck then stays in the result, still unbiased). ``shares``, a
+    ``(SHARE_LEGS, tiles)`` table, scales each roll's luck by its group's share (module
+    docstring); without it every roll counts whole. :attr:`by_group` keeps the rolls' luck
+    before the shares, summed by group, which is what fitting a table needs."""
 
-    def __init__(self, value: ValueFn, deal_mean: np.ndarray | None = None) -> None:
+    def __init__(
+        self,
+        value: ValueFn,
+        deal_mean: np.ndarray | None = None,
+        shares: np.ndarray | None = None,
+    ) -> None:
         self.value = value
         self.deal_mean = deal_mean
+        self.shares = None if shares is None else np.asarray(shares, dtype=float)
         self.total: np.ndarray | None = None
-        self.trace: list[np.ndarray] = []  # each chance event's luck, in order
+        self.trace: list[np.ndarray] = []  # each chance event's luck as counted, in order
+        self.by_group: np.ndarray | None = None  # (SHARE_LEGS, tiles, seats), before shares
         self._state: GameState | None = None
 
     def deal(self, state: GameState) -> None:
         """The game starts from ``state``."""
-        self.total = np.zeros(state.rules.num_players)
+        n = state.rules.num_players
+        self.total = np.zeros(n)
+        tiles = state.rules.pyramid_tiles if self.shares is None else self.shares.shape[1]
+        self.by_group = np.zeros((SHARE_LEGS, tiles, n))
         self._state = state
         if self.deal_mean is not None:
             self._add(values([state], self.value)[0] - self.deal_mean)
@@ -103,13 +133,14 @@ class LuckLedger:
     def step(self, state: GameState, action: Action | int, events: Sequence[Event]) -> None:
         """``action`` was taken and led to ``state`` with ``events``."""
         before = self._state
-        if before is None:
+        if before is None or self.by_group is None:
             raise RuntimeError("LuckLedger.step before LuckLedger.deal")
         if isinstance(to_action(before, action), TakePyramidTile):
             shown = next(e for e in events if isinstance(e, DieRevealed))
-            self._add(
-                roll_luck(before, DieRoll(shown.die, shown.camel_shown, shown.value), self.value)
-            )
+            luck = roll_luck(before, DieRoll(shown.die, shown.camel_shown, shown.value), self.value)
+            group = luck_group(before, self.by_group.shape[1])
+            self.by_group[group] += luck
+            self._add(luck if self.shares is None else self.shares[group] * luck)
         self._state = state
 
     def _add(self, luck: np.ndarray) -> None:

@@ -36,6 +36,7 @@ from camelup_env.game.payouts import leg_tile_ev, loser_card_ev, pile_evs, posit
 from camelup_env.game.rules import RuleSet
 from camelup_env.game.state import HIDDEN, GameState
 from camelup_env.odds.leg import leg_rank_probabilities
+from camelup_env.odds.luck import SHARE_LEGS
 from camelup_env.odds.position_estimate import position_odds
 
 #: the shipped coefficients, by ``preset/players``
@@ -128,6 +129,9 @@ class WinModel:
 
     beta: tuple[float, float, float]
     race_samples: int = WIN_RACE_SAMPLES
+    #: the luck corrections' shares fitted for this model, ``(SHARE_LEGS, tiles)``
+    #: (:class:`camelup_env.odds.luck.LuckLedger`), or None: every roll counts whole
+    luck_shares: tuple[tuple[float, ...], ...] | None = None
 
     def sharpness(self, x: np.ndarray | float) -> np.ndarray:
         """``beta(x)``, positive: more equity never lowers a seat's chance."""
@@ -162,7 +166,29 @@ def load_win_model(rules: RuleSet, path: Path = SHIPPED) -> WinModel:
             f"(fitted: {', '.join(sorted(entries))})"
         )
     players = min(fitted, key=lambda p: (abs(p - rules.num_players), p))
-    beta = fitted[players]["beta"]
+    entry = fitted[players]
+    beta = entry["beta"]
     if not (isinstance(beta, list) and len(beta) == 3 and all(isinstance(b, float) for b in beta)):
         raise ValueError(f"{path}: {rules.preset}/{players}: beta must be three numbers")
-    return WinModel((beta[0], beta[1], beta[2]))
+    shares = entry.get("luck_shares")
+    if shares is not None:
+        shares = _share_table(shares, f"{path}: {rules.preset}/{players}")
+    return WinModel((beta[0], beta[1], beta[2]), luck_shares=shares)
+
+
+def _share_table(rows: object, where: str) -> tuple[tuple[float, ...], ...]:
+    """A ``luck_shares`` entry checked: SHARE_LEGS rows of equal length, finite numbers."""
+    if not (
+        isinstance(rows, list)
+        and len(rows) == SHARE_LEGS
+        and all(isinstance(r, list) and r and len(r) == len(rows[0]) for r in rows)
+        and all(
+            isinstance(v, float | int) and not isinstance(v, bool) and np.isfinite(v)
+            for r in rows
+            for v in r
+        )
+    ):
+        raise ValueError(
+            f"{where}: luck_shares must be {SHARE_LEGS} rows of equal length of finite numbers"
+        )
+    return tuple(tuple(float(v) for v in r) for r in rows)

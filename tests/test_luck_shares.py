@@ -1,0 +1,133 @@
+"""The luck corrections' shares: the least-squares fit, the model file's table, the fitting
+command, and the shipped tables in evaluations."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import agents
+from camelup_env import RuleSet
+from camelup_env.match import play_game
+from camelup_env.odds.luck import SHARE_LEGS
+from camelup_env.odds.win import SHIPPED, load_win_model
+from tournament.luck import GameLuck
+from training.luck_shares import fit_shares, main, variances
+
+
+def test_fit_recovers_the_shares_that_made_the_results() -> None:
+    """Results built as noise plus the groups' luck at known shares: the fit finds them, and a
+    group no roll fell in keeps the whole correction."""
+    rng = np.random.default_rng(0)
+    groups = rng.normal(size=(4000, 6))
+    groups[:, 4] = 0.0
+    true = np.array([0.2, 0.5, 0.9, 1.3, 1.0, 0.7])
+    results = 0.3 + groups @ true + rng.normal(scale=0.05, size=4000)
+    k = fit_shares(results, groups)
+    np.testing.assert_allclose(k, true, atol=0.01)
+    assert k[4] == 1.0
+    v = variances(results, np.zeros(4000), groups, k)
+    assert v["shares"] < v["whole"] < v["raw"]
+
+
+def _entry_file(tmp_path: Path, shares: object) -> Path:
+    doc = json.loads(SHIPPED.read_text())
+    doc["models"]["classic/4"]["luck_shares"] = shares
+    out = tmp_path / "win_models.json"
+    out.write_text(json.dumps(doc))
+    return out
+
+
+def test_the_model_file_carries_a_share_table(tmp_path: Path) -> None:
+    table = [[0.5, 0.6, 0.7, 0.8, 0.9]] * SHARE_LEGS
+    model = load_win_model(RuleSet("classic", num_players=4), _entry_file(tmp_path, table))
+    assert model.luck_shares == tuple(tuple(r) for r in table)
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        [[0.5] * 5] * (SHARE_LEGS - 1),
+        [[0.5] * 5] * (SHARE_LEGS - 1) + [[0.5] * 4],
+        [[0.5] * 5] * (SHARE_LEGS - 1) + [[0.5, True, 0.5, 0.5, 0.5]],
+        [[0.5] * 5] * (SHARE_LEGS - 1) + [["0.5"] * 5],
+        "0.5",
+        [[]] * SHARE_LEGS,
+    ],
+)
+def test_a_malformed_share_table_is_refused_in_one_line(tmp_path: Path, bad: object) -> None:
+    with pytest.raises(ValueError, match=r"classic/4: luck_shares must be 4 rows") as info:
+        load_win_model(RuleSet("classic", num_players=4), _entry_file(tmp_path, bad))
+    assert "\n" not in str(info.value)
+
+
+def test_a_non_finite_share_is_refused(tmp_path: Path) -> None:
+    out = _entry_file(tmp_path, [[0.5] * 5] * SHARE_LEGS)
+    out.write_text(out.read_text().replace("0.5]", "NaN]", 1))
+    with pytest.raises(ValueError, match="finite"):
+        load_win_model(RuleSet("classic", num_players=4), out)
+
+
+def test_the_fitting_command_writes_the_table_beside_the_model(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A tiny fit: the table has a row per leg group and a column per pyramid tile, the model's
+    coefficients are kept, the command and the held-out variances are recorded."""
+    out = tmp_path / "win_models.json"
+    shutil.copy(SHIPPED, out)
+    before = json.loads(out.read_text())["models"]["classic/2"]["beta"]
+    argv = ["--preset", "classic", "--players", "2", "--games", "6", "--holdout", "3"]
+    assert main([*argv, "--out", str(out)]) == 0
+    entry = json.loads(out.read_text())["models"]["classic/2"]
+    assert entry["beta"] == before
+    assert np.array(entry["luck_shares"]).shape == (SHARE_LEGS, 5)
+    fit = entry["luck_shares_fit"]
+    assert fit["command"].startswith("python -m training.luck_shares --preset classic")
+    assert set(fit["holdout_variance"]) == {"raw", "whole", "shares"}
+    assert "held out (3 games)" in capsys.readouterr().out
+    model = load_win_model(RuleSet("classic", num_players=2), out)
+    assert model.luck_shares is not None
+
+
+def test_the_fitting_command_refuses_a_rule_set_without_a_model(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["--preset", "supercup", "--games", "2", "--holdout", "1"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("luck_shares: no win-probability model for the supercup preset")
+    assert err.count("\n") == 1
+
+
+@pytest.mark.parametrize("key", ["classic/4", "classic/2", "second_edition/4", "cup/4"])
+def test_every_shipped_model_has_a_fitted_table(key: str) -> None:
+    preset, players = key.split("/")
+    rules = RuleSet(preset, num_players=int(players))
+    table = load_win_model(rules).luck_shares
+    assert table is not None
+    assert np.array(table).shape == (SHARE_LEGS, rules.pyramid_tiles)
+    assert json.loads(SHIPPED.read_text())["models"][key]["luck_shares_fit"]["games"] >= 600
+
+
+def test_the_referee_scales_each_group_by_the_shipped_share() -> None:
+    """The luck ``camelup evaluate`` takes out of a game is its deal's plus each group's rolls
+    at the shipped table's share."""
+    rules = RuleSet("classic", num_players=4)
+    luck = GameLuck.shipped(rules)
+    assert luck is not None and luck.shares is not None
+    np.testing.assert_array_equal(luck.shares, np.array(load_win_model(rules).luck_shares))
+    actions: list[int] = []
+    play_game(
+        rules,
+        [agents.make("greedy") for _ in range(rules.num_players)],
+        seed=3,
+        on_step=lambda state, seat, action, events: actions.append(action),
+    )
+    ledger = luck.ledger(3, actions)
+    assert ledger.by_group is not None and ledger.total is not None
+    expected = ledger.trace[0] + np.einsum("gt,gts->s", luck.shares, ledger.by_group)
+    np.testing.assert_allclose(ledger.total, expected, atol=1e-12)
+    assert not np.allclose(ledger.total, ledger.trace[0] + ledger.by_group.sum(axis=(0, 1)))
