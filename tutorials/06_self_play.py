@@ -116,9 +116,10 @@ plt.tight_layout()
 plt.show()
 
 # %% [markdown]
-# The 500-game intervals are about ±0.04 wide, the 200-game ones about ±0.07. Earlier runs used 40-game evaluations, about
-# ±0.15 wide: a 2-player run's 0.64 against greedy at 200k decisions measured 0.47 over 2,000
-# games (`results/models/README.md`, attempt 4). That is why `camelup train` evaluates with
+# The 500-game intervals are about ±0.04 wide, the 200-game ones about ±0.07. Earlier runs
+# used 40-game evaluations, about ±0.15 wide: a 2-player run's 0.64 against greedy at 200k
+# decisions measured 0.47 over 2,000 games (`results/models/README.md`, attempt 4). That is
+# why `camelup train` evaluates with
 # 500 paired, seat-rotated games in a background process. The final evaluations:
 
 # %%
