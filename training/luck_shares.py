@@ -43,18 +43,18 @@ DEFAULT_MIX = "greedy,expert,heuristic"
 
 
 def luck_rows(
-    luck: GameLuck, rules: RuleSet, games: int, seed: int, mix: list[str]
+    luck: GameLuck, games: int, seed: int, mix: list[str]
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """For every seat of every game of the mix: its win share, its deal's luck, and its rolls'
     luck summed by group (flattened ``SHARE_LEGS * tiles``), all before shares."""
     results, deals, groups = [], [], []
-    for game in mix_games(rules, games, seed, mix):
+    n = luck.rules.num_players
+    for game in mix_games(luck.rules, games, seed, mix):
         ledger = luck.ledger(game.seed, game.actions)
         assert ledger.by_group is not None
-        deal = ledger.trace[0] if luck.deal_mean is not None else np.zeros(rules.num_players)
         results.append(game.shares)
-        deals.append(deal)
-        groups.append(ledger.by_group.reshape(-1, rules.num_players).T)
+        deals.append(ledger.trace[0])  # GameLuck corrects the deal: its luck comes first
+        groups.append(ledger.by_group.reshape(-1, n).T)
     return np.concatenate(results), np.concatenate(deals), np.concatenate(groups)
 
 
@@ -106,9 +106,9 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     start = time.time()
     luck = GameLuck(rules, model)  # the whole correction: the rows are before shares
-    fitted = luck_rows(luck, rules, args.games, args.seed, mix)
+    fitted = luck_rows(luck, args.games, args.seed, mix)
     shares = fit_shares(fitted[0] - fitted[1], fitted[2])
-    held = variances(*luck_rows(luck, rules, args.holdout, args.seed + 1_000_000, mix), shares)
+    held = variances(*luck_rows(luck, args.holdout, args.seed + 1_000_000, mix), shares)
     table = shares.reshape(SHARE_LEGS, rules.pyramid_tiles)
     doc["models"][key]["luck_shares"] = [[round(float(v), 4) for v in row] for row in table]
     doc["models"][key]["luck_shares_fit"] = {
