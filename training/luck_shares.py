@@ -26,16 +26,14 @@ import json
 import shlex
 import sys
 import time
-from pathlib import Path
 
 import numpy as np
 
 import agents
-from camelup_env.game.rules import PRESETS, RuleSet
 from camelup_env.odds.luck import SHARE_LEGS
-from camelup_env.odds.win import SHIPPED, load_win_model
+from camelup_env.odds.win import load_win_model
 from tournament.luck import GameLuck
-from training.win_model import mix_games
+from training.win_model import add_mix_arguments, checked_mix, mix_games
 
 #: the shares' default players: the kinds of agents evaluations measure (random seats' games are
 #: decided by coin gaps no roll moves)
@@ -81,21 +79,10 @@ def variances(
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m training.luck_shares", description=__doc__)
-    parser.add_argument("--preset", default="classic", choices=PRESETS)
-    parser.add_argument("--players", type=int, default=4)
-    parser.add_argument("--games", type=int, default=1500, help="fitting games")
-    parser.add_argument("--holdout", type=int, default=300, help="games of other seeds")
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--mix", default=DEFAULT_MIX, help="bots drawn seat by seat")
-    parser.add_argument("--out", type=Path, default=SHIPPED)
+    add_mix_arguments(parser, games=1500, holdout=300, mix=DEFAULT_MIX)
     args = parser.parse_args(argv)
     try:
-        rules = RuleSet(args.preset, num_players=args.players)
-        if args.games < 1 or args.holdout < 1:
-            raise ValueError("--games and --holdout must be at least 1")
-        mix = [m for m in args.mix.split(",") if m]
-        for spec in mix:
-            agents.make(spec)
+        rules, mix = checked_mix(args)
         model = load_win_model(rules, args.out)
         doc = json.loads(args.out.read_text())
         key = f"{args.preset}/{args.players}"

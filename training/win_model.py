@@ -218,16 +218,34 @@ def _brier(p: np.ndarray, samples: Samples) -> float:
     return float(((p - samples.shares) ** 2).sum(axis=1).mean())
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m training.win_model", description=__doc__)
+def add_mix_arguments(parser: argparse.ArgumentParser, games: int, holdout: int, mix: str) -> None:
+    """The arguments of a fit on :func:`mix_games` (this module's, :mod:`training.luck_shares`'):
+    the rule set, the fitting and held-out games, the seed, the mix and the model file."""
     parser.add_argument("--preset", default="classic", choices=PRESETS)
     parser.add_argument("--players", type=int, default=4)
-    parser.add_argument("--games", type=int, default=400, help="training games")
-    parser.add_argument("--holdout", type=int, default=100, help="games of other seeds")
+    parser.add_argument("--games", type=int, default=games, help="fitting games")
+    parser.add_argument("--holdout", type=int, default=holdout, help="games of other seeds")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--mix", default=DEFAULT_MIX, help="bots drawn seat by seat")
-    parser.add_argument("--every", type=int, default=3, help="sample every k-th position")
+    parser.add_argument("--mix", default=mix, help="bots drawn seat by seat")
     parser.add_argument("--out", type=Path, default=SHIPPED)
+
+
+def checked_mix(args: argparse.Namespace) -> tuple[RuleSet, list[str]]:
+    """The rule set and the mix of :func:`add_mix_arguments`' arguments, each checked before
+    any game is played (``ValueError`` or ``agents.UnknownAgentError``, one line)."""
+    rules = RuleSet(args.preset, num_players=args.players)
+    if args.games < 1 or args.holdout < 1:
+        raise ValueError("--games and --holdout must be at least 1")
+    mix = [m for m in args.mix.split(",") if m]
+    for spec in mix:
+        agents.make(spec)
+    return rules, mix
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m training.win_model", description=__doc__)
+    add_mix_arguments(parser, games=400, holdout=100, mix=DEFAULT_MIX)
+    parser.add_argument("--every", type=int, default=3, help="sample every k-th position")
     parser.add_argument(
         "--reliability", type=Path, default=None, help="also draw the held-out reliability (PNG)"
     )
@@ -246,12 +264,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     try:
-        rules = RuleSet(args.preset, num_players=args.players)
-        if args.games < 1 or args.holdout < 1 or args.every < 1:
-            raise ValueError("--games, --holdout and --every must be at least 1")
-        mix = [m for m in args.mix.split(",") if m]
-        for spec in mix:
-            agents.make(spec)
+        rules, mix = checked_mix(args)
+        if args.every < 1:
+            raise ValueError("--every must be at least 1")
         heads = {f"value_head_{Path(f).parent.name}": f for f in args.value_head}
         for f in heads.values():
             agents.make(f"ppo:{f}")  # a file that does not load fails here, in one line
