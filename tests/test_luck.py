@@ -3,6 +3,7 @@ corrections at every chance node, and adjusted results whose expectation is the 
 
 from __future__ import annotations
 
+import copy
 import hashlib
 from collections import Counter
 from collections.abc import Sequence
@@ -22,6 +23,7 @@ from camelup_env.odds.luck import (
     coin_leader,
     luck_group,
     roll_luck,
+    roll_outcomes,
     setup_mean,
     values,
     win_shares,
@@ -193,6 +195,77 @@ def test_ledger_sums_the_deal_and_every_roll_of_a_game(shares) -> None:
 
 def _roll(event) -> DieRoll:
     return DieRoll(event.die, event.camel_shown, event.value)
+
+
+def _two_covariates(states: Sequence[GameState]) -> np.ndarray:
+    """Covariates for the ledger's tests, ``(len, 2, seats)``: the noise and the coins."""
+    coins = np.array([s.coins for s in states], dtype=float)
+    return np.stack([_noise(states), coins], axis=1)
+
+
+#: covariate weights by leg, far from 0 and uneven
+WEIGHTS = np.random.default_rng(12).uniform(-1.5, 1.5, (SHARE_LEGS, 2))
+
+
+def test_weighted_covariates_keep_the_raw_expectation_by_enumeration() -> None:
+    """The ledger itself along every path of three rolls, with shares and covariates weighted
+    by leg: the expected adjusted result is the raw one's, and the covariates move it (the
+    same paths without them give other adjusted values)."""
+    rules = RuleSet("classic", num_players=3)
+
+    def paths(state: GameState, depth: int, ledger: LuckLedger, plain: LuckLedger, p: Fraction):
+        if depth == 0 or state.game_over:
+            raw = values([state], coin_leader)[0]
+            return [(float(p), raw, raw - ledger.total, raw - plain.total)]
+        out = []
+        for roll, q in chance_outcomes(state, TakePyramidTile()):
+            after, events = apply_outcome(state, TakePyramidTile(), roll)
+            a, b = copy.deepcopy(ledger), copy.deepcopy(plain)
+            a.step(after, TakePyramidTile(), events)
+            b.step(after, TakePyramidTile(), events)
+            out += paths(after, depth - 1, a, b, p * q)
+        return out
+
+    for state in _midgame_states(rules, 2, seed=9):
+        ledger = LuckLedger(_noise, None, SHARES, _two_covariates, WEIGHTS)
+        plain = LuckLedger(_noise, None, SHARES)
+        ledger.deal(state)
+        plain.deal(state)
+        rows = paths(state, 3, ledger, plain, Fraction(1))
+        p = np.array([r[0] for r in rows])
+        raw, adj, without = (np.array([r[i] for r in rows]) for i in (1, 2, 3))
+        np.testing.assert_allclose(p @ adj, p @ raw, atol=1e-12)
+        assert np.abs(adj - without).max() > 1e-3
+
+
+def test_ledger_weighs_covariates_by_leg_and_keeps_them_unweighted() -> None:
+    """Each roll counts its share of V's luck plus its leg's weights times the covariates'
+    luck; :attr:`by_covariate` sums the covariates' luck by leg before the weights; weights
+    without covariates are refused."""
+    rules = RuleSet("classic", num_players=3)
+    rng = np.random.default_rng(3)
+    state = new_game(rules, seed=rng)
+    ledger = LuckLedger(coin_leader, None, None, _two_covariates, WEIGHTS)
+    ledger.deal(state)
+    expected, by_covariate = [], np.zeros((SHARE_LEGS, 2, 3))
+    while not state.game_over:
+        action = rng.choice(legal_actions(state))
+        before = state
+        state, events = apply_action(state, action, rng)
+        ledger.step(state, action, events)
+        roll = next((e for e in events if isinstance(e, DieRevealed)), None)
+        if roll is not None:
+            after, p, realized = roll_outcomes(before, _roll(roll))
+            u = _two_covariates(after)
+            extra = u[realized] - np.einsum("o,oks->ks", p, u)
+            leg = min(before.leg, SHARE_LEGS) - 1
+            by_covariate[leg] += extra
+            expected.append(roll_luck(before, _roll(roll), coin_leader) + WEIGHTS[leg] @ extra)
+    assert state.leg > 2
+    np.testing.assert_allclose(np.array(ledger.trace), np.array(expected), atol=1e-12)
+    np.testing.assert_allclose(ledger.by_covariate, by_covariate, atol=1e-12)
+    with pytest.raises(ValueError, match="without covariates"):
+        LuckLedger(coin_leader, weights=WEIGHTS)
 
 
 def test_adjusted_mean_agrees_with_raw_mean_on_random_games() -> None:

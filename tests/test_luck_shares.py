@@ -1,5 +1,5 @@
-"""The luck corrections' shares: the least-squares fit, the model file's table, the fitting
-command, and the shipped tables in evaluations."""
+"""The luck corrections' shares and covariate weights: the least-squares fit, the model file's
+tables, the fitting command, and the shipped tables in evaluations."""
 
 from __future__ import annotations
 
@@ -14,29 +14,37 @@ import agents
 from camelup_env import RuleSet
 from camelup_env.match import play_game
 from camelup_env.odds.luck import SHARE_LEGS
-from camelup_env.odds.win import SHIPPED, load_win_model
+from camelup_env.odds.win import COVARIATES, SHIPPED, load_win_model
 from tournament.luck import GameLuck
-from training.luck_shares import fit_shares, main, variances
+from training.luck_shares import LuckRows, fit_shares, fit_tables, main, variances
 
 
-def test_fit_recovers_the_shares_that_made_the_results() -> None:
-    """Results built as noise plus the groups' luck at known shares: the fit finds them, and a
-    group no roll fell in keeps the whole correction."""
+def test_fit_recovers_the_shares_and_weights_that_made_the_results() -> None:
+    """Results built as noise plus the groups' luck at known shares and the covariates' luck
+    at known weights: the joint fit finds both, a group no roll fell in keeps the whole
+    correction, and each step leaves less variance than the one before."""
     rng = np.random.default_rng(0)
     groups = rng.normal(size=(4000, 6))
     groups[:, 4] = 0.0
+    covariates = rng.normal(size=(4000, SHARE_LEGS * 2))
     true = np.array([0.2, 0.5, 0.9, 1.3, 1.0, 0.7])
-    results = 0.3 + groups @ true + rng.normal(scale=0.05, size=4000)
-    k = fit_shares(results, groups)
+    true_weights = rng.uniform(-1.0, 1.0, (SHARE_LEGS, 2))
+    results = (
+        0.3 + groups @ true + covariates @ true_weights.ravel() + rng.normal(scale=0.05, size=4000)
+    )
+    rows = LuckRows(results, np.zeros(4000), groups, covariates)
+    k, w = fit_tables(rows)
     np.testing.assert_allclose(k, true, atol=0.01)
+    np.testing.assert_allclose(w, true_weights, atol=0.01)
     assert k[4] == 1.0
-    v = variances(results, np.zeros(4000), groups, k)
-    assert v["shares"] < v["whole"] < v["raw"]
+    alone = fit_shares(rows.target(), groups)
+    v = variances(rows, alone, k, w)
+    assert v["covariates"] < v["shares"] < v["whole"] < v["raw"]
 
 
-def _entry_file(tmp_path: Path, shares: object) -> Path:
+def _entry_file(tmp_path: Path, shares: object, name: str = "luck_shares") -> Path:
     doc = json.loads(SHIPPED.read_text())
-    doc["models"]["classic/4"]["luck_shares"] = shares
+    doc["models"]["classic/4"][name] = shares
     out = tmp_path / "win_models.json"
     out.write_text(json.dumps(doc))
     return out
@@ -65,6 +73,18 @@ def test_a_malformed_share_table_is_refused_in_one_line(tmp_path: Path, bad: obj
     assert "\n" not in str(info.value)
 
 
+@pytest.mark.parametrize(
+    "bad", [[[0.5] * 4] * (SHARE_LEGS - 1), [[0.5] * 3] * SHARE_LEGS, [[0.5] * 5] * SHARE_LEGS]
+)
+def test_a_malformed_weight_table_is_refused_in_one_line(tmp_path: Path, bad: object) -> None:
+    """One weight per covariate (four) in each of the legs' rows."""
+    with pytest.raises(ValueError, match=r"classic/4: luck_covariates must be 4 rows of 4") as e:
+        load_win_model(
+            RuleSet("classic", num_players=4), _entry_file(tmp_path, bad, "luck_covariates")
+        )
+    assert "\n" not in str(e.value)
+
+
 def test_a_non_finite_share_is_refused(tmp_path: Path) -> None:
     out = _entry_file(tmp_path, [[0.5] * 5] * SHARE_LEGS)
     out.write_text(out.read_text().replace("0.5]", "NaN]", 1))
@@ -85,12 +105,13 @@ def test_the_fitting_command_writes_the_table_beside_the_model(
     entry = json.loads(out.read_text())["models"]["classic/2"]
     assert entry["beta"] == before
     assert np.array(entry["luck_shares"]).shape == (SHARE_LEGS, 5)
+    assert np.array(entry["luck_covariates"]).shape == (SHARE_LEGS, len(COVARIATES))
     fit = entry["luck_shares_fit"]
     assert fit["command"].startswith("python -m training.luck_shares --preset classic")
-    assert set(fit["holdout_variance"]) == {"raw", "whole", "shares"}
+    assert set(fit["holdout_variance"]) == {"raw", "whole", "shares", "covariates"}
     assert "held out (3 games)" in capsys.readouterr().out
     model = load_win_model(RuleSet("classic", num_players=2), out)
-    assert model.luck_shares is not None
+    assert model.luck_shares is not None and model.luck_weights is not None
 
 
 def test_the_fitting_command_refuses_a_rule_set_without_a_model(
@@ -103,22 +124,25 @@ def test_the_fitting_command_refuses_a_rule_set_without_a_model(
 
 
 @pytest.mark.parametrize("key", ["classic/4", "classic/2", "second_edition/4", "cup/4"])
-def test_every_shipped_model_has_a_fitted_table(key: str) -> None:
+def test_every_shipped_model_has_fitted_tables(key: str) -> None:
     preset, players = key.split("/")
     rules = RuleSet(preset, num_players=int(players))
-    table = load_win_model(rules).luck_shares
-    assert table is not None
-    assert np.array(table).shape == (SHARE_LEGS, rules.pyramid_tiles)
+    model = load_win_model(rules)
+    assert model.luck_shares is not None and model.luck_weights is not None
+    assert np.array(model.luck_shares).shape == (SHARE_LEGS, rules.pyramid_tiles)
+    assert np.array(model.luck_weights).shape == (SHARE_LEGS, len(COVARIATES))
     assert json.loads(SHIPPED.read_text())["models"][key]["luck_shares_fit"]["games"] >= 600
 
 
-def test_the_referee_scales_each_group_by_the_shipped_share() -> None:
+def test_the_referee_counts_the_shipped_shares_and_weights() -> None:
     """The luck ``camelup evaluate`` takes out of a game is its deal's plus each group's rolls
-    at the shipped table's share."""
+    at the shipped table's share plus each leg's covariates at the shipped weights."""
     rules = RuleSet("classic", num_players=4)
     luck = GameLuck.shipped(rules)
-    assert luck is not None and luck.shares is not None
-    np.testing.assert_array_equal(luck.shares, np.array(load_win_model(rules).luck_shares))
+    model = load_win_model(rules)
+    assert luck is not None and luck.shares is not None and luck.weights is not None
+    np.testing.assert_array_equal(luck.shares, np.array(model.luck_shares))
+    np.testing.assert_array_equal(luck.weights, np.array(model.luck_weights))
     actions: list[int] = []
     play_game(
         rules,
@@ -128,6 +152,11 @@ def test_the_referee_scales_each_group_by_the_shipped_share() -> None:
     )
     ledger = luck.ledger(3, actions)
     assert ledger.by_group is not None and ledger.total is not None
-    expected = ledger.trace[0] + np.einsum("gt,gts->s", luck.shares, ledger.by_group)
+    assert ledger.by_covariate is not None
+    expected = (
+        ledger.trace[0]
+        + np.einsum("gt,gts->s", luck.shares, ledger.by_group)
+        + np.einsum("gk,gks->s", luck.weights, ledger.by_covariate)
+    )
     np.testing.assert_allclose(ledger.total, expected, atol=1e-12)
     assert not np.allclose(ledger.total, ledger.trace[0] + ledger.by_group.sum(axis=(0, 1)))

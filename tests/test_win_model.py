@@ -11,7 +11,17 @@ from engine_positions import CLASSIC, pile_scored, position, roll
 
 from camelup_env import RuleSet, apply_action, legal_actions, new_game
 from camelup_env.game.payouts import pile_evs
-from camelup_env.odds.win import SHIPPED, WinModel, equity, load_win_model, progress
+from camelup_env.odds.luck import win_shares
+from camelup_env.odds.win import (
+    COVARIATES,
+    SHIPPED,
+    WinModel,
+    equity,
+    equity_parts,
+    load_win_model,
+    next_captures,
+    progress,
+)
 from training.win_model import Samples, fit, quality, reliability
 
 B, G, OR, W, Y = (CLASSIC[c] for c in ("blue", "green", "orange", "white", "yellow"))
@@ -77,6 +87,43 @@ def test_win_probabilities_sum_to_one_and_rise_with_coins(preset: str) -> None:
         assert model([richer])[0, 0] > model([s])[0, 0]
         assert 0 < progress(s) <= 1
         assert equity(richer)[0] == pytest.approx(equity(s)[0] + 3)
+
+
+def test_R6_2_next_captures_give_each_seat_its_pick_in_turn_order() -> None:
+    """Blue certain to win the leg: the seat to move takes its 5, the next seats its 3 and 2;
+    the fourth finds no tile worth more than a pyramid tile's coin and takes the coin."""
+    blue, green, orange = CLASSIC["blue"], CLASSIC["green"], CLASSIC["orange"]
+    rest = (orange, CLASSIC["yellow"], CLASSIC["white"])
+    state = position(stacks={12: (blue,), 1: (green,), 2: rest}, current=2)
+    np.testing.assert_allclose(next_captures(state), [2.0, 1.0, 5.0, 3.0])
+
+
+@pytest.mark.parametrize("preset", ["classic", "second_edition"])
+def test_the_luck_covariates_are_equitys_parts_and_the_next_capture(preset: str) -> None:
+    """Each state's covariates, less the seats' mean: the two parts of equity (which sum to
+    it) and the next capture in tens of coins, then the model's chances with the capture
+    counted; a finished game's are its final coins, zeros and its win shares."""
+    model = WinModel((-1.0, 0.5, 1.0))
+    states = _states(preset, 4, 4)
+    u = model.covariates(states)
+    assert u.shape == (len(states), len(COVARIATES), 4)
+    np.testing.assert_allclose(u.sum(axis=2), 0.0, atol=1e-12)
+    for s, row in zip(states, u, strict=True):
+        held, race = equity_parts(s)
+        np.testing.assert_allclose(held + race, equity(s))
+        capture = next_captures(s)
+        for got, want in zip(row[:3], (held, race, capture), strict=True):
+            np.testing.assert_allclose(got, (want - want.mean()) / 10)
+        ahead = model.from_features((equity(s) + capture)[None], np.array([progress(s)]))[0]
+        np.testing.assert_allclose(row[3], ahead - 0.25)
+    rng = np.random.default_rng(2)
+    end = new_game(RuleSet(preset, num_players=4), seed=rng)
+    while not end.game_over:
+        end, _ = apply_action(end, rng.choice(legal_actions(end)), rng)
+    coins = np.array(end.coins, dtype=float)
+    np.testing.assert_allclose(model.covariates([end])[0, 0], (coins - coins.mean()) / 10)
+    np.testing.assert_allclose(model.covariates([end])[0, 1:3], 0.0)
+    np.testing.assert_allclose(model.covariates([end])[0, 3], win_shares(end) - 0.25)
 
 
 def test_fit_recovers_the_sharpness_that_made_the_data() -> None:

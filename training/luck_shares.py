@@ -1,4 +1,5 @@
-"""Fit the luck corrections' shares (:mod:`camelup_env.odds.luck`, "Shares") on played games.
+"""Fit the luck corrections' shares and covariate weights (:mod:`camelup_env.odds.luck`,
+"Shares" and "Covariates") on played games.
 
 ``python -m training.luck_shares --preset classic --players 4 --games 1500 --holdout 300 --seed 0``
 
@@ -6,17 +7,19 @@ The shipped win-probability model overstates how far a roll moves the chance to 
 all early in the game, so the whole correction leaves more of a result's spread than it could.
 Here games of a mix of bots (:func:`training.win_model.mix_games`) are replayed under the
 shipped model with a :class:`~camelup_env.odds.luck.LuckLedger`, which sums each seat's rolls'
-luck by group (the leg, and the pyramid tiles left before the draw). The shares are the least
-squares fit of each seat's result, less its deal's luck, on those sums: the table that leaves
-the least variance. ``--holdout`` games of other seeds measure it: the variance of the seats'
-results raw, less the whole correction, and less the shared one.
+luck by group (the leg, and the pyramid tiles left before the draw) and its covariates' luck
+(:meth:`~camelup_env.odds.win.WinModel.covariates`) by leg. The shares and the weights are one
+least squares fit of each seat's result, less its deal's luck, on those sums: the tables that
+leave the least variance. ``--holdout`` games of other seeds measure them: the variance of the
+seats' results raw, less the whole correction, less the shares alone (fitted alone), and less
+the shares with the covariates.
 
 A share table fixed before the games it corrects keeps every correction's mean at zero, so an
 evaluation stays unbiased whatever the table; fitted on other games, it only narrows. The
-table, the command and the held-out figures are written into the model's entry of
-``camelup_env/odds/win_models.json`` (``luck_shares``, ``luck_shares_fit``; ``--out`` for another
-file). A refit of the model's coefficients (:mod:`training.win_model`) drops them: they belong
-to the model they were fitted for.
+tables, the command and the held-out figures are written into the model's entry of
+``camelup_env/odds/win_models.json`` (``luck_shares``, ``luck_covariates``, ``luck_shares_fit``;
+``--out`` for another file). A refit of the model's coefficients (:mod:`training.win_model`)
+drops them: they belong to the model they were fitted for.
 """
 
 from __future__ import annotations
@@ -26,39 +29,56 @@ import json
 import shlex
 import sys
 import time
+from dataclasses import dataclass
 
 import numpy as np
 
 import agents
 from camelup_env.odds.luck import SHARE_LEGS
-from camelup_env.odds.win import load_win_model
+from camelup_env.odds.win import COVARIATES, load_win_model
 from tournament.luck import GameLuck
 from training.win_model import add_mix_arguments, checked_mix, mix_games
 
-#: the shares' default players: the kinds of agents evaluations measure (random seats' games are
-#: decided by coin gaps no roll moves)
-DEFAULT_MIX = "greedy,expert,heuristic"
+#: the tables' default players: the kinds of agents evaluations measure. Random seats' games
+#: are decided by coin gaps no roll moves, and heuristic seats' lopsided games pull the tables
+#: away from what evaluations of strong agents need (docs/luck.md has the measurement)
+DEFAULT_MIX = "greedy,expert"
 
 
-def luck_rows(
-    luck: GameLuck, games: int, seed: int, mix: list[str]
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """For every seat of every game of the mix: its win share, its deal's luck, and its rolls'
-    luck summed by group (flattened ``SHARE_LEGS * tiles``), all before shares."""
-    results, deals, groups = [], [], []
+@dataclass
+class LuckRows:
+    """For every seat of every game: its win share, its deal's luck, its rolls' luck summed
+    by group (flattened ``SHARE_LEGS * tiles``) and its covariates' luck by leg (flattened
+    ``SHARE_LEGS * k``), all before shares and weights."""
+
+    results: np.ndarray
+    deals: np.ndarray
+    groups: np.ndarray
+    covariates: np.ndarray
+
+    def target(self) -> np.ndarray:
+        """The results less the deal's luck: what the rolls' corrections are fitted to."""
+        return self.results - self.deals
+
+
+def luck_rows(luck: GameLuck, games: int, seed: int, mix: list[str]) -> LuckRows:
+    """The :class:`LuckRows` of ``games`` games of the mix (``luck`` must measure
+    covariates)."""
+    results, deals, groups, covariates = [], [], [], []
     n = luck.rules.num_players
     for game in mix_games(luck.rules, games, seed, mix):
         ledger = luck.ledger(game.seed, game.actions)
-        assert ledger.by_group is not None
+        assert ledger.by_group is not None and ledger.by_covariate is not None
         results.append(game.shares)
         deals.append(ledger.trace[0])  # GameLuck corrects the deal: its luck comes first
         groups.append(ledger.by_group.reshape(-1, n).T)
-    return np.concatenate(results), np.concatenate(deals), np.concatenate(groups)
+        covariates.append(ledger.by_covariate.reshape(-1, n).T)
+    return LuckRows(*(np.concatenate(x) for x in (results, deals, groups, covariates)))
 
 
 def fit_shares(target: np.ndarray, groups: np.ndarray) -> np.ndarray:
-    """The shares ``k`` minimising the variance of ``target - groups @ k`` (least squares on
-    the centred rows; a group no roll fell in gets 1, the whole correction)."""
+    """The coefficients ``k`` minimising the variance of ``target - groups @ k`` (least
+    squares on the centred rows; a column no roll fell in gets 1, the whole correction)."""
     used = np.abs(groups).sum(axis=0) > 0
     k = np.ones(groups.shape[1])
     x = groups[:, used] - groups[:, used].mean(axis=0)
@@ -66,14 +86,27 @@ def fit_shares(target: np.ndarray, groups: np.ndarray) -> np.ndarray:
     return k
 
 
+def fit_tables(rows: LuckRows) -> tuple[np.ndarray, np.ndarray]:
+    """The shares (flattened) and the covariates' weights ``(SHARE_LEGS, k)``, fitted
+    together."""
+    both = fit_shares(rows.target(), np.concatenate([rows.groups, rows.covariates], axis=1))
+    shares = both[: rows.groups.shape[1]]
+    return shares, both[rows.groups.shape[1] :].reshape(SHARE_LEGS, -1)
+
+
 def variances(
-    results: np.ndarray, deals: np.ndarray, groups: np.ndarray, shares: np.ndarray
+    rows: LuckRows, shares_alone: np.ndarray, shares: np.ndarray, weights: np.ndarray
 ) -> dict[str, float]:
-    """The seats' results' variance raw, less the whole correction, less the shared one."""
+    """The seats' results' variance raw, less the whole correction, less the shares fitted
+    alone, and less the shares with the covariates."""
+    target = rows.target()
     return {
-        "raw": float(results.var()),
-        "whole": float((results - deals - groups.sum(axis=1)).var()),
-        "shares": float((results - deals - groups @ shares).var()),
+        "raw": float(rows.results.var()),
+        "whole": float((target - rows.groups.sum(axis=1)).var()),
+        "shares": float((target - rows.groups @ shares_alone).var()),
+        "covariates": float(
+            (target - rows.groups @ shares - rows.covariates @ weights.ravel()).var()
+        ),
     }
 
 
@@ -92,12 +125,17 @@ def main(argv: list[str] | None = None) -> int:
         print(f"luck_shares: {exc}", file=sys.stderr)
         return 2
     start = time.time()
-    luck = GameLuck(rules, model)  # the whole correction: the rows are before shares
+    # the whole correction, the covariates measured: the rows are before shares and weights
+    luck = GameLuck(rules, model, covariates=model.covariates)
     fitted = luck_rows(luck, args.games, args.seed, mix)
-    shares = fit_shares(fitted[0] - fitted[1], fitted[2])
-    held = variances(*luck_rows(luck, args.holdout, args.seed + 1_000_000, mix), shares)
+    shares, weights = fit_tables(fitted)
+    alone = fit_shares(fitted.target(), fitted.groups)
+    held_rows = luck_rows(luck, args.holdout, args.seed + 1_000_000, mix)
+    held = variances(held_rows, alone, shares, weights)
     table = shares.reshape(SHARE_LEGS, rules.pyramid_tiles)
+    doc = json.loads(args.out.read_text())  # again: another fit may have written meanwhile
     doc["models"][key]["luck_shares"] = [[round(float(v), 4) for v in row] for row in table]
+    doc["models"][key]["luck_covariates"] = [[round(float(v), 4) for v in row] for row in weights]
     doc["models"][key]["luck_shares_fit"] = {
         "command": "python -m training.luck_shares " + shlex.join(argv or sys.argv[1:]),
         "mix": mix,
@@ -110,11 +148,14 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{key}: shares by leg (rows 1, 2, 3, later) and tiles left (columns 1..):")
     for row in table:
         print("  " + " ".join(f"{v:5.2f}" for v in row))
-    print(
-        f"held out ({args.holdout} games): variance raw {held['raw']:.4f}, whole correction "
-        f"{held['whole']:.4f} ({held['whole'] / held['raw']:.2f}), shares {held['shares']:.4f} "
-        f"({held['shares'] / held['raw']:.2f})"
+    print(f"covariate weights by leg ({', '.join(COVARIATES)}):")
+    for row in weights:
+        print("  " + " ".join(f"{v:6.2f}" for v in row))
+    left = ", ".join(
+        f"{name} {held[name]:.4f} ({held[name] / held['raw']:.2f})"
+        for name in ("whole", "shares", "covariates")
     )
+    print(f"held out ({args.holdout} games): variance raw {held['raw']:.4f}, less {left}")
     return 0
 
 

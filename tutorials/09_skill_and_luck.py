@@ -43,8 +43,10 @@ print("expected luck:", mean.round(12))
 # dice), played in this process. Each game's luck is measured afterwards by replaying its seed
 # and actions (`tournament.luck.GameLuck.shipped`, what `camelup evaluate` does for every game
 # the referee plays: each roll's luck scaled by the share fitted for its leg and the tiles left,
-# which the model's overstated swings need). The adjusted win share has the same expectation as
-# the raw one; its interval, clustered by seed like the raw one, is narrower.
+# which the model's overstated swings need, plus the luck of a few covariates - the seats'
+# leg and race coins apart, and the bets the next seats are about to take - at weights fitted
+# per leg). The adjusted win share has the same expectation as the raw one; its interval,
+# clustered by seed like the raw one, is narrower.
 
 # %%
 import agents
@@ -88,7 +90,7 @@ import matplotlib.pyplot as plt
 from camelup_env.odds.luck import LuckLedger, values
 
 bots = [expert, greedy]
-ledger = LuckLedger(V, luck.deal_mean, luck.shares)
+ledger = LuckLedger(V, luck.deal_mean, luck.shares, luck.covariates, luck.weights)
 raw, adjusted = [], []
 
 

@@ -26,6 +26,13 @@ pyramid tiles left when the die is drawn (:func:`luck_group`). The group is know
 roll, so ``k(g) c`` keeps mean zero and the adjusted result stays unbiased for any fixed table;
 fitted on other games (:mod:`training.luck_shares`) it leaves less of the result's variance
 than the whole correction does.
+
+**Covariates.** Any other statistic ``u(state)`` of the seats gives a correction of the same
+form, ``u(after) - E_o[u(after o)]``, with mean zero for the same reason. A ledger may be given
+a few (``covariates``: the win model's, :meth:`camelup_env.odds.win.WinModel.covariates`) and a
+fixed weight for each per leg (``weights``): each roll's correction is then its share of ``V``'s
+luck plus the weighted luck of the covariates. They carry what ``V``'s single number cannot:
+the leg's and the race's coins apart, and the bets the next seats are about to take.
 """
 
 from __future__ import annotations
@@ -43,7 +50,9 @@ from camelup_env.game.state import GameState
 
 #: every seat's estimated win share in each state: ``(len(states), num_players)``
 ValueFn = Callable[[Sequence[GameState]], np.ndarray]
-#: the legs a share table tells apart: 1, 2, 3 and every later one
+#: statistics of every seat whose luck each roll also measures: ``(len(states), k, players)``
+CovariateFn = Callable[[Sequence[GameState]], np.ndarray]
+#: the legs a share table (and a covariate weight table) tells apart: 1, 2, 3 and every later one
 SHARE_LEGS = 4
 
 
@@ -76,15 +85,26 @@ def values(states: Sequence[GameState], value: ValueFn) -> np.ndarray:
     return out
 
 
+def roll_outcomes(state: GameState, roll: DieRoll) -> tuple[list[GameState], np.ndarray, int]:
+    """Every state a pyramid tile taken in ``state`` can lead to, their exact probabilities,
+    and which of them ``roll`` is."""
+    outcomes = chance_outcomes(state, TakePyramidTile())
+    after = [apply_outcome(state, TakePyramidTile(), o)[0] for o, _ in outcomes]
+    realized = next(i for i, (o, _) in enumerate(outcomes) if o == roll)
+    return after, np.array([float(q) for _, q in outcomes]), realized
+
+
 def roll_luck(state: GameState, roll: DieRoll, value: ValueFn) -> np.ndarray:
     """Each seat's luck when taking a pyramid tile in ``state`` shows ``roll``:
     ``V(after roll) - E[V(after)]`` over every roll possible now."""
-    outcomes = chance_outcomes(state, TakePyramidTile())
-    after = [apply_outcome(state, TakePyramidTile(), o)[0] for o, _ in outcomes]
-    v = values(after, value)
-    p = np.array([float(q) for _, q in outcomes])
-    realized = next(i for i, (o, _) in enumerate(outcomes) if o == roll)
-    return v[realized] - p @ v
+    after, p, realized = roll_outcomes(state, roll)
+    return _luck(values(after, value), p, realized)
+
+
+def _luck(u: np.ndarray, p: np.ndarray, realized: int) -> np.ndarray:
+    """The one home of the correction's formula: ``u`` of the outcome rolled less its
+    expectation over every outcome (``u``'s first axis, ``p`` their probabilities)."""
+    return u[realized] - np.tensordot(p, u, axes=1)
 
 
 def setup_mean(rules: RuleSet, value: ValueFn, first_player: int = 0) -> np.ndarray:
@@ -103,21 +123,31 @@ class LuckLedger:
     ``deal_mean`` is :func:`setup_mean` of the same rules and ``V``; without it the deal is
     not corrected (its luck then stays in the result, still unbiased). ``shares``, a
     ``(SHARE_LEGS, tiles)`` table, scales each roll's luck by its group's share (module
-    docstring); without it every roll counts whole. :attr:`by_group` keeps the rolls' luck
-    before the shares, summed by group, which is what fitting a table needs."""
+    docstring); without it every roll counts whole. ``covariates`` adds their luck, each
+    weighted by its leg's row of ``weights`` ``(SHARE_LEGS, k)``; without weights it is only
+    measured. :attr:`by_group` keeps the rolls' luck before the shares, summed by group, and
+    :attr:`by_covariate` the covariates' luck by leg, unweighted: what fitting the tables
+    needs."""
 
     def __init__(
         self,
         value: ValueFn,
         deal_mean: np.ndarray | None = None,
         shares: np.ndarray | None = None,
+        covariates: CovariateFn | None = None,
+        weights: np.ndarray | None = None,
     ) -> None:
+        if weights is not None and covariates is None:
+            raise ValueError("covariate weights without covariates")
         self.value = value
         self.deal_mean = deal_mean
         self.shares = None if shares is None else np.asarray(shares, dtype=float)
+        self.covariates = covariates
+        self.weights = None if weights is None else np.asarray(weights, dtype=float)
         self.total: np.ndarray | None = None
         self.trace: list[np.ndarray] = []  # each chance event's luck as counted, in order
         self.by_group: np.ndarray | None = None  # (SHARE_LEGS, tiles, seats), before shares
+        self.by_covariate: np.ndarray | None = None  # (SHARE_LEGS, k, seats), unweighted
         self._state: GameState | None = None
 
     def deal(self, state: GameState) -> None:
@@ -126,6 +156,10 @@ class LuckLedger:
         self.total = np.zeros(n)
         tiles = state.rules.pyramid_tiles if self.shares is None else self.shares.shape[1]
         self.by_group = np.zeros((SHARE_LEGS, tiles, n))
+        self.by_covariate = None
+        if self.covariates is not None:
+            k = np.asarray(self.covariates([state])).shape[1]
+            self.by_covariate = np.zeros((SHARE_LEGS, k, n))
         self._state = state
         if self.deal_mean is not None:
             self._add(values([state], self.value)[0] - self.deal_mean)
@@ -137,10 +171,18 @@ class LuckLedger:
             raise RuntimeError("LuckLedger.step before LuckLedger.deal")
         if isinstance(to_action(before, action), TakePyramidTile):
             shown = next(e for e in events if isinstance(e, DieRevealed))
-            luck = roll_luck(before, DieRoll(shown.die, shown.camel_shown, shown.value), self.value)
+            roll = DieRoll(shown.die, shown.camel_shown, shown.value)
+            after, p, realized = roll_outcomes(before, roll)
+            luck = _luck(values(after, self.value), p, realized)
             group = luck_group(before, self.by_group.shape[1])
             self.by_group[group] += luck
-            self._add(luck if self.shares is None else self.shares[group] * luck)
+            counted = luck if self.shares is None else self.shares[group] * luck
+            if self.covariates is not None and self.by_covariate is not None:
+                extra = _luck(np.asarray(self.covariates(after), dtype=float), p, realized)
+                self.by_covariate[group[0]] += extra
+                if self.weights is not None:
+                    counted = counted + self.weights[group[0]] @ extra
+            self._add(counted)
         self._state = state
 
     def _add(self, luck: np.ndarray) -> None:

@@ -36,7 +36,7 @@ from camelup_env.game.payouts import leg_tile_ev, loser_card_ev, pile_evs, posit
 from camelup_env.game.rules import RuleSet
 from camelup_env.game.state import HIDDEN, GameState
 from camelup_env.odds.leg import leg_rank_probabilities
-from camelup_env.odds.luck import SHARE_LEGS
+from camelup_env.odds.luck import SHARE_LEGS, win_shares
 from camelup_env.odds.position_estimate import position_odds
 
 #: the shipped coefficients, by ``preset/players``
@@ -45,28 +45,63 @@ SHIPPED = Path(__file__).with_name("win_models.json")
 WIN_RACE_SAMPLES = 256
 #: draws of a public view's hidden race cards (module docstring), from one fixed seed
 HIDDEN_DRAWS = 64
+#: the luck covariates of :meth:`WinModel.covariates`, in order
+COVARIATES = ("held", "race", "capture", "anticipated")
 
 
 def equity(state: GameState, race_samples: int = WIN_RACE_SAMPLES) -> np.ndarray:
     """Each seat's coins plus the expected coins of what it holds (module docstring)."""
+    held, race = equity_parts(state, race_samples)
+    return held + race
+
+
+def equity_parts(
+    state: GameState, race_samples: int = WIN_RACE_SAMPLES
+) -> tuple[np.ndarray, np.ndarray]:
+    """A seat's equity in two parts: what this leg settles (coins, leg-bet tiles, position
+    tiles, loser cards, pyramid tiles) and what the race's end settles (race cards). The luck
+    covariates weigh them apart: the race cards' value is the one that moves with the race
+    estimate rather than with the leg."""
     rules = state.rules
-    out = np.array(state.coins, dtype=float)
+    held = np.array(state.coins, dtype=float)
+    race_part = np.zeros(rules.num_players)
     probs = leg_rank_probabilities(state)
     pays_tiles = rules.pyramid_tile_value and not rules.roll_pays_at_once
     for seat in range(rules.num_players):
-        out[seat] += sum(leg_tile_ev(probs, c, v) for c, v in uncovered_tiles(state, seat))
+        held[seat] += sum(leg_tile_ev(probs, c, v) for c, v in uncovered_tiles(state, seat))
         if pays_tiles:
-            out[seat] += rules.pyramid_tile_value * state.pyramid_tiles[seat]
+            held[seat] += rules.pyramid_tile_value * state.pyramid_tiles[seat]
     for owner, pos, camel, _ in state.position_bets:
-        out[owner] += position_tile_ev(probs, pos, camel)
+        held[owner] += position_tile_ev(probs, pos, camel)
     for owner, camel, value in state.loser_cards:
-        out[owner] += loser_card_ev(probs, camel, value)
+        held[owner] += loser_card_ev(probs, camel, value)
     if state.winner_pile or state.loser_pile:
         race = position_odds(state, race_samples).race
         n, pay = rules.num_players, rules.race_bet_payouts
         for winner_pile, loser_pile, weight in _pile_draws(state, race.winner, race.loser):
-            out += weight * pile_evs(winner_pile, race.winner, pay, n)
-            out += weight * pile_evs(loser_pile, race.loser, pay, n)
+            race_part += weight * pile_evs(winner_pile, race.winner, pay, n)
+            race_part += weight * pile_evs(loser_pile, race.loser, pay, n)
+    return held, race_part
+
+
+def next_captures(state: GameState) -> np.ndarray:
+    """What each seat's next turn is likely to take from the leg-bet stacks: seats in turn
+    order from the one to move each take the top tile worth most at the exact leg odds, or a
+    pyramid tile's coin where no tile is worth more; the ``k``-th pick goes to the seat ``k``
+    turns away. Equity counts a bet only once it is taken, so a roll that leaves a rich tile
+    for the next seat moves that seat's chances before its bet does: this anticipates it."""
+    rules = state.rules
+    probs = leg_rank_probabilities(state)
+    stacks = [list(stack) for stack in state.leg_stacks]
+    out = np.zeros(rules.num_players)
+    for k in range(rules.num_players):
+        best, camel = float(rules.pyramid_tile_value), None
+        for c, stack in enumerate(stacks):
+            if stack and (ev := leg_tile_ev(probs, c, stack[0])) > best:
+                best, camel = ev, c
+        if camel is not None and (len(stacks[camel]) > 1 or not rules.endless_leg_bets):
+            stacks[camel].pop(0)
+        out[(state.current + k) % rules.num_players] += best
     return out
 
 
@@ -132,6 +167,9 @@ class WinModel:
     #: the luck corrections' shares fitted for this model, ``(SHARE_LEGS, tiles)``
     #: (:class:`camelup_env.odds.luck.LuckLedger`), or None: every roll counts whole
     luck_shares: tuple[tuple[float, ...], ...] | None = None
+    #: the luck covariates' weights fitted with the shares, ``(SHARE_LEGS, len(COVARIATES))``,
+    #: or None: the covariates are not counted
+    luck_weights: tuple[tuple[float, ...], ...] | None = None
 
     def sharpness(self, x: np.ndarray | float) -> np.ndarray:
         """``beta(x)``, positive: more equity never lowers a seat's chance."""
@@ -148,6 +186,26 @@ class WinModel:
     def __call__(self, states: Sequence[GameState]) -> np.ndarray:
         eq = np.stack([equity(s, self.race_samples) for s in states])
         return self.from_features(eq, np.array([progress(s) for s in states]))
+
+    def covariates(self, states: Sequence[GameState]) -> np.ndarray:
+        """The luck covariates (:data:`COVARIATES`) of each state, ``(len(states), 4, seats)``,
+        each less the seats' mean: the seats' two parts of equity (:func:`equity_parts`) and
+        their next captures (:func:`next_captures`), in tens of coins, then the chances to win
+        with each seat's next capture counted in its equity (the bets the dice invite, taken
+        before they are). A finished game's are its final coins, zeros and its win shares.
+        A :data:`camelup_env.odds.luck.CovariateFn`."""
+        out = np.zeros((len(states), len(COVARIATES), states[0].rules.num_players))
+        for i, state in enumerate(states):
+            if state.game_over:
+                out[i, 0] = np.asarray(state.coins) / 10.0
+                out[i, 3] = win_shares(state)
+                continue
+            held, race = equity_parts(state, self.race_samples)
+            capture = next_captures(state)
+            out[i, :3] = held / 10.0, race / 10.0, capture / 10.0
+            ahead = (held + race + capture)[None]
+            out[i, 3] = self.from_features(ahead, np.array([progress(state)]))[0]
+        return out - out.mean(axis=2, keepdims=True)
 
 
 def load_win_model(rules: RuleSet, path: Path = SHIPPED) -> WinModel:
@@ -170,25 +228,33 @@ def load_win_model(rules: RuleSet, path: Path = SHIPPED) -> WinModel:
     beta = entry["beta"]
     if not (isinstance(beta, list) and len(beta) == 3 and all(isinstance(b, float) for b in beta)):
         raise ValueError(f"{path}: {rules.preset}/{players}: beta must be three numbers")
-    shares = entry.get("luck_shares")
-    if shares is not None:
-        shares = _share_table(shares, f"{path}: {rules.preset}/{players}")
-    return WinModel((beta[0], beta[1], beta[2]), luck_shares=shares)
+    where = f"{path}: {rules.preset}/{players}"
+    shares, weights = entry.get("luck_shares"), entry.get("luck_covariates")
+    return WinModel(
+        (beta[0], beta[1], beta[2]),
+        luck_shares=None if shares is None else _share_table(shares, where, "luck_shares"),
+        luck_weights=None
+        if weights is None
+        else _share_table(weights, where, "luck_covariates", len(COVARIATES)),
+    )
 
 
-def _share_table(rows: object, where: str) -> tuple[tuple[float, ...], ...]:
-    """A ``luck_shares`` entry checked: SHARE_LEGS rows of equal length, finite numbers."""
+def _share_table(
+    rows: object, where: str, name: str, width: int | None = None
+) -> tuple[tuple[float, ...], ...]:
+    """A ``luck_shares`` or ``luck_covariates`` entry checked: SHARE_LEGS rows of equal
+    length (``width`` where given), finite numbers."""
     if not (
         isinstance(rows, list)
         and len(rows) == SHARE_LEGS
         and all(isinstance(r, list) and r and len(r) == len(rows[0]) for r in rows)
+        and (width is None or len(rows[0]) == width)
         and all(
             isinstance(v, float | int) and not isinstance(v, bool) and np.isfinite(v)
             for r in rows
             for v in r
         )
     ):
-        raise ValueError(
-            f"{where}: luck_shares must be {SHARE_LEGS} rows of equal length of finite numbers"
-        )
+        size = "equal length of" if width is None else f"{width}"
+        raise ValueError(f"{where}: {name} must be {SHARE_LEGS} rows of {size} finite numbers")
     return tuple(tuple(float(v) for v in r) for r in rows)
