@@ -169,23 +169,15 @@ def test_ledger_sums_the_deal_and_every_roll_of_a_game(shares) -> None:
     scaled by its group's (read before the roll), and the groups' sums keep it unscaled."""
     rules = RuleSet("second_edition", num_players=3)
     mean = setup_mean(rules, coin_leader)
-    rng = np.random.default_rng(3)
-    state = new_game(rules, seed=rng)
     ledger = LuckLedger(coin_leader, mean, shares)
-    ledger.deal(state)
-    expected = [values([state], coin_leader)[0] - mean]
+    deal, state, rolls = _random_game(rules, ledger)
+    expected = [values([deal], coin_leader)[0] - mean]
     by_group = np.zeros((SHARE_LEGS, 5, 3))
-    while not state.game_over:
-        action = rng.choice(legal_actions(state))
-        before = state
-        state, events = apply_action(state, action, rng)
-        ledger.step(state, action, events)
-        roll = next((e for e in events if isinstance(e, DieRevealed)), None)
-        if roll is not None:
-            luck = roll_luck(before, _roll(roll), coin_leader)
-            group = (min(before.leg, 4) - 1, before.pyramid_tiles_left - 1)
-            by_group[group] += luck
-            expected.append(luck if shares is None else shares[group] * luck)
+    for before, roll in rolls:
+        luck = roll_luck(before, roll, coin_leader)
+        group = (min(before.leg, 4) - 1, before.pyramid_tiles_left - 1)
+        by_group[group] += luck
+        expected.append(luck if shares is None else shares[group] * luck)
     assert len(ledger.trace) == len(expected) > 5
     assert state.leg > 2  # rows past the first are exercised
     np.testing.assert_allclose(np.array(ledger.trace), np.array(expected), atol=1e-12)
@@ -195,6 +187,26 @@ def test_ledger_sums_the_deal_and_every_roll_of_a_game(shares) -> None:
 
 def _roll(event) -> DieRoll:
     return DieRoll(event.die, event.camel_shown, event.value)
+
+
+def _random_game(
+    rules: RuleSet, ledger: LuckLedger
+) -> tuple[GameState, GameState, list[tuple[GameState, DieRoll]]]:
+    """One game of random moves (seed 3) fed to ``ledger`` through its hooks: the deal, the
+    final state, and each roll with the state it was drawn in."""
+    rng = np.random.default_rng(3)
+    state = deal = new_game(rules, seed=rng)
+    ledger.deal(state)
+    rolls = []
+    while not state.game_over:
+        action = rng.choice(legal_actions(state))
+        before = state
+        state, events = apply_action(state, action, rng)
+        ledger.step(state, action, events)
+        shown = next((e for e in events if isinstance(e, DieRevealed)), None)
+        if shown is not None:
+            rolls.append((before, _roll(shown)))
+    return deal, state, rolls
 
 
 def _two_covariates(states: Sequence[GameState]) -> np.ndarray:
@@ -243,24 +255,16 @@ def test_ledger_weighs_covariates_by_leg_and_keeps_them_unweighted() -> None:
     luck; :attr:`by_covariate` sums the covariates' luck by leg before the weights; weights
     without covariates are refused."""
     rules = RuleSet("classic", num_players=3)
-    rng = np.random.default_rng(3)
-    state = new_game(rules, seed=rng)
     ledger = LuckLedger(coin_leader, None, None, _two_covariates, WEIGHTS)
-    ledger.deal(state)
+    _, state, rolls = _random_game(rules, ledger)
     expected, by_covariate = [], np.zeros((SHARE_LEGS, 2, 3))
-    while not state.game_over:
-        action = rng.choice(legal_actions(state))
-        before = state
-        state, events = apply_action(state, action, rng)
-        ledger.step(state, action, events)
-        roll = next((e for e in events if isinstance(e, DieRevealed)), None)
-        if roll is not None:
-            after, p, realized = roll_outcomes(before, _roll(roll))
-            u = _two_covariates(after)
-            extra = u[realized] - np.einsum("o,oks->ks", p, u)
-            leg = min(before.leg, SHARE_LEGS) - 1
-            by_covariate[leg] += extra
-            expected.append(roll_luck(before, _roll(roll), coin_leader) + WEIGHTS[leg] @ extra)
+    for before, roll in rolls:
+        after, p, realized = roll_outcomes(before, roll)
+        u = _two_covariates(after)
+        extra = u[realized] - np.einsum("o,oks->ks", p, u)
+        leg = min(before.leg, SHARE_LEGS) - 1
+        by_covariate[leg] += extra
+        expected.append(roll_luck(before, roll, coin_leader) + WEIGHTS[leg] @ extra)
     assert state.leg > 2
     np.testing.assert_allclose(np.array(ledger.trace), np.array(expected), atol=1e-12)
     np.testing.assert_allclose(ledger.by_covariate, by_covariate, atol=1e-12)
