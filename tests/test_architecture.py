@@ -150,6 +150,7 @@ WINGS = {
     "safe_json": 0,
     "compile_notice": 0,
     "stale_cache": 0,
+    "interrupts": 0,
     "game": 1,
     "odds": 2,
     "render": 2,

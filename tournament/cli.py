@@ -10,6 +10,7 @@ import argparse
 import sys
 
 from camelup_config import add_override_flags, overrides_from_args
+from camelup_env.interrupts import stop_requested
 from tournament.config import TournamentConfig, TournamentError, tournament_config
 from tournament.run import results_folder, run_tournament
 
@@ -36,7 +37,9 @@ def run(args: argparse.Namespace) -> int:
     except TournamentError as exc:
         print(f"camelup tournament: error: {exc}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, SystemError) as exc:
+        if not stop_requested(exc):
+            raise
         print(
             "\ninterrupted: every finished game is saved; run the same command again to resume",
             file=sys.stderr,

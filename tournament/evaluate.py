@@ -14,22 +14,28 @@ instead (:mod:`tournament.batch_evaluate`; ``--referee`` keeps the referee).
 
 ``camelup evaluate ppo:results/models/classic2/model.zip --opponents random,heuristic,greedy
 --games 2000 --out results/models/classic2`` writes ``evaluation.csv`` and ``evaluation.md``.
+With ``--out``, every game the referee finishes is saved as it ends, so an evaluation stopped
+any way (Ctrl-C, ``kill``, the machine) resumes when the same command runs again
+(:mod:`tournament.eval_progress`).
 """
 
 from __future__ import annotations
 
 import argparse
 import csv
+import functools
 import json
 import math
 import os
 import sys
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, fields
 from pathlib import Path
 
 import agents
 from camelup_env.game.rules import PRESETS, RuleSet
+from camelup_env.interrupts import interrupts_stop_the_run, stop_requested
 from tournament.batch_evaluate import evaluate_on_batch, plays_on_batch
 from tournament.config import (
     MAX_GAMES,
@@ -41,6 +47,7 @@ from tournament.config import (
     check_spec,
     check_workers,
 )
+from tournament.eval_progress import EvalProgress
 from tournament.eval_result import CandidateGame, EvalResult, evaluation_result
 from tournament.luck import GameLuck
 from tournament.pool import MatchSetup, check_bots_start, run_games
@@ -74,6 +81,8 @@ def evaluate(
     referee: bool = False,
     luck: bool = True,
     candidate_kwargs: dict | None = None,
+    saved: Sequence[CandidateGame] = (),
+    on_game: Callable[[CandidateGame], None] | None = None,
 ) -> EvalResult:
     """Play ``games`` seat-rotated games of ``candidate`` against ``opponent`` (agent specs);
     the limits are those of ``config`` (default: the tournament defaults). Two agents that
@@ -82,7 +91,9 @@ def evaluate(
     plays also get their luck-adjusted win share where the rule set has a win-probability
     model (:mod:`tournament.luck`). ``candidate_kwargs`` are the candidate's keyword arguments
     (a variant of a scripted bot, e.g. ``{"margin": 3}``): such a candidate plays through the
-    referee, whose bot processes build it with them."""
+    referee, whose bot processes build it with them. ``saved`` are games of this evaluation
+    already played (:mod:`tournament.eval_progress`): the referee plays only the others, and
+    hands each to ``on_game`` as it ends."""
     if not 2 <= games <= MAX_GAMES:
         raise TournamentError(f"evaluation needs 2 to {MAX_GAMES:,} games, got {games:,}")
     if not 0 <= seed <= MAX_SEED:
@@ -104,7 +115,8 @@ def evaluate(
     )
     setup = MatchSetup(entries, rules.to_dict(), config.limits(), config.max_turns)
     check_bots_start(setup)
-    rows: list[CandidateGame] = []
+    rows = list(saved)
+    played = {r.game for r in rows}
     game_luck = GameLuck.shipped(rules) if luck else None
 
     def on_record(record: dict) -> None:
@@ -126,9 +138,12 @@ def evaluate(
                 win_share_adjusted=adjusted,
             )
         )
+        if on_game is not None:
+            on_game(rows[-1])
 
+    schedule = evaluation_games(games, rules.num_players, seed)
     run_games(
-        evaluation_games(games, rules.num_players, seed),
+        [g for g in schedule if g.game not in played],
         setup,
         workers or os.cpu_count() or 1,
         on_record,
@@ -164,7 +179,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--games", type=int, default=2000, help="games per opponent")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--workers", type=int, default=None, help="default: one per core")
-    parser.add_argument("--out", default=None, help="folder for evaluation.csv / .md")
+    parser.add_argument(
+        "--out",
+        default=None,
+        help="folder for evaluation.csv / .md; each finished game is saved there as "
+        "it ends, and the same command resumes a stopped evaluation",
+    )
     parser.add_argument(
         "--no-luck",
         action="store_true",
@@ -217,7 +237,7 @@ def _rules(args: argparse.Namespace) -> RuleSet:
 
 
 def run(args: argparse.Namespace) -> int:
-    rows = []
+    progress: EvalProgress | None = None
     try:
         try:
             check_workers(args.workers, "--workers")
@@ -227,39 +247,87 @@ def run(args: argparse.Namespace) -> int:
         opponents = [o for o in args.opponents.split(",") if o]
         if not opponents:
             raise TournamentError("--opponents names no agent")
-        for opponent in opponents:
-            start = time.time()
-            result = evaluate(
-                args.candidate,
-                opponent,
-                rules,
-                args.games,
-                args.seed,
-                args.workers,
-                referee=args.referee,
-                luck=not args.no_luck,
-                candidate_kwargs=args.candidate_kwargs,
-            )
-            rows.append(result)
-            print(
-                f"vs {opponent:<10} win share {result.win_share:.3f} "
-                f"{bracket(result.ci_low, result.ci_high)}  coins {result.mean_coins:.1f} "
-                f"vs {result.mean_opponent_coins:.1f}  ({result.games} games, "
-                f"{result.forfeits} forfeits, {time.time() - start:.0f} s)"
-                + (
-                    f"; luck-adjusted {result.adjusted:.3f} "
-                    f"{bracket(result.adjusted_ci_low, result.adjusted_ci_high)}"
-                    if not math.isnan(result.adjusted)
-                    else ""
-                ),
-                flush=True,
-            )
+        if args.out:
+            progress = EvalProgress(Path(args.out), _settings(args, rules), rules.num_players)
+        with interrupts_stop_the_run():
+            rows = [_evaluate_one(args, rules, opponent, progress) for opponent in opponents]
     except TournamentError as exc:
+        if progress is not None:
+            progress.close()
         print(f"camelup evaluate: error: {exc}", file=sys.stderr)
         return 2
-    if args.out:
+    except (KeyboardInterrupt, SystemError) as exc:
+        if not stop_requested(exc):
+            raise
+        if progress is None:
+            print("\ninterrupted: nothing saved (without --out)", file=sys.stderr)
+        else:
+            progress.close()
+            print(
+                f"\ninterrupted: every finished game is saved in {progress.path}; run the same "
+                "command again to resume",
+                file=sys.stderr,
+            )
+        return 130
+    if progress is not None:
         write_report(Path(args.out), rows, args.command_line)
+        progress.finish()
     return 0
+
+
+def _evaluate_one(
+    args: argparse.Namespace, rules: RuleSet, opponent: str, progress: EvalProgress | None
+) -> EvalResult:
+    """The command's evaluation against ``opponent``, from its saved games on; its line."""
+    start = time.time()
+    saved = [] if progress is None else progress.done(opponent, args.games)
+    if progress is not None and saved:
+        print(
+            f"vs {opponent}: {len(saved)} of {args.games} games saved in {progress.path}; "
+            "playing the rest",
+            flush=True,
+        )
+    result = evaluate(
+        args.candidate,
+        opponent,
+        rules,
+        args.games,
+        args.seed,
+        args.workers,
+        referee=args.referee,
+        luck=not args.no_luck,
+        candidate_kwargs=args.candidate_kwargs,
+        saved=saved,
+        on_game=None if progress is None else functools.partial(progress.save, opponent),
+    )
+    print(
+        f"vs {opponent:<10} win share {result.win_share:.3f} "
+        f"{bracket(result.ci_low, result.ci_high)}  coins {result.mean_coins:.1f} "
+        f"vs {result.mean_opponent_coins:.1f}  ({result.games} games, "
+        f"{result.forfeits} forfeits, {time.time() - start:.0f} s)"
+        + (
+            f"; luck-adjusted {result.adjusted:.3f} "
+            f"{bracket(result.adjusted_ci_low, result.adjusted_ci_high)}"
+            if not math.isnan(result.adjusted)
+            else ""
+        ),
+        flush=True,
+    )
+    return result
+
+
+def _settings(args: argparse.Namespace, rules: RuleSet) -> dict:
+    """What every game of an evaluation depends on: a resumed run must share it
+    (:mod:`tournament.eval_progress`). Not ``--games`` (game ``g`` is the same in a shorter
+    or a longer evaluation), the workers or the opponents (saved by opponent)."""
+    return {
+        "candidate": args.candidate,
+        "candidate_kwargs": args.candidate_kwargs or {},
+        "rules": rules.to_dict(),
+        "seed": args.seed,
+        "luck": not args.no_luck,
+        "referee": args.referee,
+    }
 
 
 def write_report(out: Path, rows: list[EvalResult], command: str) -> None:

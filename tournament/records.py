@@ -14,7 +14,7 @@ from __future__ import annotations
 import fcntl
 import json
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import IO, Any
 
@@ -67,24 +67,41 @@ _TAIL_NOISE = b" \t\r\n\x00"
 
 
 class BadRecord(ValueError):
-    """A line of ``games.jsonl`` that is not a game record; the message says what is wrong."""
+    """A line of an append-only log that is not what the log holds (``games.jsonl``: a game
+    record); the message says what is wrong."""
 
 
 def read_games(path: Path, repair: bool = False, labels: Sequence[str] | None = None) -> list[dict]:
     """The records of ``games.jsonl`` in file order, each game id once (the first).
 
-    The file may come from a crash or from a stranger. A damaged *last* line (cut off by a
-    crash, or zeros a crash left) is what an interrupted write leaves: it is ignored, and with
-    ``repair`` (the folder's writer only) cut off the file, so a resumed run plays that game
-    again. Any other bad line - not JSON, or JSON that is not a game record
-    (:func:`check_record`; with ``labels``, of players other than these) - is a
-    ``TournamentError`` naming the file and line: the file was not written by a tournament,
-    and guessing which games it holds would count games wrongly."""
+    The file may come from a crash or from a stranger: :func:`read_lines` says what is
+    dropped and what refused. A line of JSON that is not a game record (:func:`check_record`;
+    with ``labels``, of players other than these) means the file was not written by a
+    tournament, and guessing which games it holds would count games wrongly."""
+    records: list[dict] = []
+    seen: set[int] = set()
+    for record in read_lines(path, lambda r: check_record(r, labels), "a game record", repair):
+        if record["game"] not in seen:
+            seen.add(record["game"])
+            records.append(record)
+    return records
+
+
+def read_lines(
+    path: Path, check: Callable[[Any], None], what: str, repair: bool = False
+) -> list[Any]:
+    """The JSON value of every line of an append-only log, in file order (none when the file
+    does not exist), each passed to ``check``, which raises :class:`BadRecord` for one that is
+    not ``what`` the log holds.
+
+    A damaged *last* line (cut off by a crash, or zeros a crash left) is what an interrupted
+    write leaves: it is ignored, and with ``repair`` (the log's writer only) cut off the file,
+    so a resumed run plays that game again. Any other bad line - not JSON, or not ``what`` - is
+    a ``TournamentError`` naming the file and line."""
     if not path.exists():
         return []
     data = path.read_bytes()
-    records: list[dict] = []
-    seen: set[int] = set()
+    values: list[Any] = []
     offset = good = number = 0
     while offset < len(data):
         end = data.find(b"\n", offset)
@@ -95,7 +112,7 @@ def read_games(path: Path, repair: bool = False, labels: Sequence[str] | None = 
         number += 1
         if line.strip():
             try:
-                record = safe_json.loads(
+                value = safe_json.loads(
                     line, "the line", max_bytes=MAX_LINE_BYTES, max_depth=MAX_RECORD_DEPTH
                 )
             except ValueError as exc:
@@ -103,19 +120,17 @@ def read_games(path: Path, repair: bool = False, labels: Sequence[str] | None = 
                     raise TournamentError(f"{path}:{number}: corrupt line: {exc}") from None
                 break  # a damaged last line
             try:
-                check_record(record, labels)
+                check(value)
             except BadRecord as exc:
-                raise TournamentError(f"{path}:{number}: not a game record: {exc}") from None
-            if record["game"] not in seen:
-                seen.add(record["game"])
-                records.append(record)
+                raise TournamentError(f"{path}:{number}: not {what}: {exc}") from None
+            values.append(value)
         good = offset
     if repair and good < len(data):
         with open(path, "r+b") as fh:
             fh.truncate(good)
             fh.flush()
             os.fsync(fh.fileno())
-    return records
+    return values
 
 
 def check_record(record: object, labels: Sequence[str] | None = None) -> None:
@@ -125,7 +140,7 @@ def check_record(record: object, labels: Sequence[str] | None = None) -> None:
     if not isinstance(record, dict):
         raise BadRecord(f"a JSON {type(record).__name__}, not an object")
     for key in ("game", "seed"):
-        if not _is_int(record.get(key)) or record[key] < 0:
+        if not is_int(record.get(key)) or record[key] < 0:
             raise BadRecord(f"{key} must be an integer >= 0, got {_short(record.get(key))}")
     agents = record.get("agents")
     if not isinstance(agents, list) or not agents or not all(isinstance(a, str) for a in agents):
@@ -133,17 +148,17 @@ def check_record(record: object, labels: Sequence[str] | None = None) -> None:
     n = len(agents)
     if labels is not None and set(agents) - set(labels):
         raise BadRecord(f"agents {_short(agents)} are not this tournament's")
-    for key, kind in (("ranks", _is_int), ("scores", _is_number), ("coins", _is_number)):
+    for key, kind in (("ranks", is_int), ("scores", is_number), ("coins", is_number)):
         value = record.get(key)
         if not isinstance(value, list) or len(value) != n or not all(map(kind, value)):
             raise BadRecord(f"{key} must be a list of {n} numbers, one a seat, got {_short(value)}")
     winners = record.get("winner_seats")
-    if not isinstance(winners, list) or not all(_is_int(w) and 0 <= w < n for w in winners):
+    if not isinstance(winners, list) or not all(is_int(w) and 0 <= w < n for w in winners):
         raise BadRecord(f"winner_seats must be a list of seats, got {_short(winners)}")
     forfeit = record.get("forfeit")
     if forfeit is not None and not (
         isinstance(forfeit, dict)
-        and _is_int(forfeit.get("seat"))
+        and is_int(forfeit.get("seat"))
         and 0 <= forfeit["seat"] < n
         and isinstance(forfeit.get("agent"), (str, type(None)))
         and isinstance(forfeit.get("reason"), str)
@@ -151,24 +166,26 @@ def check_record(record: object, labels: Sequence[str] | None = None) -> None:
         raise BadRecord(f"forfeit must be null or {{seat, agent, reason}}, got {_short(forfeit)}")
     fallbacks = record.get("fallbacks")
     if fallbacks is not None and not (
-        isinstance(fallbacks, list) and all(_is_int(x) for x in fallbacks)
+        isinstance(fallbacks, list) and all(is_int(x) for x in fallbacks)
     ):
         raise BadRecord(f"fallbacks must be a list of counts, got {_short(fallbacks)}")
     reasons = record.get("fallback_reasons")
     if reasons is not None and not (
         isinstance(reasons, list)
-        and all(isinstance(r, dict) and all(_is_int(c) for c in r.values()) for r in reasons)
+        and all(isinstance(r, dict) and all(is_int(c) for c in r.values()) for r in reasons)
     ):
         raise BadRecord(
             f"fallback_reasons must be a list of counts a reason, got {_short(reasons)}"
         )
 
 
-def _is_int(value: object) -> bool:
+def is_int(value: object) -> bool:
+    """An integer, not a bool (JSON's true is Python's 1)."""
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _is_number(value: object) -> bool:
+def is_number(value: object) -> bool:
+    """An int or a float, not a bool."""
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 

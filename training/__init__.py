@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import contextlib
-import signal
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
+
+from camelup_env.interrupts import interrupts_stop_the_run
 
 if TYPE_CHECKING:
     from _typeshed import DataclassInstance
@@ -76,39 +76,3 @@ def run_trainer(
     except KeyboardInterrupt:
         return 130
     return 0
-
-
-def stop_requested(exc: BaseException | None) -> bool:
-    """Whether ``exc`` is a stop request: a KeyboardInterrupt, or an error raised around one.
-
-    The interrupt is raised by a signal handler wherever the run happens to be; inside a numba
-    kernel's call (its dispatcher runs Python callbacks) numba reports it as a ``SystemError``
-    caused by the KeyboardInterrupt, which must stop the run the same way, with a checkpoint."""
-    while exc is not None:
-        if isinstance(exc, KeyboardInterrupt):
-            return True
-        exc = exc.__cause__ or exc.__context__
-    return False
-
-
-@contextlib.contextmanager
-def interrupts_stop_the_run() -> Iterator[None]:
-    """Ctrl-C and SIGTERM both stop a run the way Ctrl-C does (a checkpoint, the ``--resume``
-    command): a long run is often a background job, which a shell starts with SIGINT ignored,
-    and is stopped with ``kill``."""
-
-    def interrupt(signum: int, frame: Any) -> None:
-        raise KeyboardInterrupt
-
-    before = {
-        sig: signal.signal(sig, handler)
-        for sig, handler in (
-            (signal.SIGINT, signal.default_int_handler),
-            (signal.SIGTERM, interrupt),
-        )
-    }
-    try:
-        yield
-    finally:
-        for sig, handler in before.items():
-            signal.signal(sig, handler)

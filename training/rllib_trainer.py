@@ -71,7 +71,7 @@ from camelup_env.camelup_v1 import ENV_VERSION, observation_space
 from camelup_env.game.episode import DEFAULT_COIN_SHAPING, DEFAULT_REWARD_MODE
 from camelup_env.game.rules import RuleSet
 from camelup_env.game.state import GameState
-from training import stop_requested
+from camelup_env.interrupts import stop_requested
 from training.opponent_focus import OpponentFocus
 from training.run_folder import open_progress, resume_command, write_progress
 from training.settings import SelfPlaySettings, check_positive, name_setting, out_dir_setting

@@ -39,8 +39,8 @@ from camelup_config import ConfigError, setting
 from camelup_env.camelup_v1 import ENV_VERSION
 from camelup_env.files import replacing, write_json
 from camelup_env.game.rules import RuleSet
+from camelup_env.interrupts import stop_requested
 from tournament.ratings import bracket
-from training import stop_requested
 from training.run_folder import open_progress, resume_command, write_progress
 from training.settings import (
     SelfPlaySettings,
