@@ -189,3 +189,38 @@ def test_a_policys_value_head_is_scored_as_a_baseline(capsys) -> None:
     assert main([*args, "--value-head", str(models / "classic2" / "model.zip")]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "was trained for classic with 2 players" in err[0]
+
+
+def test_R6_2_held_equity_is_what_the_legs_scoring_pays_in_expectation() -> None:
+    """At a leg's last die (R6.1) the held part of equity is each seat's coins after the leg is
+    scored (R6.2: leg-bet tiles at the leg's ranking, pyramid tiles), in expectation over the
+    roll, less the tile the roller takes now; where no seat holds a bet (a deal, a leg's start)
+    it is the coins alone, and the leg odds are never needed. Equity leaves out the desert
+    tiles' pay and the floor of a seat's coins (R8.1), so the games here have neither."""
+    from camelup_env.game.actions import PlaceTile, RaceBet, TakePyramidTile
+    from camelup_env.game.engine import apply_outcome, chance_outcomes
+
+    rng = np.random.default_rng(11)
+    checked = 0
+    while checked < 6:
+        s = new_game(RuleSet("classic", num_players=3), seed=rng)
+        while not s.game_over and len(s.pyramid) > 1:
+            # no race card, no desert tile (whose pay equity leaves out): the leg's pay alone
+            moves = [a for a in legal_actions(s) if not isinstance(a, (RaceBet, PlaceTile))]
+            s, _ = apply_action(s, moves[rng.integers(len(moves))], rng)
+        floor = any(c < len(b) for c, b in zip(s.coins, s.leg_bets, strict=True))  # R8.1
+        if s.game_over or not any(s.leg_bets) or floor:
+            continue
+        held, race = equity_parts(s)
+        after = np.zeros(3)
+        for outcome, p in chance_outcomes(s, TakePyramidTile()):
+            end, _ = apply_outcome(s, TakePyramidTile(), outcome)
+            after += float(p) * np.asarray(end.coins, dtype=float)
+        after[s.current] -= 1  # the pyramid tile taken now (R4.1), not held before
+        np.testing.assert_allclose(held, after)
+        np.testing.assert_allclose(race, 0.0)
+        checked += 1
+    deal = new_game(RuleSet("second_edition", num_players=4), seed=rng)
+    held, race = equity_parts(deal)
+    np.testing.assert_allclose(held, np.asarray(deal.coins, dtype=float))
+    np.testing.assert_allclose(race, 0.0)

@@ -8,8 +8,8 @@ public view (R10: other seats' cards on the piles hidden) is valued by drawing t
 cards' camels, each card backing a camel its owner has not bet on yet in proportion to the
 camel's race odds (the model of :func:`camelup_env.game.payouts.race_card_ev`), and averaging
 over :data:`HIDDEN_DRAWS` seeded draws - so the chances a seat sees (the web coach's) depend on
-nothing it may not see. Partners' shares (R9.4) and the desert tiles' payouts still to come
-(R5.3) are left out.
+nothing it may not see. Partners' shares (R9.4), the desert tiles' payouts still to come
+(R5.3) and the floor of a seat's coins (R8.1: a losing tile's -1 counts in full) are left out.
 
 The model turns equities into win probabilities by a softmax whose sharpness grows as the race
 nears its end (a coin of lead matters more when less is left to win):
@@ -65,10 +65,14 @@ def equity_parts(
     rules = state.rules
     held = np.array(state.coins, dtype=float)
     race_part = np.zeros(rules.num_players)
-    probs = leg_rank_probabilities(state)
+    tiles = [uncovered_tiles(state, seat) for seat in range(rules.num_players)]
+    # the leg odds value what this leg's bets will pay; where none is held (a deal, a leg's
+    # start) they are not needed, and a deal's board is one no other deal shares
+    needs_odds = any(tiles) or state.position_bets or state.loser_cards
+    probs = leg_rank_probabilities(state) if needs_odds else np.zeros(0)
     pays_tiles = rules.pyramid_tile_value and not rules.roll_pays_at_once
     for seat in range(rules.num_players):
-        held[seat] += sum(leg_tile_ev(probs, c, v) for c, v in uncovered_tiles(state, seat))
+        held[seat] += sum(leg_tile_ev(probs, c, v) for c, v in tiles[seat])
         if pays_tiles:
             held[seat] += rules.pyramid_tile_value * state.pyramid_tiles[seat]
     for owner, pos, camel, _ in state.position_bets:
