@@ -54,7 +54,7 @@ class EvalProgress:
             raise
         self.saved: dict[str, dict[int, CandidateGame]] = {}
         for line in lines[1:]:
-            row = CandidateGame(**{k: _number(line[k]) for k in _FIELDS})
+            row = CandidateGame(**{k: _number(line.get(k)) for k in _FIELDS})
             self.saved.setdefault(line["opponent"], {}).setdefault(row.game, row)
         self.fh = open(self.path, "a", encoding="utf-8")  # noqa: SIM115 (closed by finish/close)
         if not lines:
