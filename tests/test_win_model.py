@@ -224,3 +224,34 @@ def test_R6_2_held_equity_is_what_the_legs_scoring_pays_in_expectation() -> None
     held, race = equity_parts(deal)
     np.testing.assert_allclose(held, np.asarray(deal.coins, dtype=float))
     np.testing.assert_allclose(race, 0.0)
+
+
+def test_the_brier_difference_from_each_baseline_is_paired_and_clustered_by_game() -> None:
+    """The quality table's claim "the model beats a baseline at a leg" rests on the difference
+    of the two Brier scores on the same positions, with an interval clustered by game: a
+    baseline that is the truth's noisy copy loses with an interval below zero, and copies of
+    one game's positions do not narrow the interval as new games would."""
+    truth = WinModel((-1.2, 0.4, 1.5))
+    rng = np.random.default_rng(2)
+    k, n = 4_000, 4
+    eq, x = rng.normal(0, 6, (k, n)), rng.uniform(0.1, 1.0, k)
+    p = truth.from_features(eq, x)
+    shares = np.eye(n)[(rng.random(k)[:, None] > p.cumsum(axis=1)).sum(axis=1)]
+    noisy = np.clip(p + rng.normal(0, 0.2, p.shape), 0, None)
+    noisy /= noisy.sum(axis=1, keepdims=True)
+    leaders = np.full((k, n), 1.0 / n)
+    samples = Samples(eq, x, shares, np.ones(k, int), leaders, games=np.arange(k))
+    row = quality(truth, samples, {"noisy": noisy})[0]
+    diff, half = row["brier_model_minus_noisy"], row["brier_model_minus_noisy_half"]
+    assert diff == pytest.approx(row["brier_model"] - row["brier_noisy"], abs=2e-4)
+    assert diff + half < 0
+    copies = Samples(
+        np.repeat(eq, 3, 0),
+        np.repeat(x, 3),
+        np.repeat(shares, 3, 0),
+        np.ones(3 * k, int),
+        np.repeat(leaders, 3, 0),
+        games=np.repeat(np.arange(k), 3),
+    )
+    again = quality(truth, copies, {"noisy": np.repeat(noisy, 3, 0)})[0]
+    assert again["brier_model_minus_noisy_half"] == pytest.approx(half, rel=0.01)

@@ -34,6 +34,7 @@ from camelup_env.game.state import GameState
 from camelup_env.match import observe, run_game
 from camelup_env.odds.luck import coin_leader
 from camelup_env.odds.win import SHIPPED, WinModel, equity, load_win_model, progress
+from tournament.ratings import mean_ci, plus_minus
 
 DEFAULT_MIX = "greedy,expert,heuristic,random"
 
@@ -41,14 +42,17 @@ DEFAULT_MIX = "greedy,expert,heuristic,random"
 @dataclass
 class Samples:
     """Positions as features and targets: ``equities (k, n)``, ``progress (k,)``,
-    ``shares (k, n)`` (the game's final win shares), ``leg (k,)`` and the coin leader's
-    shares ``leaders (k, n)`` (a baseline)."""
+    ``shares (k, n)`` (the game's final win shares), ``leg (k,)``, the coin leader's
+    shares ``leaders (k, n)`` (a baseline) and the game each position comes from, ``games
+    (k,)`` (``None``: each position its own game), which clusters the intervals: positions of
+    one game share its winner, so they are not independent samples."""
 
     equities: np.ndarray
     progress: np.ndarray
     shares: np.ndarray
     leg: np.ndarray
     leaders: np.ndarray
+    games: np.ndarray | None = None
     states: list[GameState] = field(default_factory=list)  # the positions themselves
 
 
@@ -102,6 +106,7 @@ def _features(rows: list[tuple[GameState, int]], shares: list[np.ndarray]) -> Sa
         shares=np.stack([shares[g] for _, g in rows]),
         leg=np.array([s.leg for s in states]),
         leaders=coin_leader(states),
+        games=np.array([g for _, g in rows]),
         states=states,
     )
 
@@ -156,7 +161,10 @@ def quality(
     """Brier score and log loss by leg, for the model, the coin leader, equal chances and any
     ``others`` (name: chances per position and seat). Brier: the mean over positions of the
     squared error summed over seats; log loss: minus the log probability of the winner(s),
-    shares-weighted (probabilities floored at 1e-6)."""
+    shares-weighted (probabilities floored at 1e-6). Beside each baseline, the model's Brier
+    less the baseline's, position by position on the same positions, with the half-width of
+    its 95% interval clustered by game (``brier_model_minus_NAME``, ``..._half``): "the model
+    beats the coin leader at this leg" is a claim only where the interval lies below zero."""
     n = samples.shares.shape[1]
     predictions = {
         "model": model.from_features(samples.equities, samples.progress),
@@ -164,15 +172,21 @@ def quality(
         "equal": np.full_like(samples.shares, 1.0 / n),
         **(others or {}),
     }
+    games = np.arange(len(samples.leg)) if samples.games is None else samples.games
     rows = []
     for leg in sorted(set(samples.leg.tolist())):
         at = samples.leg == leg
         row: dict = {"leg": leg, "positions": int(at.sum())}
+        errors = {}
         for name, p in predictions.items():
-            err = ((p[at] - samples.shares[at]) ** 2).sum(axis=1).mean()
+            errors[name] = ((p[at] - samples.shares[at]) ** 2).sum(axis=1)
             ll = -(samples.shares[at] * np.log(np.maximum(p[at], 1e-6))).sum(axis=1).mean()
-            row[f"brier_{name}"] = round(float(err), 4)
-            row[f"logloss_{name}"] = round(float(ll), 4)
+            row[f"brier_{name}"] = round(float(errors[name].mean()), 4)
+            row[f"logloss_{name}"] = round(float(ll) + 0.0, 4)  # + 0.0: no "-0.0" for a certain leg
+        for name in [other for other in predictions if other != "model"]:
+            diff, half = mean_ci((errors["model"] - errors[name]).tolist(), games[at].tolist())
+            row[f"brier_model_minus_{name}"] = round(diff, 4)
+            row[f"brier_model_minus_{name}_half"] = round(half, 4)
         rows.append(row)
     return rows
 
@@ -317,7 +331,19 @@ def _report(args: argparse.Namespace, model: WinModel, table: list[dict], held: 
         )
     print(f"{args.preset}/{args.players}: beta {model.beta}")
     for row in table:
-        print(row)
+        others = [k[len("brier_model_minus_") :] for k in row if k.startswith("brier_model_minus_")]
+        parts = [
+            f"{name} {row[f'brier_{name}']:.3f} (model - it {row[f'brier_model_minus_{name}']:+.3f}"
+            f" {plus_minus(row[f'brier_model_minus_{name}_half'], '.3f')})"
+            for name in others
+            if not name.endswith("_half")
+        ]
+        names = [k[len("logloss_") :] for k in row if k.startswith("logloss_")]
+        losses = ", ".join(f"{name} {row[f'logloss_{name}']:.3f}" for name in names)
+        print(
+            f"leg {row['leg']}, {row['positions']:,} positions: Brier model "
+            f"{row['brier_model']:.3f}; " + "; ".join(parts) + f"; log loss: {losses}"
+        )
 
 
 if __name__ == "__main__":
