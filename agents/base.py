@@ -38,6 +38,10 @@ class Agent:
     name: str = "agent"
     #: One line for ``camelup agents``.
     description: str = ""
+    #: True for an agent that remembers a game's earlier moves (the champion reads when each
+    #: race card was placed): a runner that plays several games at once with one agent object
+    #: would mix their memories, so it makes one object per game and seat instead.
+    per_game: bool = False
 
     def reset(self, seed: int | None = None) -> None:
         """Start a new game; ``seed`` makes any randomness in the agent reproducible."""

@@ -55,6 +55,7 @@ class ChampionAgent(Agent):
         "expert + hidden race cards inferred from when they were placed + "
         "risk chosen by standing among near-best moves"
     )
+    per_game = True  # the reader's memory of the piles (agents.race_beliefs)
 
     def __init__(
         self,

@@ -196,3 +196,20 @@ def test_risk_follows_the_rival_when_ahead_and_bets_against_it_when_behind() -> 
     assert move(ahead, margin=3.0) == TakeLegBet(0)  # hedge: blue pays us when it pays seat 1
     assert move(behind, margin=3.0) == TakeLegBet(1)  # green pays when seat 1's blue fails
     assert move(behind, margin=0.0) == TakePyramidTile()  # the margin bounds the gamble
+
+
+def test_a_training_pool_gives_each_game_and_seat_its_own_champion() -> None:
+    """The champion remembers when each race card of a game was placed, so the games a
+    learner plays side by side must not share one: the pool makes a new champion for every
+    seat it fills, and keeps sharing the agents that remember nothing."""
+    from training.selfplay import OpponentPool
+
+    assert ChampionAgent.per_game and not agents.make("greedy").per_game
+    pool = OpponentPool({"champion": 1.0, "greedy": 1.0}, seed=0, max_snapshots=1, players=4)
+    names, bots = pool.draw_named(40)
+    champions = [b for n, b in zip(names, bots, strict=True) if n == "champion"]
+    greedys = [b for n, b in zip(names, bots, strict=True) if n == "greedy"]
+    assert champions and greedys
+    assert all(isinstance(b, ChampionAgent) for b in champions)
+    assert len({id(b) for b in champions}) == len(champions)
+    assert len({id(b) for b in greedys}) == 1

@@ -104,7 +104,9 @@ class OpponentPool:
             else:
                 if name not in self._scripted:
                     self._scripted[name] = make_opponent(name, self.race_samples)
-                out.append(self._scripted[name])
+                agent = self._scripted[name]
+                # one object per game and seat for an agent that remembers a game's moves
+                out.append(make_opponent(name, self.race_samples) if agent.per_game else agent)
         return names, out
 
 
