@@ -331,14 +331,13 @@ def _report(args: argparse.Namespace, model: WinModel, table: list[dict], held: 
         )
     print(f"{args.preset}/{args.players}: beta {model.beta}")
     for row in table:
-        others = [k[len("brier_model_minus_") :] for k in row if k.startswith("brier_model_minus_")]
+        names = [k[len("logloss_") :] for k in row if k.startswith("logloss_")]
         parts = [
             f"{name} {row[f'brier_{name}']:.3f} (model - it {row[f'brier_model_minus_{name}']:+.3f}"
             f" {plus_minus(row[f'brier_model_minus_{name}_half'], '.3f')})"
-            for name in others
-            if not name.endswith("_half")
+            for name in names
+            if name != "model"
         ]
-        names = [k[len("logloss_") :] for k in row if k.startswith("logloss_")]
         losses = ", ".join(f"{name} {row[f'logloss_{name}']:.3f}" for name in names)
         print(
             f"leg {row['leg']}, {row['positions']:,} positions: Brier model "
