@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from dataclasses import fields
 from pathlib import Path
 
 import numpy as np
@@ -14,9 +15,16 @@ import agents
 from camelup_env import RuleSet
 from camelup_env.match import play_game
 from camelup_env.odds.luck import SHARE_LEGS
-from camelup_env.odds.win import COVARIATES, SHIPPED, load_win_model
+from camelup_env.odds.win import SHIPPED, load_win_model
 from tournament.luck import GameLuck
-from training.luck_shares import LuckRows, fit_shares, fit_tables, main, variances
+from training.luck_shares import (
+    LuckRows,
+    fit_shares,
+    fit_tables,
+    main,
+    parallel_rows,
+    variances,
+)
 
 
 def test_fit_recovers_the_shares_and_weights_that_made_the_results() -> None:
@@ -99,13 +107,15 @@ def test_the_fitting_command_writes_the_table_beside_the_model(
     coefficients are kept, the command and the held-out variances are recorded."""
     out = tmp_path / "win_models.json"
     shutil.copy(SHIPPED, out)
+    shutil.copytree(SHIPPED.parent / "win_networks", tmp_path / "win_networks")
     before = json.loads(out.read_text())["models"]["classic/2"]["beta"]
     argv = ["--preset", "classic", "--players", "2", "--games", "6", "--holdout", "3"]
     assert main([*argv, "--out", str(out)]) == 0
     entry = json.loads(out.read_text())["models"]["classic/2"]
     assert entry["beta"] == before
     assert np.array(entry["luck_shares"]).shape == (SHARE_LEGS, 5)
-    assert np.array(entry["luck_covariates"]).shape == (SHARE_LEGS, len(COVARIATES))
+    model = load_win_model(RuleSet("classic", num_players=2), out)
+    assert np.array(entry["luck_covariates"]).shape == (SHARE_LEGS, len(model.covariate_names))
     fit = entry["luck_shares_fit"]
     assert fit["command"].startswith("python -m training.luck_shares --preset classic")
     assert set(fit["holdout_variance"]) == {"raw", "whole", "shares", "covariates"}
@@ -130,7 +140,7 @@ def test_every_shipped_model_has_fitted_tables(key: str) -> None:
     model = load_win_model(rules)
     assert model.luck_shares is not None and model.luck_weights is not None
     assert np.array(model.luck_shares).shape == (SHARE_LEGS, rules.pyramid_tiles)
-    assert np.array(model.luck_weights).shape == (SHARE_LEGS, len(COVARIATES))
+    assert np.array(model.luck_weights).shape == (SHARE_LEGS, len(model.covariate_names))
     assert json.loads(SHIPPED.read_text())["models"][key]["luck_shares_fit"]["games"] >= 600
 
 
@@ -160,3 +170,12 @@ def test_the_referee_counts_the_shipped_shares_and_weights() -> None:
     )
     np.testing.assert_allclose(ledger.total, expected, atol=1e-12)
     assert not np.allclose(ledger.total, ledger.trace[0] + ledger.by_group.sum(axis=(0, 1)))
+
+
+def test_workers_play_the_same_games_as_one_process() -> None:
+    """Split among processes, the fitting games are the ones one process plays, in order."""
+    rules = RuleSet("classic", num_players=2)
+    one = parallel_rows(rules, SHIPPED, 5, 40, ["greedy", "random"], 1)
+    two = parallel_rows(rules, SHIPPED, 5, 40, ["greedy", "random"], 2)
+    for f in fields(LuckRows):
+        np.testing.assert_allclose(getattr(two, f.name), getattr(one, f.name), atol=1e-12)

@@ -25,17 +25,22 @@ drops them: they belong to the model they were fitted for.
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
+import multiprocessing
 import shlex
 import sys
 import time
-from dataclasses import dataclass
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, fields
+from pathlib import Path
 
 import numpy as np
 
 import agents
+from camelup_env.game.rules import RuleSet
 from camelup_env.odds.luck import SHARE_LEGS
-from camelup_env.odds.win import COVARIATES, load_win_model
+from camelup_env.odds.win import load_win_model
 from tournament.luck import GameLuck
 from training.win_model import add_mix_arguments, checked_mix, mix_games
 
@@ -61,12 +66,12 @@ class LuckRows:
         return self.results - self.deals
 
 
-def luck_rows(luck: GameLuck, games: int, seed: int, mix: list[str]) -> LuckRows:
-    """The :class:`LuckRows` of ``games`` games of the mix (``luck`` must measure
-    covariates)."""
+def luck_rows(luck: GameLuck, games: int, seed: int, mix: list[str], first: int = 0) -> LuckRows:
+    """The :class:`LuckRows` of ``games`` games of the mix, from game ``first`` on (``luck``
+    must measure covariates)."""
     results, deals, groups, covariates = [], [], [], []
     n = luck.rules.num_players
-    for game in mix_games(luck.rules, games, seed, mix):
+    for game in mix_games(luck.rules, games, seed, mix, first):
         ledger = luck.ledger(game.seed, game.actions)
         assert ledger.by_group is not None and ledger.by_covariate is not None
         results.append(game.shares)
@@ -74,6 +79,38 @@ def luck_rows(luck: GameLuck, games: int, seed: int, mix: list[str]) -> LuckRows
         groups.append(ledger.by_group.reshape(-1, n).T)
         covariates.append(ledger.by_covariate.reshape(-1, n).T)
     return LuckRows(*(np.concatenate(x) for x in (results, deals, groups, covariates)))
+
+
+def measured_luck(rules: RuleSet, models: Path) -> GameLuck:
+    """The whole correction of ``rules``' model in ``models``, its covariates measured: the
+    rows are before shares and weights."""
+    model = load_win_model(rules, models)
+    return GameLuck(rules, model, covariates=model.covariates)
+
+
+def _chunk(job: tuple[str, int, str, int, int, list[str], int]) -> LuckRows:
+    preset, players, models, games, seed, mix, first = job
+    rules = RuleSet(preset, num_players=players)
+    return luck_rows(measured_luck(rules, Path(models)), games, seed, mix, first)
+
+
+def parallel_rows(
+    rules: RuleSet, models: Path, games: int, seed: int, mix: list[str], workers: int
+) -> LuckRows:
+    """:func:`luck_rows` of the measured luck, the games split among ``workers`` processes:
+    the same rows as one process gives, in the same order."""
+    if workers == 1:
+        return luck_rows(measured_luck(rules, models), games, seed, mix)
+    cuts = np.linspace(0, games, workers + 1).astype(int)
+    jobs = [
+        (rules.preset, rules.num_players, str(models), int(end), seed, mix, int(start))
+        for start, end in itertools.pairwise(cuts)
+    ]
+    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
+        parts = list(pool.map(_chunk, jobs))
+    return LuckRows(
+        *(np.concatenate([getattr(p, f.name) for p in parts]) for f in fields(LuckRows))
+    )
 
 
 def fit_shares(target: np.ndarray, groups: np.ndarray) -> np.ndarray:
@@ -113,9 +150,12 @@ def variances(
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m training.luck_shares", description=__doc__)
     add_mix_arguments(parser, games=1500, holdout=300, mix=DEFAULT_MIX)
+    parser.add_argument("--workers", type=int, default=1, help="processes playing the games")
     args = parser.parse_args(argv)
     try:
         rules, mix = checked_mix(args)
+        if args.workers < 1:
+            raise ValueError("--workers must be at least 1")
         model = load_win_model(rules, args.out)
         doc = json.loads(args.out.read_text())
         key = f"{args.preset}/{args.players}"
@@ -125,12 +165,12 @@ def main(argv: list[str] | None = None) -> int:
         print(f"luck_shares: {exc}", file=sys.stderr)
         return 2
     start = time.time()
-    # the whole correction, the covariates measured: the rows are before shares and weights
-    luck = GameLuck(rules, model, covariates=model.covariates)
-    fitted = luck_rows(luck, args.games, args.seed, mix)
+    fitted = parallel_rows(rules, args.out, args.games, args.seed, mix, args.workers)
     shares, weights = fit_tables(fitted)
     alone = fit_shares(fitted.target(), fitted.groups)
-    held_rows = luck_rows(luck, args.holdout, args.seed + 1_000_000, mix)
+    held_rows = parallel_rows(
+        rules, args.out, args.holdout, args.seed + 1_000_000, mix, args.workers
+    )
     held = variances(held_rows, alone, shares, weights)
     table = shares.reshape(SHARE_LEGS, rules.pyramid_tiles)
     doc = json.loads(args.out.read_text())  # again: another fit may have written meanwhile
@@ -148,7 +188,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{key}: shares by leg (rows 1, 2, 3, later) and tiles left (columns 1..):")
     for row in table:
         print("  " + " ".join(f"{v:5.2f}" for v in row))
-    print(f"covariate weights by leg ({', '.join(COVARIATES)}):")
+    print(f"covariate weights by leg ({', '.join(model.covariate_names)}):")
     for row in weights:
         print("  " + " ".join(f"{v:6.2f}" for v in row))
     left = ", ".join(

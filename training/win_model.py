@@ -9,7 +9,8 @@ the target. The three sharpness coefficients maximise the likelihood of the winn
 optimiser call: the problem is tiny). ``--holdout`` games of other seeds measure the fit: Brier
 score and log loss by leg of the game, beside two baselines - the coin leader (the game shared
 by the seats with the most coins now) and equal chances - and, with ``--value-head FILE``, a
-trained policy's own value head (:func:`value_head_chances`).
+trained policy's own value head (:func:`value_head_chances`); ``--measure`` scores a model's
+learned win network (:mod:`training.win_network`) beside them too.
 
 The coefficients, the command and the measured quality are written into the shipped
 ``camelup_env/odds/win_models.json`` under ``preset/players`` (``--out`` for another file).
@@ -67,15 +68,21 @@ class MixGame:
     shares: np.ndarray
 
 
-def mix_games(rules: RuleSet, games: int, seed: int, mix: list[str]) -> Iterator[MixGame]:
+def mix_games(
+    rules: RuleSet, games: int, seed: int, mix: list[str], first: int = 0
+) -> Iterator[MixGame]:
     """Play ``games`` games (seeds ``seed``, ``seed + 1``, ...), each seat's bot drawn from
-    ``mix`` (the same draws for the same arguments)."""
+    ``mix`` (the same draws for the same arguments); from game ``first`` on, the same games as
+    the whole run plays there (workers split a run this way)."""
     bots = {spec: agents.make(spec) for spec in mix}
     pick = np.random.default_rng([seed, 7])
     for g in range(games):
+        drawn = pick.integers(0, len(mix), rules.num_players)
+        if g < first:
+            continue
         for bot in bots.values():  # a seeded bot (random) draws the same moves on every run
             bot.reset(seed + g)
-        seats = [bots[mix[i]] for i in pick.integers(0, len(mix), rules.num_players)]
+        seats = [bots[mix[i]] for i in drawn]
         states: list[GameState] = []
 
         def move(state: GameState, thinking: list[float], seats=seats, states=states) -> int:
@@ -300,6 +307,8 @@ def main(argv: list[str] | None = None) -> int:
         except ValueError as exc:
             print(f"win_model: {exc}", file=sys.stderr)
             return 2
+        if model.network is not None:  # the learned network, scored beside the baselines
+            others["network"] = model.network(held.states)
         _report(args, model, quality(model, held, others), held)
         return 0
     train = play_samples(rules, args.games, args.seed, mix, args.every)

@@ -38,6 +38,7 @@ from camelup_env.game.state import HIDDEN, GameState
 from camelup_env.odds.leg import leg_rank_probabilities
 from camelup_env.odds.luck import SHARE_LEGS, win_shares
 from camelup_env.odds.position_estimate import position_odds
+from camelup_env.odds.win_network import WinNetwork, load_win_network
 
 #: the shipped coefficients, by ``preset/players``
 SHIPPED = Path(__file__).with_name("win_models.json")
@@ -47,6 +48,8 @@ WIN_RACE_SAMPLES = 256
 HIDDEN_DRAWS = 64
 #: the luck covariates of :meth:`WinModel.covariates`, in order
 COVARIATES = ("held", "race", "capture", "anticipated")
+#: the covariate a model with a win network (:mod:`camelup_env.odds.win_network`) adds last
+NETWORK_COVARIATE = "network"
 
 
 def equity(state: GameState, race_samples: int = WIN_RACE_SAMPLES) -> np.ndarray:
@@ -171,9 +174,17 @@ class WinModel:
     #: the luck corrections' shares fitted for this model, ``(SHARE_LEGS, tiles)``
     #: (:class:`camelup_env.odds.luck.LuckLedger`), or None: every roll counts whole
     luck_shares: tuple[tuple[float, ...], ...] | None = None
-    #: the luck covariates' weights fitted with the shares, ``(SHARE_LEGS, len(COVARIATES))``,
-    #: or None: the covariates are not counted
+    #: the luck covariates' weights fitted with the shares, ``(SHARE_LEGS,
+    #: len(covariate_names))``, or None: the covariates are not counted
     luck_weights: tuple[tuple[float, ...], ...] | None = None
+    #: the learned win network of this rule set, whose chances are one more luck covariate
+    network: WinNetwork | None = None
+
+    @property
+    def covariate_names(self) -> tuple[str, ...]:
+        """The rows of :meth:`covariates`: :data:`COVARIATES`, then the network's chances where
+        the model has one."""
+        return COVARIATES if self.network is None else (*COVARIATES, NETWORK_COVARIATE)
 
     def sharpness(self, x: np.ndarray | float) -> np.ndarray:
         """``beta(x)``, positive: more equity never lowers a seat's chance."""
@@ -192,29 +203,38 @@ class WinModel:
         return self.from_features(eq, np.array([progress(s) for s in states]))
 
     def covariates(self, states: Sequence[GameState]) -> np.ndarray:
-        """The luck covariates (:data:`COVARIATES`) of each state, ``(len(states), 4, seats)``,
-        each less the seats' mean: the seats' two parts of equity (:func:`equity_parts`) and
-        their next captures (:func:`next_captures`), in tens of coins, then the chances to win
-        with each seat's next capture counted in its equity (the bets the dice invite, taken
-        before they are). A finished game's are its final coins, zeros and its win shares.
-        A :data:`camelup_env.odds.luck.CovariateFn`."""
-        out = np.zeros((len(states), len(COVARIATES), states[0].rules.num_players))
+        """The luck covariates (:attr:`covariate_names`) of each state, ``(len(states), k,
+        seats)``, each less the seats' mean: the seats' two parts of equity
+        (:func:`equity_parts`) and their next captures (:func:`next_captures`), in tens of
+        coins, then the chances to win with each seat's next capture counted in its equity
+        (the bets the dice invite, taken before they are), then the network's chances where
+        there is one (what the players' own games taught it). A finished game's are its final
+        coins, zeros and its win shares (twice). A
+        :data:`camelup_env.odds.luck.CovariateFn`."""
+        names = self.covariate_names
+        out = np.zeros((len(states), len(names), states[0].rules.num_players))
+        running = []
         for i, state in enumerate(states):
             if state.game_over:
                 out[i, 0] = np.asarray(state.coins) / 10.0
-                out[i, 3] = win_shares(state)
+                out[i, 3:] = win_shares(state)
                 continue
+            running.append(i)
             held, race = equity_parts(state, self.race_samples)
             capture = next_captures(state)
             out[i, :3] = held / 10.0, race / 10.0, capture / 10.0
             ahead = (held + race + capture)[None]
             out[i, 3] = self.from_features(ahead, np.array([progress(state)]))[0]
+        if self.network is not None and running:
+            out[running, 4] = self.network([states[i] for i in running])
         return out - out.mean(axis=2, keepdims=True)
 
 
 def load_win_model(rules: RuleSet, path: Path = SHIPPED) -> WinModel:
     """The fitted model of ``rules``' preset at its player count, else at the nearest fitted
-    count (the sharpness depends on the coins at stake more than on the seats). JSON only."""
+    count whose entry has no win network (the sharpness depends on the coins at stake more
+    than on the seats; a network reads games of its own count only). JSON and plain arrays
+    only."""
     try:
         entries = json.loads(path.read_text())["models"]
     except (OSError, ValueError, KeyError, TypeError) as exc:
@@ -227,20 +247,45 @@ def load_win_model(rules: RuleSet, path: Path = SHIPPED) -> WinModel:
             f"no win-probability model for the {rules.preset} preset "
             f"(fitted: {', '.join(sorted(entries))})"
         )
-    players = min(fitted, key=lambda p: (abs(p - rules.num_players), p))
+    players = min(
+        fitted,
+        key=lambda p: (
+            abs(p - rules.num_players),
+            p != rules.num_players and "network" in fitted[p],
+            p,
+        ),
+    )
     entry = fitted[players]
     beta = entry["beta"]
     if not (isinstance(beta, list) and len(beta) == 3 and all(isinstance(b, float) for b in beta)):
         raise ValueError(f"{path}: {rules.preset}/{players}: beta must be three numbers")
     where = f"{path}: {rules.preset}/{players}"
+    network = _network(path, entry.get("network"), where)
     shares, weights = entry.get("luck_shares"), entry.get("luck_covariates")
+    if network is not None and players != rules.num_players:
+        # only where every nearest entry has a network: the tables were fitted with it
+        network, shares, weights = None, None, None
+    if network is not None and (network.players, network.preset) != (players, rules.preset):
+        raise ValueError(f"{where}: its network reads {network.preset}/{network.players} games")
+    width = len(COVARIATES) + (network is not None)
     return WinModel(
         (beta[0], beta[1], beta[2]),
         luck_shares=None if shares is None else _share_table(shares, where, "luck_shares"),
         luck_weights=None
         if weights is None
-        else _share_table(weights, where, "luck_covariates", len(COVARIATES)),
+        else _share_table(weights, where, "luck_covariates", width),
+        network=network,
     )
+
+
+def _network(path: Path, name: object, where: str) -> WinNetwork | None:
+    """An entry's ``network``: a file name in the ``win_networks`` folder beside ``path``
+    (nothing else is read), or None where the entry names none."""
+    if name is None:
+        return None
+    if not isinstance(name, str) or Path(name).name != name or not name.endswith(".npz"):
+        raise ValueError(f"{where}: network must be a .npz file name in win_networks/")
+    return load_win_network(path.parent / "win_networks" / name)
 
 
 def _share_table(
