@@ -69,8 +69,8 @@ def main() -> None:
         ratios.append((q, r.games))
     (q4, n4), (q2, n2) = ratios
     print(
-        f"luck: adjusted interval = {q4:.2f} of raw (classic 4p, {n4} games); "
-        f"{q2:.2f} of raw (classic 2p, {n2} games)"
+        f"luck: adjusted interval = {q4:.3f} of raw (classic 4p, {n4} games); "
+        f"{q2:.3f} of raw (classic 2p, {n2} games)"
     )
 
 

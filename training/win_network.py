@@ -27,6 +27,7 @@ import shlex
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -45,7 +46,7 @@ DEFAULT_MIX = (
     "results/models/distilled/greedy_classic2/model.zip"
 )
 #: the observation the network reads: the shipped policies' (``camelup_v1``)
-OBSERVER = {"odds_features": True, "race_samples": 64, "action_values": True}
+OBSERVER: dict[str, Any] = {"odds_features": True, "race_samples": 64, "action_values": True}
 #: games stepped side by side while generating
 BATCH = 512
 
@@ -166,7 +167,7 @@ def fit(
         )
 
     opt = torch.optim.Adam(body.parameters(), lr=1e-3)
-    best = (np.inf, np.inf, None)
+    best: tuple[float, float, list[tuple[np.ndarray, np.ndarray]] | None] = (np.inf, np.inf, None)
     for epoch in range(epochs):
         order = np.random.default_rng(seed + epoch).permutation(len(x))
         for group in opt.param_groups:
