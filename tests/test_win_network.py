@@ -12,6 +12,7 @@ import pytest
 
 import agents
 from camelup_env import RuleSet, apply_action, legal_actions, new_game
+from camelup_env.batch.win_chances import luck_covariates, network_chances, network_observations
 from camelup_env.game.state import GameState
 from camelup_env.observation import Observer
 from camelup_env.odds.luck import win_shares
@@ -49,13 +50,13 @@ def test_a_network_file_round_trips_and_scores_every_seat_by_its_own_view(tmp_pa
     size = Observer(RULES, **OBSERVER).size
     net = load_win_network(_network(tmp_path, size))
     states = _states(6)
-    obs = net.observe(states)
+    obs = network_observations(net, states)
     assert obs.shape == (len(states), 2, size)
     reference = Observer(RULES, **OBSERVER)
     for state, rows in zip(states, obs, strict=True):
         for seat in range(2):
             np.testing.assert_allclose(rows[seat], reference.observe(state, seat), atol=1e-5)
-    p = net(states)
+    p = network_chances(net, states)
     np.testing.assert_allclose(p.sum(axis=1), 1.0, rtol=1e-6)
     (w0, b0), (w1, b1) = net.layers
     score = np.maximum((obs / 2.0) @ w0 + b0, 0) @ w1 + b1
@@ -66,7 +67,7 @@ def test_a_network_file_round_trips_and_scores_every_seat_by_its_own_view(tmp_pa
 def test_a_network_reads_only_its_own_rule_set(tmp_path: Path) -> None:
     net = load_win_network(_network(tmp_path, Observer(RULES, **OBSERVER).size))
     with pytest.raises(ValueError, match="reads classic games of 2 players, not classic of 4"):
-        net(_states_of(RuleSet("classic", num_players=4)))
+        network_chances(net, _states_of(RuleSet("classic", num_players=4)))
 
 
 def _states_of(rules: RuleSet) -> list[GameState]:
@@ -125,16 +126,18 @@ def test_the_networks_chances_are_the_last_luck_covariate(tmp_path: Path) -> Non
     assert model.network is not None and model.luck_weights is None
     assert model.covariate_names == (*COVARIATES, NETWORK_COVARIATE)
     states = _states(5)
-    u = model.covariates(states)
+    covariates = luck_covariates(model)
+    u = covariates(states)
     assert u.shape == (len(states), len(COVARIATES) + 1, 2)
-    np.testing.assert_allclose(u[:, 4], model.network(states) - 0.5, atol=1e-6)
-    without = WinModel(model.beta).covariates(states)
-    np.testing.assert_allclose(u[:, :4], without)
+    np.testing.assert_allclose(u[:, 4], network_chances(model.network, states) - 0.5, atol=1e-6)
+    np.testing.assert_allclose(u[:, :4], model.covariates(states))
+    plain = WinModel(model.beta)
+    assert luck_covariates(plain) == plain.covariates  # no network: the four alone
     rng = np.random.default_rng(3)
     end = new_game(RULES, seed=rng)
     while not end.game_over:
         end, _ = apply_action(end, rng.choice(legal_actions(end)), rng)
-    np.testing.assert_allclose(model.covariates([end])[0, 4], win_shares(end) - 0.5)
+    np.testing.assert_allclose(covariates([end])[0, 4], win_shares(end) - 0.5)
 
 
 def test_a_network_entry_serves_only_its_own_player_count(tmp_path: Path) -> None:

@@ -7,7 +7,8 @@ referee's game can be played again here, deal and dice included, with a
 race bets included, which only the referee sees. ``V`` is the shipped win-probability model of
 the rule set (:func:`camelup_env.odds.win.load_win_model`), each roll's luck scaled by the
 share fitted for it (``luck_shares``) and joined by the model's covariates' weighted luck
-(``luck_covariates``), where the model has them; a rule set without a model has no adjusted
+(``luck_covariates``; the win network's chances among them where the model has one), where the
+model has them; a rule set without a model has no adjusted
 figures.
 """
 
@@ -18,6 +19,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from camelup_env.batch.win_chances import luck_covariates
 from camelup_env.game.engine import apply_action
 from camelup_env.game.rules import RuleSet
 from camelup_env.game.setup import new_game
@@ -79,4 +81,4 @@ def _shipped(rules: RuleSet) -> GameLuck | None:
     shares = None if model.luck_shares is None else np.array(model.luck_shares)
     if model.luck_weights is None:
         return GameLuck(rules, model, shares)
-    return GameLuck(rules, model, shares, model.covariates, np.array(model.luck_weights))
+    return GameLuck(rules, model, shares, luck_covariates(model), np.array(model.luck_weights))

@@ -38,6 +38,7 @@ from pathlib import Path
 import numpy as np
 
 import agents
+from camelup_env.batch.win_chances import luck_covariates
 from camelup_env.game.rules import RuleSet
 from camelup_env.odds.luck import SHARE_LEGS
 from camelup_env.odds.win import load_win_model
@@ -85,7 +86,7 @@ def measured_luck(rules: RuleSet, models: Path) -> GameLuck:
     """The whole correction of ``rules``' model in ``models``, its covariates measured: the
     rows are before shares and weights."""
     model = load_win_model(rules, models)
-    return GameLuck(rules, model, covariates=model.covariates)
+    return GameLuck(rules, model, covariates=luck_covariates(model))
 
 
 def _chunk(job: tuple[str, int, str, int, int, list[str], int]) -> LuckRows:

@@ -30,6 +30,7 @@ from pathlib import Path
 import numpy as np
 
 import agents
+from camelup_env.batch.win_chances import network_chances
 from camelup_env.game.rules import PRESETS, RuleSet
 from camelup_env.game.state import GameState
 from camelup_env.match import observe, run_game
@@ -308,7 +309,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"win_model: {exc}", file=sys.stderr)
             return 2
         if model.network is not None:  # the learned network, scored beside the baselines
-            others["network"] = model.network(held.states)
+            others["network"] = network_chances(model.network, held.states)
         _report(args, model, quality(model, held, others), held)
         return 0
     train = play_samples(rules, args.games, args.seed, mix, args.every)

@@ -203,30 +203,25 @@ class WinModel:
         return self.from_features(eq, np.array([progress(s) for s in states]))
 
     def covariates(self, states: Sequence[GameState]) -> np.ndarray:
-        """The luck covariates (:attr:`covariate_names`) of each state, ``(len(states), k,
-        seats)``, each less the seats' mean: the seats' two parts of equity
+        """The luck covariates (:data:`COVARIATES`) of each state, ``(len(states), 4, seats)``,
+        each less the seats' mean: the seats' two parts of equity
         (:func:`equity_parts`) and their next captures (:func:`next_captures`), in tens of
         coins, then the chances to win with each seat's next capture counted in its equity
-        (the bets the dice invite, taken before they are), then the network's chances where
-        there is one (what the players' own games taught it). A finished game's are its final
-        coins, zeros and its win shares (twice). A
-        :data:`camelup_env.odds.luck.CovariateFn`."""
-        names = self.covariate_names
-        out = np.zeros((len(states), len(names), states[0].rules.num_players))
-        running = []
+        (the bets the dice invite, taken before they are). A finished game's are its final
+        coins, zeros and its win shares. The network's chances, where the model has one, are
+        read on the batch core (:func:`camelup_env.batch.win_chances.luck_covariates` adds
+        them). A :data:`camelup_env.odds.luck.CovariateFn`."""
+        out = np.zeros((len(states), len(COVARIATES), states[0].rules.num_players))
         for i, state in enumerate(states):
             if state.game_over:
                 out[i, 0] = np.asarray(state.coins) / 10.0
-                out[i, 3:] = win_shares(state)
+                out[i, 3] = win_shares(state)
                 continue
-            running.append(i)
             held, race = equity_parts(state, self.race_samples)
             capture = next_captures(state)
             out[i, :3] = held / 10.0, race / 10.0, capture / 10.0
             ahead = (held + race + capture)[None]
             out[i, 3] = self.from_features(ahead, np.array([progress(state)]))[0]
-        if self.network is not None and running:
-            out[running, 4] = self.network([states[i] for i in running])
         return out - out.mean(axis=2, keepdims=True)
 
 

@@ -7,7 +7,8 @@ only through what they hold now. This model is learned from the batch core's gam
 it), the same network for every seat, and a softmax over the seats turns the scores into win
 probabilities. A seat's own race cards are in its own observation, so the model reads the
 referee's view - every seat's hidden cards count, each in its owner's score - and serves the
-luck corrections (:meth:`camelup_env.odds.win.WinModel.covariates`), not a seat's public view.
+luck corrections (:func:`camelup_env.batch.win_chances.luck_covariates`), not a seat's public
+view.
 
 A file is an ``.npz`` read with ``allow_pickle=False`` (plain arrays, nothing that runs):
 ``meta`` (a JSON string: preset, players, the observer's settings), ``mean`` and ``scale``
@@ -19,14 +20,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from camelup_env.game.rules import RuleSet
-from camelup_env.game.state import GameState
 
 #: the observer settings a network file must name (``camelup_v1``'s)
 OBSERVER_KEYS = ("odds_features", "race_samples", "action_values")
@@ -36,8 +36,8 @@ MAX_LAYERS, MAX_WIDTH = 8, 2048
 
 @dataclass(frozen=True, eq=False)
 class WinNetwork:
-    """A per-seat scoring network (module docstring); ``network(states)`` is a
-    :data:`camelup_env.odds.luck.ValueFn` for running states of its rule set."""
+    """A per-seat scoring network (module docstring). It reads observations, which this
+    floor cannot make: :func:`camelup_env.batch.win_chances.network_chances` gives a state's."""
 
     preset: str
     players: int
@@ -45,7 +45,6 @@ class WinNetwork:
     mean: np.ndarray
     scale: np.ndarray
     layers: tuple[tuple[np.ndarray, np.ndarray], ...]
-    _observers: dict = field(default_factory=dict, repr=False)
 
     def probabilities(self, obs: np.ndarray) -> np.ndarray:
         """Win probabilities ``(B, seats)`` from every seat's observation ``(B, seats, F)``."""
@@ -57,22 +56,6 @@ class WinNetwork:
         z = h[..., 0] - h[..., 0].max(axis=1, keepdims=True)
         e = np.exp(z)
         return e / e.sum(axis=1, keepdims=True)
-
-    def observe(self, states: Sequence[GameState]) -> np.ndarray:
-        """Every seat's observation of each state, ``(len(states), seats, F)``, computed on the
-        batch core (the same rows the network was trained on)."""
-        from camelup_env.batch import BatchGames, BatchObserver  # numba: on first use
-
-        rules = states[0].rules
-        self.check_rules(rules)
-        observer = self._observers.get(rules)
-        if observer is None:
-            observer = self._observers[rules] = BatchObserver(rules, **self.observer)
-        games = BatchGames.from_states(states)
-        return np.stack([observer.observe(games, seat) for seat in range(self.players)], axis=1)
-
-    def __call__(self, states: Sequence[GameState]) -> np.ndarray:
-        return self.probabilities(self.observe(states))
 
     def check_rules(self, rules: RuleSet) -> None:
         if rules.preset != self.preset or rules.num_players != self.players:

@@ -1,0 +1,60 @@
+"""The win network's chances of engine states, and the luck covariates that count them.
+
+The network (:mod:`camelup_env.odds.win_network`) reads every seat's ``camelup_v1``
+observation; the odds floor cannot make observations, so its chances of a state are read here,
+on the batch core: the states become a batch (:meth:`BatchGames.from_states`), the
+:class:`~camelup_env.batch.observe.BatchObserver` observes each from every seat - the same rows
+the network was trained on - and the network scores them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from camelup_env.batch.games import BatchGames
+from camelup_env.batch.observe import BatchObserver
+from camelup_env.game.state import GameState
+from camelup_env.odds.luck import CovariateFn, win_shares
+from camelup_env.odds.win import WinModel
+from camelup_env.odds.win_network import WinNetwork
+
+#: one observer per rule set and observer settings (its odds memo serves one caller at a time)
+_observers: dict[tuple[object, tuple], BatchObserver] = {}
+
+
+def network_observations(network: WinNetwork, states: Sequence[GameState]) -> np.ndarray:
+    """Every seat's observation of each state, ``(len(states), seats, F)``."""
+    rules = states[0].rules
+    network.check_rules(rules)
+    key = (rules, tuple(sorted(network.observer.items())))
+    observer = _observers.get(key)
+    if observer is None:
+        observer = _observers[key] = BatchObserver(rules, **network.observer)
+    games = BatchGames.from_states(states)
+    return np.stack([observer.observe(games, seat) for seat in range(network.players)], axis=1)
+
+
+def network_chances(network: WinNetwork, states: Sequence[GameState]) -> np.ndarray:
+    """The network's chance of each seat to win each state, ``(len(states), seats)``."""
+    return network.probabilities(network_observations(network, states))
+
+
+def luck_covariates(model: WinModel) -> CovariateFn:
+    """The model's luck covariates (:meth:`WinModel.covariates`), then its network's chances
+    less the seats' mean where it has a network (a finished game's: its win shares), in the
+    order of :attr:`WinModel.covariate_names`."""
+    network = model.network
+    if network is None:
+        return model.covariates
+
+    def covariates(states: Sequence[GameState]) -> np.ndarray:
+        chances = np.array([win_shares(s) for s in states])
+        running = [i for i, s in enumerate(states) if not s.game_over]
+        if running:
+            chances[running] = network_chances(network, [states[i] for i in running])
+        chances -= chances.mean(axis=1, keepdims=True)
+        return np.concatenate([model.covariates(states), chances[:, None]], axis=1)
+
+    return covariates
