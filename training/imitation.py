@@ -47,7 +47,8 @@ def collect_demonstrations(
     bot = agents.make(teacher)
     rng = np.random.default_rng(seed)
     obs, masks, actions, returns, targets = [], [], [], [], []
-    for _ in range(games):
+    for g in range(games):
+        bot.reset(seed + g)  # a seeded bot (random) draws the same moves on every run
         state = new_game(rules, seed=rng)
         records: list[tuple[int, int]] = []  # (seat, coins before the move)
         while not state.game_over:
