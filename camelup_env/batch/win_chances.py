@@ -16,7 +16,7 @@ import numpy as np
 from camelup_env.batch.games import BatchGames
 from camelup_env.batch.observe import BatchObserver
 from camelup_env.game.state import GameState
-from camelup_env.odds.luck import CovariateFn, win_shares
+from camelup_env.odds.luck import CovariateFn, values
 from camelup_env.odds.win import WinModel
 from camelup_env.odds.win_network import WinNetwork
 
@@ -50,10 +50,7 @@ def luck_covariates(model: WinModel) -> CovariateFn:
         return model.covariates
 
     def covariates(states: Sequence[GameState]) -> np.ndarray:
-        chances = np.array([win_shares(s) for s in states])
-        running = [i for i, s in enumerate(states) if not s.game_over]
-        if running:
-            chances[running] = network_chances(network, [states[i] for i in running])
+        chances = values(states, lambda running: network_chances(network, running))
         chances -= chances.mean(axis=1, keepdims=True)
         return np.concatenate([model.covariates(states), chances[:, None]], axis=1)
 
