@@ -155,8 +155,14 @@ def test_the_reliability_diagram_is_drawn(tmp_path: Path) -> None:
     shares = np.eye(n)[(rng.random(k)[:, None] > model.from_features(eq, x).cumsum(1)).sum(1)]
     samples = Samples(eq, x, shares, np.ones(k, int), np.full((k, n), 1.0 / n))
     path = tmp_path / "reliability.png"
-    reliability(model, samples, path, "synthetic")
+    truth = model.from_features(eq, x)
+    curves = reliability(model, samples, path, "synthetic", {"win_network": truth[:, ::-1]})
     assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and path.stat().st_size > 10_000
+    assert list(curves) == ["win-probability model", "coin leader", "win network"]
+    xs, ys = curves["win-probability model"]  # the true chances: on the diagonal
+    np.testing.assert_allclose(ys, xs, atol=0.06)
+    xs, ys = curves["win network"]  # every seat given another seat's chances: off it
+    assert max(abs(a - b) for a, b in zip(xs, ys, strict=True)) > 0.1
 
 
 def test_shipped_models_load_and_unknown_presets_are_refused(tmp_path: Path) -> None:

@@ -18,7 +18,8 @@ from camelup_env.observation import Observer
 from camelup_env.odds.luck import win_shares
 from camelup_env.odds.win import COVARIATES, NETWORK_COVARIATE, SHIPPED, WinModel, load_win_model
 from camelup_env.odds.win_network import load_win_network, save_win_network
-from training.win_network import OBSERVER, fit, generate, main, positions
+from training.mix_games import mix_games
+from training.win_network import OBSERVER, exact_positions, fit, generate, main, positions
 
 RULES = RuleSet("classic", num_players=2)
 GREEDY2 = "results/models/distilled/greedy_classic2/model.zip"
@@ -179,6 +180,31 @@ def test_generation_is_seeded_and_truncated_games_are_left_out() -> None:
     assert len(x) == len(y) == 0
 
 
+def test_the_exact_bots_slice_is_seeded_and_observed_as_the_reference_observer_does() -> None:
+    """Engine games of the exact bots, observed on the batch core: each kept position's rows
+    equal the engine observer's of the same state (rebuilt from the game's seed and actions),
+    every game labelled by its win shares, none truncated."""
+    a = exact_positions(RULES, ["greedy", "random"], 3, 5, 0.3)
+    b = exact_positions(RULES, ["greedy", "random"], 3, 5, 0.3)
+    for key in a:
+        np.testing.assert_array_equal(a[key], b[key])
+    assert a["x"].shape[1:] == (2, Observer(RULES, **OBSERVER).size)
+    assert set(a["gid"].tolist()) <= {0, 1, 2} and not a["truncated"].any()
+    np.testing.assert_allclose(a["y"].sum(axis=1), 1.0)
+    reference, rng = Observer(RULES, **OBSERVER), np.random.default_rng([5, 11])
+    games = mix_games(RULES, 3, 5 * 10_000_000 + 5_000_000, ["greedy", "random"])
+    states = []
+    for g, game in enumerate(games):
+        kept = np.flatnonzero(rng.random(len(game.states)) < 0.3)
+        states += [game.states[i] for i in kept]
+        assert (a["gid"] == g).sum() == len(kept)
+        np.testing.assert_array_equal(a["y"][g], game.shares)
+    for state, rows in zip(states, a["x"], strict=True):
+        for seat in range(2):
+            want = reference.observe(state, seat).astype(np.float16)
+            np.testing.assert_allclose(rows[seat], want, atol=2e-3)
+
+
 def test_fit_learns_which_seat_wins_from_its_observation() -> None:
     """A feature that says who won: the held-out log loss falls well below log 2, where a
     network that learnt nothing stays."""
@@ -204,9 +230,14 @@ def test_the_training_command_writes_the_network_and_drops_the_stale_tables(
     shutil.copy(SHIPPED, models)
     argv = ["--mix", GREEDY2, "--shards", "1", "--games-per-shard", "4", "--holdout", "2"]
     argv += ["--keep", "1", "--epochs", "1", "--hidden", "8", "--cache", str(tmp_path / "c")]
+    argv += ["--exact", "greedy", "--exact-games", "2"]
     assert main([*argv, "--models", str(models)]) == 0
     entry = json.loads(models.read_text())["models"]["classic/2"]
     assert entry["network"] == "classic-2.npz" and "luck_shares" not in entry
+    assert entry["network_fit"]["exact_games"] == 2 and entry["network_fit"]["exact_bots"] == [
+        "greedy"
+    ]
+    assert len(list((tmp_path / "c" / "classic-2").glob("exact_seed4_2g_*greedy.npz"))) == 1
     assert entry["network_fit"]["command"].startswith("python -m training.win_network --mix")
     model = load_win_model(RULES, models)
     assert model.network is not None and model.luck_weights is None
@@ -222,3 +253,8 @@ def test_the_training_command_refuses_bad_input_in_one_line(
     assert err.startswith("win_network: --keep must be in (0, 1]") and err.count("\n") == 1
     assert main(["--mix", "results/models/classic4/model.zip"]) == 2
     assert capsys.readouterr().err.startswith("win_network: ")
+    assert main(["--exact-games", "-1"]) == 2
+    assert capsys.readouterr().err == "win_network: --exact-games must be at least 0\n"
+    assert main(["--exact", "greedy,nosuchbot"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("win_network: ") and "nosuchbot" in err and err.count("\n") == 1

@@ -5,7 +5,7 @@
 
 The shipped win-probability model overstates how far a roll moves the chance to win, most of
 all early in the game, so the whole correction leaves more of a result's spread than it could.
-Here games of a mix of bots (:func:`training.win_model.mix_games`) are replayed under the
+Here games of a mix of bots (:func:`training.mix_games.mix_games`) are replayed under the
 shipped model with a :class:`~camelup_env.odds.luck.LuckLedger`, which sums each seat's rolls'
 luck by group (the leg, and the pyramid tiles left before the draw) and its covariates' luck
 (:meth:`~camelup_env.odds.win.WinModel.covariates`) by leg. The shares and the weights are one
@@ -43,7 +43,7 @@ from camelup_env.game.rules import RuleSet
 from camelup_env.odds.luck import SHARE_LEGS
 from camelup_env.odds.win import load_win_model
 from tournament.luck import GameLuck
-from training.win_model import add_mix_arguments, checked_mix, mix_games
+from training.mix_games import add_mix_arguments, checked_mix, mix_games
 
 #: the tables' default players: the kinds of agents evaluations measure. Random seats' games
 #: are decided by coin gaps no roll moves, and heuristic seats' lopsided games pull the tables

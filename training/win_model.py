@@ -19,11 +19,11 @@ The coefficients, the command and the measured quality are written into the ship
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import shlex
 import sys
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -31,12 +31,12 @@ import numpy as np
 
 import agents
 from camelup_env.batch.win_chances import network_chances
-from camelup_env.game.rules import PRESETS, RuleSet
+from camelup_env.game.rules import RuleSet
 from camelup_env.game.state import GameState
-from camelup_env.match import observe, run_game
 from camelup_env.odds.luck import coin_leader
-from camelup_env.odds.win import SHIPPED, WinModel, equity, load_win_model, progress
+from camelup_env.odds.win import WinModel, equity, load_win_model, progress
 from tournament.ratings import mean_ci, plus_minus
+from training.mix_games import add_mix_arguments, checked_mix, mix_games
 
 DEFAULT_MIX = "greedy,expert,heuristic,random"
 
@@ -56,44 +56,6 @@ class Samples:
     leaders: np.ndarray
     games: np.ndarray | None = None
     states: list[GameState] = field(default_factory=list)  # the positions themselves
-
-
-@dataclass
-class MixGame:
-    """One game of :func:`mix_games`: its seed, the position before every move, every action,
-    and each seat's share of the win (R7.3)."""
-
-    seed: int
-    states: list[GameState]
-    actions: list[int]
-    shares: np.ndarray
-
-
-def mix_games(
-    rules: RuleSet, games: int, seed: int, mix: list[str], first: int = 0
-) -> Iterator[MixGame]:
-    """Play ``games`` games (seeds ``seed``, ``seed + 1``, ...), each seat's bot drawn from
-    ``mix`` (the same draws for the same arguments); from game ``first`` on, the same games as
-    the whole run plays there (workers split a run this way)."""
-    bots = {spec: agents.make(spec) for spec in mix}
-    pick = np.random.default_rng([seed, 7])
-    for g in range(games):
-        drawn = pick.integers(0, len(mix), rules.num_players)
-        if g < first:
-            continue
-        for bot in bots.values():  # a seeded bot (random) draws the same moves on every run
-            bot.reset(seed + g)
-        seats = [bots[mix[i]] for i in drawn]
-        states: list[GameState] = []
-
-        def move(state: GameState, thinking: list[float], seats=seats, states=states) -> int:
-            states.append(state)
-            return int(seats[state.current](observe(state, state.current), state))
-
-        result, actions = run_game(rules, seed + g, move)
-        share = np.zeros(rules.num_players)
-        share[result.winners] = 1.0 / len(result.winners)
-        yield MixGame(seed + g, states, actions, share)
 
 
 def play_samples(rules: RuleSet, games: int, seed: int, mix: list[str], every: int = 3) -> Samples:
@@ -199,10 +161,18 @@ def quality(
     return rows
 
 
-def reliability(model: WinModel, samples: Samples, path: Path, title: str) -> None:
+def reliability(
+    model: WinModel,
+    samples: Samples,
+    path: Path,
+    title: str,
+    others: dict[str, np.ndarray] | None = None,
+) -> dict[str, tuple[list[float], list[float]]]:
     """A reliability diagram of ``samples`` (held-out positions) at ``path`` (PNG): every seat's
     predicted chance to win, in ten bins of equal width, against the share of the game it won,
-    for the model and the coin leader; a calibrated model lies on the diagonal."""
+    for the model, the coin leader and any ``others`` (name: chances per position and seat: the
+    win network, a value head); a calibrated model lies on the diagonal. Returns each curve's
+    points (mean prediction, share won) by name."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -213,17 +183,19 @@ def reliability(model: WinModel, samples: Samples, path: Path, title: str) -> No
     predictions = {
         "win-probability model": model.from_features(samples.equities, samples.progress),
         "coin leader": samples.leaders,
+        **{name.replace("_", " "): p for name, p in (others or {}).items()},
     }
-    for (name, p), marker in zip(predictions.items(), ("o", "s"), strict=True):
+    curves = {}
+    for (name, p), marker in zip(predictions.items(), itertools.cycle("os^vDP"), strict=False):
         flat, won = p.ravel(), samples.shares.ravel()
         bins = np.minimum((flat * 10).astype(int), 9)
-        xs, ys, sizes = [], [], []
+        xs, ys = [], []
         for b in range(10):
             at = bins == b
             if at.sum() >= 20:  # a bin of fewer positions says little
                 xs.append(flat[at].mean())
                 ys.append(won[at].mean())
-                sizes.append(at.sum())
+        curves[name] = (xs, ys)
         ax.plot(xs, ys, marker=marker, label=f"{name} (Brier {_brier(p, samples):.3f})")
     ax.set_xlabel("predicted chance to win (mean of the bin)")
     ax.set_ylabel("share of the game won")
@@ -234,34 +206,11 @@ def reliability(model: WinModel, samples: Samples, path: Path, title: str) -> No
     fig.tight_layout()
     fig.savefig(path)
     plt.close(fig)
+    return curves
 
 
 def _brier(p: np.ndarray, samples: Samples) -> float:
     return float(((p - samples.shares) ** 2).sum(axis=1).mean())
-
-
-def add_mix_arguments(parser: argparse.ArgumentParser, games: int, holdout: int, mix: str) -> None:
-    """The arguments of a fit on :func:`mix_games` (this module's, :mod:`training.luck_shares`'):
-    the rule set, the fitting and held-out games, the seed, the mix and the model file."""
-    parser.add_argument("--preset", default="classic", choices=PRESETS)
-    parser.add_argument("--players", type=int, default=4)
-    parser.add_argument("--games", type=int, default=games, help="fitting games")
-    parser.add_argument("--holdout", type=int, default=holdout, help="games of other seeds")
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--mix", default=mix, help="bots drawn seat by seat")
-    parser.add_argument("--out", type=Path, default=SHIPPED)
-
-
-def checked_mix(args: argparse.Namespace) -> tuple[RuleSet, list[str]]:
-    """The rule set and the mix of :func:`add_mix_arguments`' arguments, each checked before
-    any game is played (``ValueError`` or ``agents.UnknownAgentError``, one line)."""
-    rules = RuleSet(args.preset, num_players=args.players)
-    if args.games < 1 or args.holdout < 1:
-        raise ValueError("--games and --holdout must be at least 1")
-    mix = [m for m in args.mix.split(",") if m]
-    for spec in mix:
-        agents.make(spec)
-    return rules, mix
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -310,7 +259,7 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         if model.network is not None:  # the learned network, scored beside the baselines
             others["network"] = network_chances(model.network, held.states)
-        _report(args, model, quality(model, held, others), held)
+        _report(args, model, quality(model, held, others), held, others)
         return 0
     train = play_samples(rules, args.games, args.seed, mix, args.every)
     model = fit(train)
@@ -325,11 +274,17 @@ def main(argv: list[str] | None = None) -> int:
         "holdout_by_leg": table,
     }
     args.out.write_text(json.dumps(doc, indent=1) + "\n")
-    _report(args, model, table, held)
+    _report(args, model, table, held, others)
     return 0
 
 
-def _report(args: argparse.Namespace, model: WinModel, table: list[dict], held: Samples) -> None:
+def _report(
+    args: argparse.Namespace,
+    model: WinModel,
+    table: list[dict],
+    held: Samples,
+    others: dict[str, np.ndarray],
+) -> None:
     """Print the coefficients and the held-out table; draw the reliability when asked."""
     if args.reliability is not None:
         reliability(
@@ -338,6 +293,7 @@ def _report(args: argparse.Namespace, model: WinModel, table: list[dict], held: 
             args.reliability,
             f"{args.preset}, {args.players} players: {len(held.progress):,} held-out positions "
             f"of {args.holdout} games",
+            others,
         )
     print(f"{args.preset}/{args.players}: beta {model.beta}")
     for row in table:

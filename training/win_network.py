@@ -8,7 +8,11 @@ from the mix per game; at a ``--keep`` share of the positions, every seat's obse
 recorded, and each game's win shares (R7.3) label its positions. Positions of one game share
 their label, so what the network can learn grows with the games more than with the positions:
 many games, few positions of each. A game that reaches ``--max-turns`` (two deterministic
-policies can move their desert tiles round for ever, R5.1) is truncated and left out.
+policies can move their desert tiles round for ever, R5.1) is truncated and left out. A slice
+of ``--exact-games`` games a shard is played on the engine by exact bots (``--exact``: greedy and
+expert by default, drawn seat by seat, :func:`training.mix_games.mix_games`), whose positions are
+observed as the batch games' are (:func:`~camelup_env.batch.win_chances.seat_observations`): the
+play of the bots the learned policies were distilled from, not only of their copies.
 
 Shards of ``--games-per-shard`` games (shard ``k``: seed ``seed + k``) are written to
 ``--cache`` as they finish and read back on a rerun, so a stopped run resumes; ``--holdout``
@@ -23,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import shlex
 import sys
 import time
@@ -34,10 +39,12 @@ import numpy as np
 import agents
 from agents.ppo import PolicyAgent
 from camelup_env.batch import BATCH_PRESETS, BatchGames, BatchObserver, random_streams
+from camelup_env.batch.win_chances import seat_observations
 from camelup_env.game.rewards import win_shares
 from camelup_env.game.rules import RuleSet
 from camelup_env.odds.win import SHIPPED
 from camelup_env.odds.win_network import save_win_network
+from training.mix_games import mix_games
 
 #: the default mix at classic 2 players: the shipped policies and the distilled bots
 DEFAULT_MIX = (
@@ -105,6 +112,32 @@ def generate(
         "gid": np.concatenate(gids),
         "y": np.concatenate(ys),
         "truncated": np.concatenate(cut),
+    }
+
+
+def exact_positions(
+    rules: RuleSet, bots: list[str], games: int, seed: int, keep: float
+) -> dict[str, np.ndarray]:
+    """Positions of ``games`` engine games between the exact ``bots`` (drawn seat by seat), a
+    ``keep`` share of each game's, as :func:`generate`'s arrays; no game is truncated (the
+    engine's games between scripted bots end). Game seeds ``seed * 10_000_000 + 5_000_000 + g``:
+    apart from the batch games of the same shard seed."""
+    rng = np.random.default_rng([seed, 11])
+    states, gids, ys = [], [], []
+    for g, game in enumerate(mix_games(rules, games, seed * 10_000_000 + 5_000_000, bots)):
+        kept = np.flatnonzero(rng.random(len(game.states)) < keep)
+        states += [game.states[i] for i in kept]
+        gids.append(np.full(len(kept), g))
+        ys.append(game.shares)
+    x = [
+        seat_observations(states[i : i + BATCH], OBSERVER).astype(np.float16)
+        for i in range(0, len(states), BATCH)
+    ]
+    return {
+        "x": np.concatenate(x),
+        "gid": np.concatenate(gids),
+        "y": np.stack(ys),
+        "truncated": np.zeros(games, bool),
     }
 
 
@@ -196,6 +229,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--mix", default=DEFAULT_MIX, help="policy model files, comma-separated")
     parser.add_argument("--random", type=float, default=0.05, help="share of random seats")
+    parser.add_argument("--exact", default="greedy,expert", help="exact bots, comma-separated")
+    parser.add_argument(
+        "--exact-games", type=int, default=2000, help="engine games of the exact bots a shard"
+    )
     parser.add_argument("--shards", type=int, default=4)
     parser.add_argument("--games-per-shard", type=int, default=40_000)
     parser.add_argument("--holdout", type=int, default=2048)
@@ -212,6 +249,11 @@ def main(argv: list[str] | None = None) -> int:
         rules = RuleSet(args.preset, num_players=args.players)
         if not 0 < args.keep <= 1 or not 0 <= args.random < 1:
             raise ValueError("--keep must be in (0, 1] and --random in [0, 1)")
+        if args.exact_games < 0:
+            raise ValueError("--exact-games must be at least 0")
+        exact = [spec for spec in args.exact.split(",") if spec]
+        for spec in exact:
+            agents.make(spec)  # an unknown bot fails here, in one line
         if key not in json.loads(args.models.read_text())["models"]:
             raise ValueError(f"{args.models} has no model fitted at {key}: fit it first")
         policies = []
@@ -238,7 +280,19 @@ def main(argv: list[str] | None = None) -> int:
         print(f"shard {name}: {len(data['gid'])} positions ({time.time() - start:.0f} s)")
         return data
 
+    def exact_shard(seed: int) -> dict[str, np.ndarray]:
+        def make() -> dict[str, np.ndarray]:
+            return exact_positions(rules, exact, args.exact_games, seed, args.keep)
+
+        bots = re.sub(r"[^A-Za-z0-9]+", "-", "_".join(exact))  # a spec may name a file
+        name = f"exact_seed{seed}_{args.exact_games}g_keep{args.keep}_{bots}"
+        data = cached_shard(cache, name, make)
+        print(f"shard {name}: {len(data['gid'])} positions ({time.time() - start:.0f} s)")
+        return data
+
     parts = [positions(shard(args.seed + k, args.games_per_shard)) for k in range(args.shards)]
+    if exact and args.exact_games:
+        parts += [positions(exact_shard(args.seed + k)) for k in range(args.shards)]
     x, y = np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
     del parts
     x_held, y_held = positions(shard(args.seed + 1000, args.holdout))
@@ -264,7 +318,9 @@ def main(argv: list[str] | None = None) -> int:
         "command": "python -m training.win_network " + shlex.join(argv or sys.argv[1:]),
         "mix": args.mix.split(","),
         "random_seats": args.random,
+        "exact_bots": exact if args.exact_games else [],
         "games": args.shards * args.games_per_shard,
+        "exact_games": args.shards * args.exact_games if exact else 0,
         "positions": len(x),
         "holdout_positions": len(x_held),
         "holdout_log_loss": round(logloss, 4),

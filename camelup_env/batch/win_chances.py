@@ -10,6 +10,7 @@ the network was trained on - and the network scores them.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -24,16 +25,26 @@ from camelup_env.odds.win_network import WinNetwork
 _observers: dict[tuple[object, tuple], BatchObserver] = {}
 
 
-def network_observations(network: WinNetwork, states: Sequence[GameState]) -> np.ndarray:
-    """Every seat's observation of each state, ``(len(states), seats, F)``."""
+def seat_observations(states: Sequence[GameState], observer: dict[str, Any]) -> np.ndarray:
+    """Every seat's observation of each state by a :class:`BatchObserver` of the settings
+    ``observer``, ``(len(states), seats, F)``: the rows the win network reads, of engine
+    states (the network's exact-bot games are played on the engine)."""
     rules = states[0].rules
-    network.check_rules(rules)
-    key = (rules, tuple(sorted(network.observer.items())))
-    observer = _observers.get(key)
-    if observer is None:
-        observer = _observers[key] = BatchObserver(rules, **network.observer)
+    key = (rules, tuple(sorted(observer.items())))
+    batch_observer = _observers.get(key)
+    if batch_observer is None:
+        batch_observer = _observers[key] = BatchObserver(rules, **observer)
     games = BatchGames.from_states(states)
-    return np.stack([observer.observe(games, seat) for seat in range(network.players)], axis=1)
+    return np.stack(
+        [batch_observer.observe(games, seat) for seat in range(rules.num_players)], axis=1
+    )
+
+
+def network_observations(network: WinNetwork, states: Sequence[GameState]) -> np.ndarray:
+    """Every seat's observation of each state as ``network`` reads it,
+    ``(len(states), seats, F)``."""
+    network.check_rules(states[0].rules)
+    return seat_observations(states, network.observer)
 
 
 def network_chances(network: WinNetwork, states: Sequence[GameState]) -> np.ndarray:
