@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pytest
 
 pytest.importorskip("sb3_contrib")
 
+import agents
+from agents.batch_player import BatchPlayer, mixed_actions
+from camelup_env.batch import BatchGames
 from camelup_env.game.rules import RuleSet
 from tournament.batch_evaluate import plays_on_batch
 from tournament.evaluate import evaluate
@@ -43,3 +47,24 @@ def test_only_batch_capable_agents_on_batch_presets_play_on_the_batch_core() -> 
     assert not plays_on_batch(EXPERT, "greedy", CLASSIC4)
     assert not plays_on_batch("py:agents.random_agent:RandomAgent", "random", CLASSIC4)
     assert not plays_on_batch("random", "random", RuleSet("supercup", num_players=4))
+
+
+def test_mixed_seats_are_decided_by_the_player_each_game_seats_there() -> None:
+    """``mixed_actions``: every game's mover decided by the player its seat names, the same
+    actions as that player gives those games alone; an agent that cannot decide batches is
+    refused in one line."""
+    n = 64
+    board = BatchGames(CLASSIC4, n, seed=np.arange(n))
+    expert = agents.make(EXPERT)
+    who = np.random.default_rng(0).integers(0, 2, size=(n, 4))
+    dice = agents.make("random")
+    mixed = [BatchPlayer(expert, CLASSIC4, n, 0), BatchPlayer(dice, CLASSIC4, n, 9)]
+    idx = np.arange(n)
+    actions = mixed_actions(mixed, who, board, idx)
+    mover = who[idx, board.current_player.astype(np.int64)]
+    alone = BatchPlayer(dice, CLASSIC4, n, 9)
+    np.testing.assert_array_equal(actions[mover == 1], alone.act(board, idx[mover == 1]))
+    np.testing.assert_array_equal(actions[mover == 0], expert.act_games(board, idx[mover == 0]))
+    assert 0 < (mover == 0).sum() < n
+    with pytest.raises(ValueError, match="cannot decide batches: only ppo:FILE and random can"):
+        BatchPlayer(agents.make("greedy"), CLASSIC4, n, 0)

@@ -18,42 +18,17 @@ from __future__ import annotations
 import numpy as np
 
 import agents
-from agents.ppo import PolicyAgent
+from agents.batch_player import BatchPlayer, batch_capable, mixed_actions
 from camelup_env.batch.arrays import BATCH_PRESETS
-from camelup_env.batch.games import BatchGames, random_streams
+from camelup_env.batch.games import BatchGames
 from camelup_env.batch.playout import play_to_end
 from camelup_env.game.rewards import win_shares
 from camelup_env.game.rules import RuleSet
 from tournament.eval_result import CandidateGame, EvalResult, evaluation_result
 
 
-def batch_capable(spec: str) -> bool:
-    """Whether ``spec`` decides batches of games in this process: a policy model file or the
-    built-in random agent (nothing that runs a stranger's code)."""
-    return spec == "random" or spec.startswith("ppo:")
-
-
 def plays_on_batch(candidate: str, opponent: str, rules: RuleSet) -> bool:
     return rules.preset in BATCH_PRESETS and batch_capable(candidate) and batch_capable(opponent)
-
-
-class _Player:
-    """One agent deciding every game where it is on move."""
-
-    def __init__(self, spec: str, rules: RuleSet, n: int, seed: int) -> None:
-        agent = agents.make(spec)
-        self.random = getattr(agent, "uniform_random", False)
-        if self.random:
-            self.streams = random_streams(n, seed)
-        else:
-            assert isinstance(agent, PolicyAgent)  # batch_capable: a policy model file (ppo:)
-            agent.check_rules(rules)
-            self.policy = agent
-
-    def act(self, games: BatchGames, idx: np.ndarray) -> np.ndarray:
-        if self.random:
-            return games.random_actions(self.streams, idx)[idx]
-        return self.policy.act_games(games, idx)
 
 
 def evaluate_on_batch(
@@ -65,18 +40,15 @@ def evaluate_on_batch(
     seat = np.arange(games) % n  # the candidate's seat in each game
     seeds = seed + np.arange(games) // n
     board = BatchGames(rules, games, seed=seeds)
-    players = (_Player(candidate, rules, games, seed), _Player(opponent, rules, games, seed + 1))
-
-    def choose(board: BatchGames, idx: np.ndarray) -> np.ndarray:
-        """The candidate in its seat, the opponent in the others."""
-        actions = np.empty(idx.size, np.int64)
-        mine = board.current_player[idx] == seat[idx]
-        for player, rows in ((players[0], mine), (players[1], ~mine)):
-            if rows.any():
-                actions[rows] = player.act(board, idx[rows])
-        return actions
-
-    final = play_to_end(board, choose, max_turns=max_turns)
+    players = [
+        BatchPlayer(agents.make(spec), rules, games, player_seed)
+        for spec, player_seed in ((candidate, seed), (opponent, seed + 1))
+    ]
+    who = np.ones((games, n), np.int64)  # the opponent in every seat
+    who[np.arange(games), seat] = 0  # the candidate in its own
+    final = play_to_end(
+        board, lambda b, idx: mixed_actions(players, who, b, idx), max_turns=max_turns
+    )
     shares = win_shares(final)[np.arange(games), seat]
     rows = []
     for g in range(games):

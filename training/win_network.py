@@ -37,8 +37,9 @@ from typing import Any
 import numpy as np
 
 import agents
+from agents.batch_player import BatchPlayer, mixed_actions
 from agents.ppo import PolicyAgent
-from camelup_env.batch import BATCH_PRESETS, BatchGames, BatchObserver, random_streams
+from camelup_env.batch import BATCH_PRESETS, BatchGames, BatchObserver
 from camelup_env.batch.win_chances import seat_observations
 from camelup_env.game.rewards import win_shares
 from camelup_env.game.rules import RuleSet
@@ -73,6 +74,7 @@ def generate(
     same arrays (the game seeds, the seats' draws and the kept positions all come from
     ``seed``)."""
     n_seats, observer = rules.num_players, BatchObserver(rules, **OBSERVER)
+    dice = agents.make("random")
     rng = np.random.default_rng(seed)
     xs, gids, ys, cut = [], [], [], []
     for first in range(0, games, BATCH):
@@ -80,27 +82,18 @@ def generate(
         board = BatchGames(rules, n, seed=seed * 10_000_000 + first + np.arange(n))
         drawn = rng.random((n, n_seats)) < random_share
         who = np.where(drawn, len(policies), rng.integers(0, len(policies), size=(n, n_seats)))
-        streams = random_streams(n, seed * 7 + first)
+        players = [BatchPlayer(agent, rules, n, seed * 7 + first) for agent in (*policies, dice)]
         final = np.zeros((n, n_seats), np.int64)
         done, truncated = np.zeros(n, bool), np.zeros(n, bool)
         while not done.all():
             idx = np.flatnonzero(~done)
-            current = board.current_player[idx].astype(np.int64)
-            own = observer.observe(board, current, idx)
             kept = idx[rng.random(len(idx)) < keep]
             if kept.size:
                 seats = [observer.observe(board, seat, kept) for seat in range(n_seats)]
                 xs.append(np.stack(seats, axis=1).astype(np.float16))
                 gids.append(first + kept)
-            mover, masks = who[idx, current], board.legal_action_mask()[idx].astype(bool)
             actions = np.full(n, -1, np.int64)
-            for p, policy in enumerate(policies):
-                rows = mover == p
-                if rows.any():
-                    actions[idx[rows]] = policy.act_batch(own[rows], masks[rows])
-            rows = mover == len(policies)
-            if rows.any():
-                actions[idx[rows]] = board.random_actions(streams, idx[rows])[idx[rows]]
+            actions[idx] = mixed_actions(players, who, board, idx)
             step = board.step(actions, max_turns=max_turns)
             ended = (step.terminated | step.truncated) & ~done
             final[ended], truncated[ended] = step.final_coins[ended], step.truncated[ended]
