@@ -19,7 +19,16 @@ from camelup_env.odds.luck import win_shares
 from camelup_env.odds.win import COVARIATES, NETWORK_COVARIATE, SHIPPED, WinModel, load_win_model
 from camelup_env.odds.win_network import load_win_network, save_win_network
 from training.mix_games import mix_games
-from training.win_network import OBSERVER, exact_positions, fit, generate, main, positions
+from training.win_network import (
+    OBSERVER,
+    cached_shard,
+    exact_positions,
+    fit,
+    gather,
+    generate,
+    main,
+    positions,
+)
 
 RULES = RuleSet("classic", num_players=2)
 GREEDY2 = "results/models/distilled/greedy_classic2/model.zip"
@@ -203,6 +212,21 @@ def test_the_exact_bots_slice_is_seeded_and_observed_as_the_reference_observer_d
         for seat in range(2):
             want = reference.observe(state, seat).astype(np.float16)
             np.testing.assert_allclose(rows[seat], want, atol=2e-3)
+
+
+def test_shards_are_gathered_as_their_concatenation(tmp_path: Path) -> None:
+    """Shards written once, read back by file, filled into one array: the same rows as the
+    concatenation of their positions, truncated games left out."""
+    policies = [agents.make(f"ppo:{GREEDY2}")]
+    cut = generate(RULES, policies, 4, 4, 1.0, 0, 12)  # every game cut: no rows
+    shards = [cut, generate(RULES, policies, 4, 3, 0.5, 0.3, 400), cut]
+    assert cut["truncated"].all() and not shards[1]["truncated"].any()
+    paths = [cached_shard(tmp_path, f"s{i}", lambda s=s: s) for i, s in enumerate(shards)]
+    assert cached_shard(tmp_path, "s0", lambda: pytest.fail("made twice")) == paths[0]
+    x, y = gather(paths)
+    want = [positions(s) for s in shards]
+    np.testing.assert_array_equal(x, np.concatenate([w[0] for w in want]))
+    np.testing.assert_array_equal(y, np.concatenate([w[1] for w in want]))
 
 
 def test_fit_learns_which_seat_wins_from_its_observation() -> None:

@@ -140,18 +140,35 @@ def positions(shard: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
     return shard["x"][kept], shard["y"][shard["gid"][kept]].astype(np.float32)
 
 
-def cached_shard(cache: Path, name: str, make) -> dict[str, np.ndarray]:
-    """The shard ``name`` from ``cache``, or ``make()`` written there first."""
+def cached_shard(cache: Path, name: str, make) -> Path:
+    """The file of the shard ``name`` in ``cache``, ``make()`` written there first if absent."""
     path = cache / f"{name}.npz"
-    if path.exists():
+    if not path.exists():
+        shard = make()
+        cache.mkdir(parents=True, exist_ok=True)
+        partial = path.with_suffix(".partial.npz")
+        np.savez(partial, **shard)
+        partial.replace(path)
+    return path
+
+
+def gather(paths: list[Path]) -> tuple[np.ndarray, np.ndarray]:
+    """Every shard's :func:`positions` in one pair of arrays, filled shard by shard: a
+    concatenation would hold the data twice (6 shards at 4 players: 12 GB twice)."""
+    total = 0
+    for path in paths:  # an npz member is read when asked for: the labels only, here
         with np.load(path, allow_pickle=False) as data:
-            return {k: data[k] for k in data.files}
-    shard = make()
-    cache.mkdir(parents=True, exist_ok=True)
-    partial = path.with_suffix(".partial.npz")
-    np.savez(partial, **shard)
-    partial.replace(path)
-    return shard
+            total += int((~data["truncated"][data["gid"]]).sum())
+    x, y, at = np.empty(0, np.float16), np.empty(0, np.float32), 0
+    for path in paths:
+        with np.load(path, allow_pickle=False) as data:
+            xs, ys = positions({k: data[k] for k in data.files})
+        if not at:  # the shape of the rows: from the first shard that has any
+            x = np.empty((total, *xs.shape[1:]), xs.dtype)
+            y = np.empty((total, ys.shape[1]), ys.dtype)
+        x[at : at + len(xs)], y[at : at + len(ys)] = xs, ys
+        at += len(xs)
+    return x, y
 
 
 def fit(
@@ -264,31 +281,32 @@ def main(argv: list[str] | None = None) -> int:
     cache = args.cache / f"{args.preset}-{args.players}"
     tag = f"{args.games_per_shard}g_keep{args.keep}_random{args.random}_turns{args.max_turns}"
 
-    def shard(seed: int, games: int) -> dict[str, np.ndarray]:
+    def shard(seed: int, games: int) -> Path:
         def make() -> dict[str, np.ndarray]:
             return generate(rules, policies, games, seed, args.keep, args.random, args.max_turns)
 
         name = f"seed{seed}_{tag if games == args.games_per_shard else f'{games}g'}"
-        data = cached_shard(cache, name, make)
-        print(f"shard {name}: {len(data['gid'])} positions ({time.time() - start:.0f} s)")
-        return data
+        path = cached_shard(cache, name, make)
+        with np.load(path, allow_pickle=False) as data:
+            print(f"shard {name}: {len(data['gid'])} positions ({time.time() - start:.0f} s)")
+        return path
 
-    def exact_shard(seed: int) -> dict[str, np.ndarray]:
+    def exact_shard(seed: int) -> Path:
         def make() -> dict[str, np.ndarray]:
             return exact_positions(rules, exact, args.exact_games, seed, args.keep)
 
         bots = re.sub(r"[^A-Za-z0-9]+", "-", "_".join(exact))  # a spec may name a file
         name = f"exact_seed{seed}_{args.exact_games}g_keep{args.keep}_{bots}"
-        data = cached_shard(cache, name, make)
-        print(f"shard {name}: {len(data['gid'])} positions ({time.time() - start:.0f} s)")
-        return data
+        path = cached_shard(cache, name, make)
+        with np.load(path, allow_pickle=False) as data:
+            print(f"shard {name}: {len(data['gid'])} positions ({time.time() - start:.0f} s)")
+        return path
 
-    parts = [positions(shard(args.seed + k, args.games_per_shard)) for k in range(args.shards)]
+    paths = [shard(args.seed + k, args.games_per_shard) for k in range(args.shards)]
     if exact and args.exact_games:
-        parts += [positions(exact_shard(args.seed + k)) for k in range(args.shards)]
-    x, y = np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
-    del parts
-    x_held, y_held = positions(shard(args.seed + 1000, args.holdout))
+        paths += [exact_shard(args.seed + k) for k in range(args.shards)]
+    x, y = gather(paths)
+    x_held, y_held = gather([shard(args.seed + 1000, args.holdout)])
     mean, scale, layers, logloss, brier = fit(
         x, y, x_held, y_held, args.hidden, args.epochs, args.seed
     )
