@@ -27,7 +27,6 @@ from training.win_network import (
     gather,
     generate,
     main,
-    positions,
 )
 
 RULES = RuleSet("classic", num_players=2)
@@ -173,9 +172,9 @@ def test_a_network_named_outside_its_folder_is_refused(tmp_path: Path) -> None:
         load_win_model(RULES, models)
 
 
-def test_generation_is_seeded_and_truncated_games_are_left_out() -> None:
+def test_generation_is_seeded_and_truncated_games_are_left_out(tmp_path: Path) -> None:
     """The same arguments give the same positions; a game cut at ``max_turns`` keeps its
-    flag and :func:`positions` drops it; every position carries every seat's observation."""
+    flag and :func:`gather` drops it; every position carries every seat's observation."""
     policies = [agents.make(f"ppo:{GREEDY2}")]
     a = generate(RULES, policies, 6, 11, 0.5, 0.3, 400)
     b = generate(RULES, policies, 6, 11, 0.5, 0.3, 400)
@@ -185,7 +184,7 @@ def test_generation_is_seeded_and_truncated_games_are_left_out() -> None:
     np.testing.assert_allclose(a["y"].sum(axis=1), 1.0)
     cut = generate(RULES, policies, 6, 11, 1.0, 0.3, 10)
     assert cut["truncated"].all()
-    x, y = positions(cut)
+    x, y = gather([cached_shard(tmp_path, "cut", lambda: cut)])
     assert len(x) == len(y) == 0
 
 
@@ -215,8 +214,8 @@ def test_the_exact_bots_slice_is_seeded_and_observed_as_the_reference_observer_d
 
 
 def test_shards_are_gathered_as_their_concatenation(tmp_path: Path) -> None:
-    """Shards written once, read back by file, filled into one array: the same rows as the
-    concatenation of their positions, truncated games left out."""
+    """Shards written once, read back by file, filled into one array: the rows of the games
+    that were not cut, in order, each labelled with its game's win shares."""
     policies = [agents.make(f"ppo:{GREEDY2}")]
     cut = generate(RULES, policies, 4, 4, 1.0, 0, 12)  # every game cut: no rows
     shards = [cut, generate(RULES, policies, 4, 3, 0.5, 0.3, 400), cut]
@@ -224,9 +223,9 @@ def test_shards_are_gathered_as_their_concatenation(tmp_path: Path) -> None:
     paths = [cached_shard(tmp_path, f"s{i}", lambda s=s: s) for i, s in enumerate(shards)]
     assert cached_shard(tmp_path, "s0", lambda: pytest.fail("made twice")) == paths[0]
     x, y = gather(paths)
-    want = [positions(s) for s in shards]
-    np.testing.assert_array_equal(x, np.concatenate([w[0] for w in want]))
-    np.testing.assert_array_equal(y, np.concatenate([w[1] for w in want]))
+    middle = shards[1]
+    np.testing.assert_array_equal(x, middle["x"])
+    np.testing.assert_array_equal(y, middle["y"][middle["gid"]].astype(np.float32))
 
 
 def test_fit_learns_which_seat_wins_from_its_observation() -> None:
