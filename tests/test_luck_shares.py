@@ -51,8 +51,14 @@ def test_fit_recovers_the_shares_and_weights_that_made_the_results() -> None:
 
 
 def _entry_file(tmp_path: Path, shares: object, name: str = "luck_shares") -> Path:
+    """The shipped models with ``shares`` as classic/4's ``name`` table, that entry read
+    without its network (its tables fitted without it: four covariates)."""
     doc = json.loads(SHIPPED.read_text())
-    doc["models"]["classic/4"][name] = shares
+    entry = doc["models"]["classic/4"]
+    del entry["network"]
+    entry["luck_shares"] = entry.pop("luck_shares_plain")
+    entry["luck_covariates"] = entry.pop("luck_covariates_plain")
+    entry[name] = shares
     out = tmp_path / "win_models.json"
     out.write_text(json.dumps(doc))
     return out
@@ -118,10 +124,27 @@ def test_the_fitting_command_writes_the_table_beside_the_model(
     assert np.array(entry["luck_covariates"]).shape == (SHARE_LEGS, len(model.covariate_names))
     fit = entry["luck_shares_fit"]
     assert fit["command"].startswith("python -m training.luck_shares --preset classic")
-    assert set(fit["holdout_variance"]) == {"raw", "whole", "shares", "covariates"}
+    assert set(fit["holdout_variance"]) == {
+        "raw",
+        "whole",
+        "shares",
+        "covariates",
+        "covariates_without_network",  # the model has a network: its plain tables too
+    }
     assert "held out (3 games)" in capsys.readouterr().out
     model = load_win_model(RuleSet("classic", num_players=2), out)
     assert model.luck_shares is not None and model.luck_weights is not None
+    assert model.network is not None
+    # another count takes the tables fitted without the network, from the same games
+    plain = np.array(entry["luck_covariates_plain"])
+    assert plain.shape == (SHARE_LEGS, len(model.covariate_names) - 1)
+    doc = json.loads(out.read_text())
+    doc["models"] = {"classic/2": doc["models"]["classic/2"]}
+    out.write_text(json.dumps(doc))
+    three = load_win_model(RuleSet("classic", num_players=3), out)
+    assert three.network is None and three.beta == model.beta
+    np.testing.assert_array_equal(np.array(three.luck_weights), plain)
+    np.testing.assert_array_equal(np.array(three.luck_shares), entry["luck_shares_plain"])
 
 
 def test_the_fitting_command_refuses_a_rule_set_without_a_model(

@@ -116,8 +116,10 @@ def _with_network(tmp_path: Path, key: str = "classic/2", name: str = "classic-2
     dropped, as training.win_network leaves them)."""
     out = tmp_path / "win_models.json"
     doc = json.loads(SHIPPED.read_text())
-    for entry in doc["models"].values():
-        entry.pop("network", None)
+    for entry in doc["models"].values():  # no other entry has a network: its plain tables
+        if entry.pop("network", None) is not None:
+            entry["luck_shares"] = entry.pop("luck_shares_plain")
+            entry["luck_covariates"] = entry.pop("luck_covariates_plain")
     entry = doc["models"][key]
     for stale in ("luck_shares", "luck_covariates", "luck_shares_fit"):
         entry.pop(stale, None)

@@ -132,6 +132,18 @@ def fit_tables(rows: LuckRows) -> tuple[np.ndarray, np.ndarray]:
     return shares, both[rows.groups.shape[1] :].reshape(SHARE_LEGS, -1)
 
 
+def without_network(rows: LuckRows) -> LuckRows:
+    """``rows`` less the win network's covariate (the last of each leg's)."""
+    covariates = rows.covariates.reshape(len(rows.covariates), SHARE_LEGS, -1)[:, :, :-1]
+    return LuckRows(
+        rows.results, rows.deals, rows.groups, covariates.reshape(len(rows.results), -1)
+    )
+
+
+def _rounded(table: np.ndarray) -> list[list[float]]:
+    return [[round(float(v), 4) for v in row] for row in table]
+
+
 def variances(
     rows: LuckRows, shares_alone: np.ndarray, shares: np.ndarray, weights: np.ndarray
 ) -> dict[str, float]:
@@ -175,9 +187,15 @@ def main(argv: list[str] | None = None) -> int:
     held = variances(held_rows, alone, shares, weights)
     table = shares.reshape(SHARE_LEGS, rules.pyramid_tiles)
     doc = json.loads(args.out.read_text())  # again: another fit may have written meanwhile
-    doc["models"][key]["luck_shares"] = [[round(float(v), 4) for v in row] for row in table]
-    doc["models"][key]["luck_covariates"] = [[round(float(v), 4) for v in row] for row in weights]
-    doc["models"][key]["luck_shares_fit"] = {
+    entry = doc["models"][key]
+    entry["luck_shares"], entry["luck_covariates"] = _rounded(table), _rounded(weights)
+    if model.network is not None:  # the tables other player counts read (win.load_win_model)
+        plain_shares, plain_weights = fit_tables(without_network(fitted))
+        entry["luck_shares_plain"] = _rounded(plain_shares.reshape(SHARE_LEGS, -1))
+        entry["luck_covariates_plain"] = _rounded(plain_weights)
+        plain = variances(without_network(held_rows), alone, plain_shares, plain_weights)
+        held["covariates_without_network"] = plain["covariates"]
+    entry["luck_shares_fit"] = {
         "command": "python -m training.luck_shares " + shlex.join(argv or sys.argv[1:]),
         "mix": mix,
         "games": args.games,

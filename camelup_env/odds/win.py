@@ -227,9 +227,10 @@ class WinModel:
 
 def load_win_model(rules: RuleSet, path: Path = SHIPPED) -> WinModel:
     """The fitted model of ``rules``' preset at its player count, else at the nearest fitted
-    count whose entry has no win network (the sharpness depends on the coins at stake more
-    than on the seats; a network reads games of its own count only). JSON and plain arrays
-    only."""
+    count, one whose entry has no win network first (the sharpness depends on the coins at
+    stake more than on the seats; a network reads games of its own count only, so an entry's
+    network serves its own count and the others take its tables fitted without the network,
+    ``luck_shares_plain`` and ``luck_covariates_plain``). JSON and plain arrays only."""
     try:
         entries = json.loads(path.read_text())["models"]
     except (OSError, ValueError, KeyError, TypeError) as exc:
@@ -258,8 +259,10 @@ def load_win_model(rules: RuleSet, path: Path = SHIPPED) -> WinModel:
     network = _network(path, entry.get("network"), where)
     shares, weights = entry.get("luck_shares"), entry.get("luck_covariates")
     if network is not None and players != rules.num_players:
-        # only where every nearest entry has a network: the tables were fitted with it
-        network, shares, weights = None, None, None
+        # only where every nearest entry has a network: another count reads the entry's
+        # tables fitted without it (training.luck_shares fits both on the same games)
+        network = None
+        shares, weights = entry.get("luck_shares_plain"), entry.get("luck_covariates_plain")
     if network is not None and (network.players, network.preset) != (players, rules.preset):
         raise ValueError(f"{where}: its network reads {network.preset}/{network.players} games")
     width = len(COVARIATES) + (network is not None)
