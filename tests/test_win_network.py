@@ -215,6 +215,20 @@ def test_the_exact_bots_slice_is_seeded_and_observed_as_the_reference_observer_d
             np.testing.assert_allclose(rows[seat], want, atol=2e-3)
 
 
+def test_a_shard_that_keeps_no_position_has_its_shape_and_its_labels() -> None:
+    """A small ``keep`` of a few games can keep nothing: the shard is still written, with no
+    rows of the right width and every game's label, and gathers to nothing."""
+    policies = [agents.make(f"ppo:{GREEDY2}")]
+    width = Observer(RULES, **OBSERVER).size
+    for shard in (
+        generate(RULES, policies, 2, 3, 1e-12, 0.5, 400),
+        exact_positions(RULES, ["greedy", "random"], 2, 5, 1e-12),
+    ):
+        assert shard["x"].shape == (0, 2, width) and shard["gid"].shape == (0,)
+        assert shard["y"].shape == (2, 2) and not shard["truncated"].any()
+        np.testing.assert_allclose(shard["y"].sum(axis=1), 1.0)
+
+
 def test_shards_are_gathered_as_their_concatenation(tmp_path: Path) -> None:
     """Shards written once, read back by file, filled into one array: the rows of the games
     that were not cut, in order, each labelled with its game's win shares."""

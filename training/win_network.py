@@ -59,6 +59,24 @@ OBSERVER: dict[str, Any] = {"odds_features": True, "race_samples": 64, "action_v
 BATCH = 512
 
 
+def _positions(
+    rules: RuleSet,
+    xs: list[np.ndarray],
+    gids: list[np.ndarray],
+    ys: list[np.ndarray],
+    cut: np.ndarray,
+) -> dict[str, np.ndarray]:
+    """The arrays of a shard from its chunks: a small ``keep`` of a few games may keep no
+    position at all, and a concatenation of nothing has no shape to give."""
+    width = BatchObserver(rules, **OBSERVER).size
+    return {
+        "x": np.concatenate([np.empty((0, rules.num_players, width), np.float16), *xs]),
+        "gid": np.concatenate([np.empty(0, np.int64), *gids]),
+        "y": np.concatenate(ys),
+        "truncated": cut,
+    }
+
+
 def generate(
     rules: RuleSet,
     policies: list[PolicyAgent],
@@ -100,12 +118,7 @@ def generate(
             done |= ended
         ys.append(win_shares(final))
         cut.append(truncated)
-    return {
-        "x": np.concatenate(xs),
-        "gid": np.concatenate(gids),
-        "y": np.concatenate(ys),
-        "truncated": np.concatenate(cut),
-    }
+    return _positions(rules, xs, gids, ys, np.concatenate(cut))
 
 
 def exact_positions(
@@ -121,17 +134,12 @@ def exact_positions(
         kept = np.flatnonzero(rng.random(len(game.states)) < keep)
         states += [game.states[i] for i in kept]
         gids.append(np.full(len(kept), g))
-        ys.append(game.shares)
+        ys.append(game.shares[None])
     x = [
         seat_observations(states[i : i + BATCH], OBSERVER).astype(np.float16)
         for i in range(0, len(states), BATCH)
     ]
-    return {
-        "x": np.concatenate(x),
-        "gid": np.concatenate(gids),
-        "y": np.stack(ys),
-        "truncated": np.zeros(games, bool),
-    }
+    return _positions(rules, x, gids, ys, np.zeros(games, bool))
 
 
 def cached_shard(cache: Path, name: str, make) -> Path:
