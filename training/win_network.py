@@ -67,10 +67,12 @@ def _positions(
     cut: np.ndarray,
 ) -> dict[str, np.ndarray]:
     """The arrays of a shard from its chunks: a small ``keep`` of a few games may keep no
-    position at all, and a concatenation of nothing has no shape to give."""
-    width = BatchObserver(rules, **OBSERVER).size
+    position at all, and a concatenation of nothing has no shape to give (an observer is
+    built for the rows' width only then)."""
+    if not xs:
+        xs = [np.empty((0, rules.num_players, BatchObserver(rules, **OBSERVER).size), np.float16)]
     return {
-        "x": np.concatenate([np.empty((0, rules.num_players, width), np.float16), *xs]),
+        "x": np.concatenate(xs),
         "gid": np.concatenate([np.empty(0, np.int64), *gids]),
         "y": np.concatenate(ys),
         "truncated": cut,
