@@ -20,6 +20,7 @@ import numpy as np
 
 from camelup_env import compile_notice, odds
 from camelup_env.batch import BatchGames, BatchObserver, random_streams
+from camelup_env.batch.afterstates import afterstates
 from camelup_env.batch.playout import play_to_end
 from camelup_env.envs.single_agent import SingleAgentEnv
 from camelup_env.envs.vector import SingleAgentVectorEnv
@@ -44,7 +45,8 @@ def compile_all() -> None:
 
 
 def _batch_core(rules: RuleSet, threads: int) -> None:
-    """Every kernel of :class:`BatchGames` and :class:`BatchObserver` on ``threads``."""
+    """Every kernel of :class:`BatchGames`, :class:`BatchObserver` and
+    :func:`~camelup_env.batch.afterstates.afterstates` on ``threads``."""
     n = 4
     games = BatchGames(rules, n, seed=0, threads=threads)
     observer = BatchObserver(rules)
@@ -53,6 +55,7 @@ def _batch_core(rules: RuleSet, threads: int) -> None:
     games.step_unchecked(games.random_actions(streams, np.arange(2)), autoreset=True)
     games.reset(np.arange(1), seed=2)
     observer.observe(games, games.current_player)
+    afterstates(games)
     copies = BatchGames.from_states(games.to_states(), seed=3)
     copies.threads = threads
 

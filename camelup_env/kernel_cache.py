@@ -26,6 +26,7 @@ KERNEL_MODULES = (
     "camelup_env.batch.kernels",
     "camelup_env.batch.observation_kernels",
     "camelup_env.batch.luck_kernels",
+    "camelup_env.batch.afterstate_kernels",
 )
 
 
