@@ -82,7 +82,9 @@ def share_interval(
     z2 = Z95 * Z95 / n_eff
     centre = (mean + z2 / 2) / (1 + z2)
     width = Z95 / (1 + z2) * math.sqrt(spread / n_eff + z2 / (4 * n_eff))
-    return mean, max(0.0, centre - width), min(1.0, centre + width)
+    # Wilson's interval holds its share; at a share of exactly 0 or 1 the rounding of
+    # centre -/+ width can put that end a hair past it (1 - 1e-16), so the ends are held to it
+    return mean, min(mean, max(0.0, centre - width)), max(mean, min(1.0, centre + width))
 
 
 def bracket(low: float, high: float, form: str = ".3f") -> str:

@@ -197,5 +197,7 @@ def _wrapped(label: str) -> str:
 
 
 def _known(error: float) -> float:
-    """An error bar's length, 0 (no bar) where the interval is not known (one seed)."""
-    return 0.0 if math.isnan(error) else error
+    """An error bar's length, 0 (no bar) where the interval is not known (one seed); never
+    negative, which matplotlib refuses: an interval's end that rounding puts a hair inside its
+    share (a share of exactly 0 or 1) is no bar on that side."""
+    return 0.0 if math.isnan(error) else max(0.0, error)
