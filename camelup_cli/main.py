@@ -32,6 +32,7 @@ SUBCOMMANDS: dict[str, str] = {
     "agents": "agents.cli",
     "play": "agents.play",
     "tournament": "tournament.cli",
+    "ladder": "tournament.ladder.cli",
     "replay": "tournament.replay",
     "serve": "webapp.serve",
 }

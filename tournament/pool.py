@@ -230,22 +230,35 @@ class _Worker:
 
 
 def run_games(
-    todo: Sequence[GameSpec], setup: MatchSetup, workers: int, on_record: Callable[[dict], None]
+    todo: Sequence[GameSpec],
+    setup: MatchSetup,
+    workers: int,
+    on_record: Callable[[dict], None],
+    more: Callable[[], Sequence[GameSpec]] | None = None,
 ) -> None:
     """Play ``todo`` on ``workers`` game workers, calling ``on_record(record)`` as each ends
-    (in the order games finish)."""
+    (in the order games finish). ``more``, if given, is asked for further games whenever the
+    queue runs dry (a ladder plays on with its bots warm); the run ends when it has none and
+    the games in flight are done."""
     if not todo:
         return
     ctx = mp.get_context("spawn")  # a fresh interpreter: the parent may run threads
     pending = list(reversed(todo))
+
+    def refill() -> bool:
+        if not pending and more is not None:
+            pending.extend(reversed(more()))
+        return bool(pending)
+
     retried: set[int] = set()
-    cpus = worker_cpus(min(workers, len(todo)))
-    pool = [_Worker(ctx, setup, i, cpus[i]) for i in range(min(workers, len(todo)))]
+    count = workers if more is not None else min(workers, len(todo))
+    cpus = worker_cpus(count)
+    pool = [_Worker(ctx, setup, i, cpus[i]) for i in range(count)]
     try:
         for w in pool:
-            w.send(pending.pop())
-            if not pending:
+            if not refill():
                 break
+            w.send(pending.pop())
         while any(w.task is not None for w in pool):
             busy = {w.conn: w for w in pool if w.task is not None}
             for conn in wait(list(busy)):
@@ -271,7 +284,7 @@ def run_games(
                 else:
                     on_record(record)
                 w.task = None
-                if pending:
+                if refill():
                     w.send(pending.pop())
     finally:
         for w in pool:

@@ -89,20 +89,29 @@ def run_games_ray(
     workers: int | None,
     on_record: Callable[[dict], None],
     address: str | None = None,
+    more: Callable[[], Sequence[GameSpec]] | None = None,
 ) -> None:
     """Play ``todo`` on Ray game workers (``workers`` of them, default one per CPU of the
-    cluster), calling ``on_record(record)`` as each game ends, like
-    :func:`tournament.pool.run_games`."""
+    cluster), calling ``on_record(record)`` as each game ends and asking ``more`` for further
+    games when the queue runs dry, like :func:`tournament.pool.run_games`."""
     if not todo:
         return
     import ray
 
     connect(address, workers)
-    count = min(workers or int(ray.cluster_resources().get("CPU", 1)), len(todo))
+    count = workers or int(ray.cluster_resources().get("CPU", 1))
+    if more is None:
+        count = min(count, len(todo))
     actor = ray.remote(num_cpus=1)(_GameWorker)
     # actor handles: Ray's types do not describe their remote methods
     pool: list[Any] = [actor.remote(setup, i) for i in range(max(count, 1))]
     pending = list(reversed(todo))
+
+    def refill() -> bool:
+        if not pending and more is not None:
+            pending.extend(reversed(more()))
+        return bool(pending)
+
     retried: set[int] = set()
     running: dict = {}  # object ref -> (worker index, spec)
 
@@ -112,7 +121,7 @@ def run_games_ray(
 
     try:
         for i in range(len(pool)):
-            if pending:
+            if refill():
                 send(i)
         while running:
             ready, _ = ray.wait(list(running), num_returns=1)
@@ -130,7 +139,7 @@ def run_games_ray(
                 pool[i] = actor.remote(setup, i)
             else:
                 on_record(record)
-            if pending:
+            if refill():
                 send(i)
     finally:
         for worker in pool:
