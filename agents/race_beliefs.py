@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from camelup_env.game.state import GameState
+from camelup_env.game.state import HIDDEN, GameState
 
 Pile = tuple[tuple[int, int], ...]
 
@@ -161,3 +161,40 @@ def new_card_payouts(pile: Pile, beliefs: np.ndarray, payouts: tuple[int, ...]) 
     if not pile:
         return np.full(beliefs.shape[1], float(payouts[0]))
     return _correct_before(beliefs)[len(pile)] @ _paid(payouts, len(pile))
+
+
+def deal_from_beliefs(
+    view: GameState, beliefs: tuple[np.ndarray, np.ndarray], rng: np.random.Generator
+) -> GameState:
+    """A complete game consistent with a seat's public view, its hidden race cards drawn from
+    ``beliefs`` (winner pile, loser pile, as :meth:`RaceCardReader.update` gives them): card by
+    card in pile order, each among the colours its owner has not placed yet in this deal
+    (R4.4: one card per colour), weighed by its belief row (uniformly where the row leaves no
+    colour); each hidden hand the colours its owner has left."""
+    n = view.rules.n_racing
+    used: dict[int, int] = {}  # owner -> bit mask of colours placed (seen or dealt)
+    for pile in (view.winner_pile, view.loser_pile):
+        for owner, camel in pile:
+            if camel != HIDDEN:
+                used[owner] = used.get(owner, 0) | 1 << camel
+    piles = []
+    for pile, rows in zip((view.winner_pile, view.loser_pile), beliefs, strict=True):
+        dealt = []
+        for (owner, camel), row in zip(pile, rows, strict=True):
+            if camel == HIDDEN:
+                free = np.array([not used.get(owner, 0) >> c & 1 for c in range(n)], float)
+                weight = np.maximum(row, 0.0) * free
+                weight = weight if weight.sum() > 0 else free
+                camel = int(rng.choice(n, p=weight / weight.sum()))
+                used[owner] = used.get(owner, 0) | 1 << camel
+            dealt.append((owner, camel))
+        piles.append(tuple(dealt))
+    full = (1 << n) - 1
+    hands = tuple(
+        full & ~used.get(seat, 0) if hand == HIDDEN else hand
+        for seat, hand in enumerate(view.hands)
+    )
+    out = view.copy()
+    out.winner_pile, out.loser_pile = piles
+    out.hands = hands
+    return out

@@ -15,6 +15,7 @@ if TYPE_CHECKING:
 TRAINERS: dict[str, str] = {
     "sb3": "training.sb3_trainer",
     "rllib": "training.rllib_trainer",
+    "afterstate": "training.afterstate.trainer",
 }
 
 
@@ -37,7 +38,8 @@ def add_trainer_flag(parser: argparse.ArgumentParser) -> None:
         choices=list(TRAINERS),
         default="sb3",
         help="sb3: MaskablePPO (docs/training.md); rllib: RLlib's PPO on Ray "
-        "(docs/distributed.md); `--trainer rllib --help` lists its settings",
+        "(docs/distributed.md); afterstate: every seat's chance to win over afterstates "
+        "(docs/afterstate.md); `--trainer NAME --help` lists its settings",
     )
 
 

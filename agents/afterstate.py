@@ -1,0 +1,222 @@
+"""The afterstate player: every legal move's outcomes valued by each seat's chance to win, the
+move with the best exact expectation over the dice taken (max^n: the mover takes its own entry).
+
+This is how backgammon's learners play (TD-Gammon: value the position after the move, average
+over the dice exactly, take the best). On each move:
+
+1. **Hidden cards dealt from a reading.** The mover sees its own race cards, not the other
+   seats' colours (R10). The piles' hidden cards are read as the champion reads them
+   (:class:`agents.race_beliefs.RaceCardReader`: the camel each card backs, weighed by the race
+   odds of when it was placed) and ``deals`` complete games are drawn from that reading
+   (:func:`agents.race_beliefs.deal_from_beliefs`), from the player's own seeded generator.
+2. **Afterstates.** Every legal action and every outcome it can lead to (each die left and
+   each of its faces for a pyramid tile, R4.3), with exact chances, on the batch core
+   (:func:`camelup_env.batch.afterstates.afterstates`), for every deal.
+3. **Values.** An outcome that ends the race is worth its win shares under each deal (the
+   cards then decide, R7.2); any other is valued by the player's value function
+   (:class:`AfterstateValue`): a learned network (:class:`NetworkValue`, reading the mover's
+   own observation only, so the deal cannot change it), the equity model
+   (:class:`EquityValue`) or the win network (:class:`WinNetworkValue`, every seat's
+   observation); the last two read each deal's cards, so every deal is valued.
+4. **Choice.** Each action's chances are the outcomes' values weighed by their chances and
+   averaged over the deals; the mover takes the action with its own highest chance (ties: the
+   lowest action index).
+
+Deterministic given the seed of :meth:`AfterstateAgent.reset` (a tournament passes each game's).
+``docs/afterstate.md`` has the method, the gate (which value this choice rule needs) and every
+training attempt with its paired figure.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Protocol
+
+import numpy as np
+
+from agents.afterstate_network import (
+    AfterstateNetwork,
+    load_afterstate_network,
+    relative_to_seats,
+)
+from agents.base import Agent, Observation
+from agents.race_beliefs import RaceCardReader, deal_from_beliefs
+from camelup_env import odds
+from camelup_env.batch import BatchGames, BatchObserver
+from camelup_env.batch.afterstates import afterstates
+from camelup_env.batch.win_chances import network_chances
+from camelup_env.game.rewards import win_shares
+from camelup_env.game.rules import RuleSet
+from camelup_env.game.state import HIDDEN, GameState
+from camelup_env.odds.win import WinModel, load_win_model
+from camelup_env.odds.win_network import WinNetwork
+
+#: complete games drawn from the reading of the hidden cards, per move
+DEALS = 8
+#: the race odds the reading weighs new cards by (the champion's default)
+RACE_SAMPLES = 1000
+
+
+class AfterstateValue(Protocol):
+    """Each seat's chance to win positions of a batch, as ``viewer`` may judge them."""
+
+    #: whether the value reads the dealt hidden cards (then every deal is valued, else one)
+    reads_hidden_cards: bool
+
+    def check_rules(self, rules: RuleSet) -> None:
+        """Refuse, saying why, a rule set the value cannot judge."""
+
+    def chances(self, games: BatchGames, rows: np.ndarray, viewer: int) -> np.ndarray:
+        """``(len(rows), players)`` in seat order: each seat's chance to win the games at
+        ``rows`` (running games), judged by ``viewer``."""
+        ...
+
+
+class NetworkValue:
+    """A learned :class:`~agents.afterstate_network.AfterstateNetwork` on the viewer's own
+    ``camelup_v1`` observation (which holds no other seat's card colour)."""
+
+    reads_hidden_cards = False
+
+    def __init__(self, network: AfterstateNetwork) -> None:
+        self.network = network
+        self._observers: dict[RuleSet, BatchObserver] = {}
+
+    def check_rules(self, rules: RuleSet) -> None:
+        self.network.check_rules(rules)
+
+    def chances(self, games: BatchGames, rows: np.ndarray, viewer: int) -> np.ndarray:
+        observer = self._observers.get(games.rules)
+        if observer is None:
+            observer = self._observers[games.rules] = BatchObserver(
+                games.rules, **self.network.observer
+            )
+        obs = observer.observe(games, viewer, rows)
+        return relative_to_seats(self.network.chances(obs), np.full(len(rows), viewer))
+
+
+class EquityValue:
+    """The shipped equity win model (:mod:`camelup_env.odds.win`): each seat's coins plus what
+    it holds, at the exact leg odds and the race estimate, on every deal (the model would
+    otherwise draw a public view's hidden cards itself, from today's odds rather than the
+    reading, at many times the cost)."""
+
+    reads_hidden_cards = True
+
+    def __init__(self, model: WinModel | None = None) -> None:
+        self.model = model
+        self._models: dict[RuleSet, WinModel] = {}
+
+    def check_rules(self, rules: RuleSet) -> None:
+        self._model(rules)
+
+    def _model(self, rules: RuleSet) -> WinModel:
+        if self.model is not None:
+            return self.model
+        if rules not in self._models:
+            self._models[rules] = load_win_model(rules)
+        return self._models[rules]
+
+    def chances(self, games: BatchGames, rows: np.ndarray, viewer: int) -> np.ndarray:
+        return np.asarray(self._model(games.rules)(games.to_states(rows)))
+
+
+class WinNetworkValue:
+    """A shipped win network (:mod:`camelup_env.odds.win_network`): every seat's own
+    observation of a dealt game, its cards included; valued on every deal."""
+
+    reads_hidden_cards = True
+
+    def __init__(self, network: WinNetwork | None = None) -> None:
+        self.network = network
+        self._networks: dict[RuleSet, WinNetwork] = {}
+
+    def check_rules(self, rules: RuleSet) -> None:
+        self._network(rules)
+
+    def _network(self, rules: RuleSet) -> WinNetwork:
+        if self.network is not None:
+            self.network.check_rules(rules)
+            return self.network
+        if rules not in self._networks:
+            network = load_win_model(rules).network
+            if network is None or network.players != rules.num_players:
+                raise ValueError(
+                    f"no win network is shipped for {rules.preset} with {rules.num_players} players"
+                )
+            self._networks[rules] = network
+        return self._networks[rules]
+
+    def chances(self, games: BatchGames, rows: np.ndarray, viewer: int) -> np.ndarray:
+        return network_chances(self._network(games.rules), games.to_states(rows))
+
+
+class AfterstateAgent(Agent):
+    """The 1-ply afterstate choice of the module docstring over ``value``."""
+
+    description = "each move's outcomes valued by every seat's chance to win, exact over the dice"
+    per_game = True  # the reader's memory of the piles (agents.race_beliefs)
+
+    def __init__(
+        self, value: AfterstateValue, deals: int = DEALS, greed: float = 8.0, seed: int = 0
+    ) -> None:
+        if deals < 1:
+            raise ValueError(f"deals must be >= 1, got {deals}")
+        self.value = value
+        self.deals = int(deals)
+        self.reader = RaceCardReader(greed)
+        self.seed = seed
+        self.rng = np.random.default_rng(seed)
+
+    def reset(self, seed: int | None = None) -> None:
+        self.reader.reset()
+        self.rng = np.random.default_rng(self.seed if seed is None else seed)
+
+    def warmup(self, public_state: GameState) -> None:
+        self.value.check_rules(public_state.rules)
+        self.choose(public_state)
+        self.reset()
+
+    def act(self, observation: Observation, public_state: GameState) -> int:
+        return self.choose(public_state)
+
+    def choose(self, s: GameState) -> int:
+        """The action with the mover's highest expected chance (ties: the lowest index)."""
+        return int(np.argmax(self.action_chances(s)[:, s.current]))
+
+    def action_chances(self, s: GameState) -> np.ndarray:
+        """``(actions, players)``: each seat's chance to win after each action, exact over
+        the dice and averaged over the deals; ``-inf`` rows for illegal actions."""
+        me = s.current
+        race = odds.position_odds(s, RACE_SAMPLES).race
+        beliefs = self.reader.update(s, me, race.winner, race.loser)
+        hidden = any(c == HIDDEN for _, c in (*s.winner_pile, *s.loser_pile))
+        # nothing hidden on the piles: one deal, the others' hands being what they have left
+        deals = [
+            deal_from_beliefs(s, beliefs, self.rng) for _ in range(self.deals if hidden else 1)
+        ]
+        after = afterstates(BatchGames.from_states(deals))
+        values = win_shares(after.games.state.coins)  # right for the rows that end the race
+        running = np.flatnonzero(~after.ended)
+        if self.value.reads_hidden_cards:
+            values[running] = self.value.chances(after.games, running, me)
+        else:  # every deal's running rows equal the first deal's in the mover's eyes
+            first = running[running < after.offsets[1]]
+            judged = self.value.chances(after.games, first, me)
+            per_deal = after.offsets[1]
+            values[running] = judged[np.searchsorted(first, running % per_deal)]
+        return after.expect(values).mean(axis=0)
+
+
+def load(spec: str, deals: int = DEALS, greed: float = 8.0, seed: int = 0) -> AfterstateAgent:
+    """``afterstate:SPEC``: a learned network file (``path/to/value.npz``), or one of the
+    values that exist without learning - ``equity`` (the equity win model) or
+    ``win-network`` (the shipped win network of the game's rule set)."""
+    value: AfterstateValue
+    if spec == "equity":
+        value = EquityValue()
+    elif spec == "win-network":
+        value = WinNetworkValue()
+    else:
+        value = NetworkValue(load_afterstate_network(Path(spec)))
+    return AfterstateAgent(value, deals=deals, greed=greed, seed=seed)

@@ -1,0 +1,127 @@
+"""A learned value of afterstates: every seat's chance to win, read from one seat's observation.
+
+The afterstate player (:mod:`agents.afterstate`) compares the positions its moves lead to by
+every seat's chance to win there. This network gives those chances: it reads the ``camelup_v1``
+observation of a position **from the seat that is choosing** (its public view and its own cards:
+another seat's race-card colours are never in it, R10) and gives one score per seat, in the
+observation's relative order (slot 0 the viewer, then the others in turn order); a softmax over
+the slots gives the chances. One network serves every seat, as the observation is relative.
+
+It is learned by :mod:`training.afterstate` (self-play on the batch core with exact-expectation
+targets) and stored with :mod:`camelup_env.odds.network_file` (plain arrays and a JSON header,
+nothing that runs); its header says which rule set and player count it reads and with which
+observer settings (:data:`camelup_env.odds.win_network.OBSERVER_KEYS`), and how it was trained.
+Inference is numpy: a bot needs no torch.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from camelup_env.game.rules import RuleSet
+from camelup_env.odds.network_file import forward, read_network, save_network
+from camelup_env.odds.win_network import OBSERVER_KEYS
+
+#: the header's ``kind``: a file of another kind of network is refused by name
+KIND = "afterstate-value"
+
+
+@dataclass(frozen=True, eq=False)
+class AfterstateNetwork:
+    """Every seat's chance to win from one seat's observation (module docstring)."""
+
+    preset: str
+    players: int
+    observer: dict[str, Any]
+    mean: np.ndarray
+    scale: np.ndarray
+    layers: tuple[tuple[np.ndarray, np.ndarray], ...]
+    #: how the file was made (trainer settings, games seen): shown, never executed
+    training: dict[str, Any] = field(default_factory=dict)
+
+    def chances(self, obs: np.ndarray) -> np.ndarray:
+        """``(B, players)`` chances to win, slot ``k`` the seat ``k`` places after the
+        viewer, of observations ``(B, F)`` (each row from its viewer's seat)."""
+        z = forward(obs, self.mean, self.scale, self.layers)
+        z = z - z.max(axis=1, keepdims=True)
+        e = np.exp(z)
+        return e / e.sum(axis=1, keepdims=True)
+
+    def check_rules(self, rules: RuleSet) -> None:
+        if rules.preset != self.preset or rules.num_players != self.players:
+            raise ValueError(
+                f"this afterstate network reads {self.preset} games of {self.players} "
+                f"players, not {rules.preset} of {rules.num_players}"
+            )
+
+
+def save_afterstate_network(
+    path: Path,
+    network: AfterstateNetwork,
+) -> None:
+    """Write ``network`` to ``path`` (:func:`load_afterstate_network` reads it back)."""
+    meta = {
+        "kind": KIND,
+        "preset": network.preset,
+        "players": network.players,
+        "observer": network.observer,
+        "training": network.training,
+    }
+    save_network(path, meta, network.mean, network.scale, network.layers)
+
+
+def load_afterstate_network(path: Path) -> AfterstateNetwork:
+    """An :class:`AfterstateNetwork` from ``path``, checked; a one-line ValueError naming the
+    file and what is wrong otherwise. Plain arrays only: a file cannot run code."""
+    meta, mean, scale, layers = read_network(path, "an afterstate-network")
+    if not (
+        meta is not None
+        and meta.get("kind") == KIND
+        and isinstance(meta.get("preset"), str)
+        and isinstance(meta.get("players"), int)
+        and isinstance(meta.get("observer"), dict)
+        and set(meta["observer"]) == set(OBSERVER_KEYS)
+        and isinstance(meta.get("training", {}), dict)
+    ):
+        raise ValueError(
+            f"{path}: meta must be JSON with kind {KIND!r}, preset, players and observer "
+            f"({', '.join(OBSERVER_KEYS)})"
+        )
+    width = layers[-1][0].shape[1]
+    if width != meta["players"]:
+        raise ValueError(
+            f"{path}: the last layer must give one score per seat ({meta['players']}), not {width}"
+        )
+    return AfterstateNetwork(
+        meta["preset"],
+        meta["players"],
+        meta["observer"],
+        mean,
+        scale,
+        layers,
+        meta.get("training", {}),
+    )
+
+
+def relative_to_seats(chances: np.ndarray, viewers: np.ndarray | Sequence[int]) -> np.ndarray:
+    """Rows of chances in relative order (slot ``k``: ``k`` seats after the row's viewer)
+    rearranged into seat order."""
+    chances = np.asarray(chances)
+    n = chances.shape[1]
+    seats = (np.asarray(viewers)[:, None] + np.arange(n)) % n
+    out = np.empty_like(chances)
+    np.put_along_axis(out, seats, chances, axis=1)
+    return out
+
+
+def seats_to_relative(values: np.ndarray, viewers: np.ndarray | Sequence[int]) -> np.ndarray:
+    """Rows in seat order rearranged into each row's viewer's relative order."""
+    values = np.asarray(values)
+    n = values.shape[1]
+    seats = (np.asarray(viewers)[:, None] + np.arange(n)) % n
+    return np.take_along_axis(values, seats, axis=1)

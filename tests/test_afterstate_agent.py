@@ -1,0 +1,253 @@
+"""The afterstate player and its value file (agents/afterstate.py, agents/afterstate_network.py).
+
+* the choice is the exact expectation over the dice: checked against the engine's own
+  ``chance_outcomes`` / ``apply_outcome`` with a value of known form;
+* hidden information stays hidden (R10): another seat's hidden race card changes neither the
+  value's input rows nor the player's chances nor its choice;
+* the reading's deals respect R4.4 (one card per colour per seat);
+* the file is plain arrays and JSON, refused with one line when it is not an afterstate value.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import agents
+from agents.afterstate import AfterstateAgent, NetworkValue
+from agents.afterstate_network import (
+    AfterstateNetwork,
+    load_afterstate_network,
+    relative_to_seats,
+    save_afterstate_network,
+    seats_to_relative,
+)
+from agents.race_beliefs import deal_from_beliefs
+from camelup_env import (
+    RuleSet,
+    apply_action,
+    apply_outcome,
+    chance_outcomes,
+    legal_action_indices,
+    new_game,
+)
+from camelup_env.batch import BatchGames, BatchObserver
+from camelup_env.game.state import HIDDEN, GameState
+from camelup_env.observation import public_view
+
+RAW = {"odds_features": False, "race_samples": 64, "action_values": False}
+
+
+def random_network(rules: RuleSet, seed: int = 0) -> AfterstateNetwork:
+    """An untrained network of the raw observation's width (a value like any other)."""
+    width = BatchObserver(rules, **RAW).size
+    rng = np.random.default_rng(seed)
+    layers = (
+        (rng.normal(0, 0.05, (width, 16)).astype(np.float32), np.zeros(16, np.float32)),
+        (rng.normal(0, 0.5, (16, rules.num_players)).astype(np.float32), rng.normal(0, 0.1, 4)),
+    )
+    layers = tuple((w, np.asarray(b, np.float32)) for w, b in layers)
+    return AfterstateNetwork(
+        rules.preset,
+        rules.num_players,
+        RAW,
+        np.zeros(width, np.float32),
+        np.ones(width, np.float32),
+        layers,
+    )
+
+
+def played(rules: RuleSet, seed: int, steps: int) -> GameState:
+    """A position after ``steps`` random moves (the pyramid a third of the time), so race
+    cards lie on the piles."""
+    rng = np.random.default_rng(seed)
+    state = new_game(rules, seed=seed)
+    for _ in range(steps):
+        legal = legal_action_indices(state)
+        action = 5 if 5 in legal and rng.random() < 0.3 else int(rng.choice(legal))
+        state, _ = apply_action(state, action, rng)
+        if state.game_over:
+            break
+    return state
+
+
+def position_with_hidden_cards(rules: RuleSet) -> GameState:
+    """A running position where some seat other than the mover has a card on a pile."""
+    for seed in range(200):
+        s = played(rules, seed, 30)
+        others = [o for o, _ in (*s.winner_pile, *s.loser_pile) if o != s.current]
+        if not s.game_over and others:
+            return s
+    raise AssertionError("no position with another seat's race card")
+
+
+def swapped_card(s: GameState) -> GameState:
+    """``s`` with another seat's first race card backing another camel it does not hold yet:
+    a different truth behind the same public view of the mover."""
+    n = s.rules.n_racing
+    piles = [list(s.winner_pile), list(s.loser_pile)]
+    for pile in piles:
+        for k, (owner, camel) in enumerate(pile):
+            if owner == s.current:
+                continue
+            placed = {c for p in piles for o, c in p if o == owner}
+            spare = [c for c in range(n) if c not in placed]
+            if not spare:
+                continue
+            pile[k] = (owner, spare[0])
+            hands = list(s.hands)
+            hands[owner] = (hands[owner] | 1 << camel) & ~(1 << spare[0])
+            out = s.copy()
+            out.winner_pile, out.loser_pile = tuple(piles[0]), tuple(piles[1])
+            out.hands = tuple(hands)
+            return out
+    raise AssertionError("no card to swap")
+
+
+class CoinsValue:
+    """A value of known form for the oracle test: chances a softmax of the coins."""
+
+    reads_hidden_cards = False
+
+    def check_rules(self, rules: RuleSet) -> None:
+        pass
+
+    def chances(self, games: BatchGames, rows: np.ndarray, viewer: int) -> np.ndarray:
+        z = games.state.coins[rows].astype(float) / 3.0
+        e = np.exp(z - z.max(axis=1, keepdims=True))
+        return e / e.sum(axis=1, keepdims=True)
+
+
+def test_the_choice_is_the_exact_expectation_over_the_dice() -> None:
+    rules = RuleSet("classic", num_players=4)
+    value = CoinsValue()
+    for seed in range(6):
+        s = played(rules, seed, 8 + 5 * seed)
+        if s.game_over:
+            continue
+        agent = AfterstateAgent(value, deals=1)
+        view = public_view(s, s.current)
+        got = agent.action_chances(view)
+        # the oracle: the engine's outcomes of the one deal the agent drew (the same seed)
+        dealt = deal_from_beliefs(
+            view,
+            AfterstateAgent(value).reader.update(view, s.current, *_race(view)),
+            np.random.default_rng(0),
+        )
+        for a in legal_action_indices(s):
+            want = np.zeros(rules.num_players)
+            for roll, p in chance_outcomes(dealt, a):
+                new, _ = apply_outcome(dealt, a, roll)
+                if new.game_over:
+                    coins = np.array(new.coins)
+                    won = coins == coins.max()
+                    chance = won / won.sum()
+                else:
+                    games = BatchGames.from_states([new])
+                    chance = value.chances(games, np.array([0]), s.current)[0]
+                want += float(p) * chance
+            np.testing.assert_allclose(got[a], want, atol=1e-12)
+        assert agent.choose(view) == int(np.argmax(got[:, s.current]))
+        illegal = sorted(set(range(got.shape[0])) - set(legal_action_indices(s)))
+        assert np.all(np.isneginf(got[illegal]))
+
+
+def _race(view: GameState) -> tuple[np.ndarray, np.ndarray]:
+    from agents.afterstate import RACE_SAMPLES
+    from camelup_env import odds
+
+    race = odds.position_odds(view, RACE_SAMPLES).race
+    return race.winner, race.loser
+
+
+@pytest.mark.parametrize("preset", ["classic", "second_edition"])
+def test_another_seats_hidden_card_changes_nothing_the_player_reads(preset: str) -> None:
+    """R10: the value's input rows, the chances and the choice are the same whichever camel
+    another seat's hidden card backs."""
+    rules = RuleSet(preset, num_players=4)
+    s = position_with_hidden_cards(rules)
+    t = swapped_card(s)
+    assert s != t and public_view(s, s.current) == public_view(t, s.current)
+    observer = BatchObserver(rules, **RAW)
+    for seat in range(rules.num_players):  # the value's input, from the seat that chose
+        rows = [observer.observe(BatchGames.from_states([x]), seat) for x in (s, t)]
+        if seat == s.current:
+            np.testing.assert_array_equal(*rows)
+    network = random_network(rules) if preset == "classic" else None
+    if network is None:
+        return
+    chances = []
+    for truth in (s, t):
+        agent = AfterstateAgent(NetworkValue(network), deals=4, seed=3)
+        chances.append(agent.action_chances(public_view(truth, truth.current)))
+    np.testing.assert_array_equal(*chances)
+
+
+def test_deals_follow_the_reading_and_r4_4() -> None:
+    rules = RuleSet("classic", num_players=4)
+    s = position_with_hidden_cards(rules)
+    view = public_view(s, s.current)
+    n = rules.n_racing
+    piles = (view.winner_pile, view.loser_pile)
+    beliefs = tuple(np.full((len(p), n), 1.0 / n) for p in piles)
+    rng = np.random.default_rng(0)
+    for _ in range(50):
+        dealt = deal_from_beliefs(view, beliefs, rng)  # type: ignore[arg-type]
+        dealt.validate()
+        for seat in range(rules.num_players):
+            cards = [c for o, c in (*dealt.winner_pile, *dealt.loser_pile) if o == seat]
+            assert HIDDEN not in cards and len(set(cards)) == len(cards)  # R4.4
+            assert dealt.hands[seat] == ((1 << n) - 1) & ~sum(1 << c for c in cards)
+        for shown, got in zip(
+            (*view.winner_pile, *view.loser_pile),
+            (*dealt.winner_pile, *dealt.loser_pile),
+            strict=True,
+        ):
+            assert shown[0] == got[0] and (shown[1] == HIDDEN or shown[1] == got[1])
+
+
+def test_seat_order_conversions_are_inverse() -> None:
+    rng = np.random.default_rng(0)
+    values = rng.random((20, 5))
+    viewers = rng.integers(5, size=20)
+    rel = seats_to_relative(values, viewers)
+    assert np.all(rel[:, 0] == values[np.arange(20), viewers])
+    np.testing.assert_array_equal(relative_to_seats(rel, viewers), values)
+
+
+def test_the_value_file_round_trips_and_plays_by_spec(tmp_path: Path) -> None:
+    rules = RuleSet("classic", num_players=4)
+    network = random_network(rules)
+    path = tmp_path / "value.npz"
+    save_afterstate_network(path, network)
+    back = load_afterstate_network(path)
+    obs = np.random.default_rng(1).random((7, network.mean.size)).astype(np.float32)
+    np.testing.assert_array_equal(back.chances(obs), network.chances(obs))
+    agent = agents.make(f"afterstate:{path}")
+    s = played(rules, 2, 10)
+    action = agent(None, public_view(s, s.current))  # type: ignore[arg-type]
+    assert action in legal_action_indices(s)
+
+
+def test_a_file_that_is_no_afterstate_value_is_refused_in_one_line(tmp_path: Path) -> None:
+    rules = RuleSet("classic", num_players=4)
+    network = random_network(rules)
+    path = tmp_path / "value.npz"
+    save_afterstate_network(path, network)
+    with np.load(path, allow_pickle=False) as data:
+        arrays = {k: data[k] for k in data.files}
+    cases = {
+        "kind": {**arrays, "meta": np.array(json.dumps({"kind": "win-network"}))},
+        "width": {**arrays, "w1": arrays["w1"][:, :3], "b1": arrays["b1"][:3]},
+        "pickle": {**arrays, "w0": np.array([[object()]], dtype=object)},
+    }
+    expected = {"kind": "meta must be JSON", "width": "one score per seat", "pickle": "not a"}
+    for name, broken in cases.items():
+        bad = tmp_path / f"{name}.npz"
+        np.savez(bad, **broken)  # type: ignore[arg-type]
+        with pytest.raises(ValueError, match=expected[name]) as err:
+            load_afterstate_network(bad)
+        assert "\n" not in str(err.value) and str(bad) in str(err.value)

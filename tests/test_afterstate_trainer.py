@@ -1,0 +1,91 @@
+"""The afterstate learner (training/afterstate/trainer.py): a tiny real run, its resume, its
+targets and its refusals."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import agents
+from agents.afterstate_network import load_afterstate_network
+from camelup_cli.main import main as camelup
+from camelup_env import RuleSet, legal_action_indices
+from camelup_env.batch import BatchGames, random_streams
+from camelup_env.batch.afterstates import afterstates
+from camelup_env.observation import public_view
+from training.afterstate.trainer import AfterstateConfig, draw_outcomes, train
+
+
+def tiny(out: Path, **changes: object) -> AfterstateConfig:
+    settings: dict[str, object] = {
+        "out_dir": str(out),
+        "total_games": 12,
+        "games": 8,
+        "hidden": [16],
+        "batch_size": 64,
+        "replay_size": 2_000,
+        "snapshot_every": 6,
+        "checkpoint_every": 6,
+        "opponent_mix": {"self": 0.7, "random": 0.3},
+        **changes,
+    }
+    return AfterstateConfig(**settings)  # type: ignore[arg-type]
+
+
+def test_a_run_writes_a_playable_value_and_resumes(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    path = train(tiny(out))
+    network = load_afterstate_network(path)
+    assert (network.preset, network.players) == ("classic", 4)
+    assert network.training["games"] >= 12
+    progress = json.loads((out / "progress.json").read_text())
+    assert progress["games"] >= 12 and progress["decisions"] > 12 * 20
+    assert [s["games"] for s in progress["snapshots"]][:2] == [6, 12]
+    before = network.layers[0][0].copy()
+    train(tiny(out, total_games=24), resume=True)
+    again = json.loads((out / "progress.json").read_text())
+    assert again["games"] >= 24
+    assert not np.array_equal(load_afterstate_network(path).layers[0][0], before)  # learned on
+    agent = agents.make(f"afterstate:{path}")
+    rules = RuleSet("classic", num_players=4)
+    state = BatchGames(rules, 1, seed=5).to_states()[0]
+    assert agent(None, public_view(state, state.current)) in legal_action_indices(state)  # type: ignore[arg-type]
+
+
+def test_outcomes_are_drawn_by_their_chances() -> None:
+    rules = RuleSet("classic", num_players=4)
+    games = BatchGames(rules, 1, seed=3)
+    streams = random_streams(1, seed=4)
+    for _ in range(7):  # some dice out of the pyramid: unequal outcome counts per die
+        actions = games.random_actions(streams)
+        games.step_unchecked(np.where(games.legal_action_mask()[:, 5] == 1, 5, actions))
+    after = afterstates(games.take(np.zeros(4000, np.int64)))
+    rolls = np.flatnonzero((after.game == 0) & (after.action == 5))
+    assert len(rolls) > 3
+    drawn = draw_outcomes(after, np.full(4000, 5), np.random.default_rng(0))
+    assert np.all(after.action[drawn] == 5) and np.all(after.game[drawn] == np.arange(4000))
+    offsets = drawn - after.offsets[np.arange(4000)]
+    first = rolls - after.offsets[0]
+    counts = np.array([(offsets == k).sum() for k in first])
+    expected = after.probability[rolls] * 4000
+    assert np.all(np.abs(counts - expected) < 5 * np.sqrt(expected) + 1)
+
+
+@pytest.mark.parametrize(
+    ("flag", "value", "message"),
+    [
+        ("--opponent-mix", "{champion: 1.0}", "cannot decide batches"),
+        ("--preset", "supercup", "batch core"),
+        ("--epsilon", "2", "epsilon"),
+    ],
+)
+def test_a_bad_setting_is_one_line_before_any_game(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], flag: str, value: str, message: str
+) -> None:
+    code = camelup(["train", "--trainer", "afterstate", "--out-dir", str(tmp_path), flag, value])
+    err = capsys.readouterr().err.strip()
+    assert code == 2 and message in err and "\n" not in err
+    assert not (tmp_path / "progress.json").exists()

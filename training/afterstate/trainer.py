@@ -1,0 +1,408 @@
+"""Learn every seat's chance to win from self-play on the batch core, TD-Gammon's way.
+
+``camelup train --trainer afterstate configs/train/afterstate_classic4.yaml``
+
+What is learned is a value, not a policy: :class:`agents.afterstate_network.AfterstateNetwork`,
+each seat's chance to win a position as the seat that just moved sees it (its own
+``camelup_v1`` observation: its public view and its own cards). Every seat plays the same
+rule (:class:`agents.afterstate.AfterstateAgent`'s, max^n): list every legal action's outcomes
+with their exact chances (:func:`camelup_env.batch.afterstates.afterstates`), value each by the
+network (an outcome that ends the race by its win shares), and take the action whose outcomes
+are worth most to the mover in exact expectation over the dice.
+
+**Targets: TD(0) over the afterstate expectation.** A seat moves in game ``i`` and one of its
+action's outcomes happens: that position, seen by that seat, is a training row. Its target is
+what the next mover's choice is worth in exact expectation over that choice's dice - the value
+vector of the chosen action, read by the next mover and turned into the earlier seat's
+relative order - or the win shares when the outcome ended the race. The expectation is exact,
+so a target carries no noise of the next roll, only that of the network (backgammon's learners
+measured this as what made afterstate values learnable). Rows wait in a replay buffer; each
+step of the games is followed by ``updates`` minibatches of cross-entropy between the network's
+chances and the targets.
+
+**Exploration**: with probability ``epsilon`` a seat plays a uniformly random legal action
+(its row still learns the value of what follows). **Opponents**: ``opponent_mix`` seats
+batch-deciding players (``ppo:`` files such as the distilled ``greedy`` and ``expert``,
+``random``) in some seats of some games, so the value does not learn only its own habits;
+their moves are valued and learned from the same way.
+
+Hidden cards: a seat's value reads no other seat's card colour (its observation has none), but
+an outcome that ends the race is scored by the cards as they lie - the truth. At play time the
+agent deals the hidden cards from its reading instead (:mod:`agents.afterstate`); only the
+choice of race-ending moves during training sees more than a player would.
+
+A run folder holds ``value.npz`` (the latest network, the file the agent plays), ``snapshots/``
+(one file every ``snapshot_every`` games: the learning curve's points), ``checkpoint.pt`` (the
+network and optimizer, weights only) and ``progress.json``; ``--resume`` continues from the
+last checkpoint, new games dealt from the seed and the games already played.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+from torch import nn
+
+import agents
+from agents.afterstate_network import (
+    AfterstateNetwork,
+    relative_to_seats,
+    save_afterstate_network,
+    seats_to_relative,
+)
+from agents.batch_player import BatchPlayer, batch_capable
+from camelup_config import ConfigError, setting
+from camelup_env.batch import BatchGames, BatchObserver
+from camelup_env.batch.afterstates import Afterstates, afterstates
+from camelup_env.game.rewards import win_shares
+from camelup_env.game.rules import RuleSet
+from training import add_train_arguments, run_trainer
+from training.run_folder import open_progress, resume_command, write_progress
+from training.settings import name_setting, out_dir_setting
+
+
+@dataclass
+class AfterstateConfig:
+    """Settings of an afterstate run (module docstring)."""
+
+    name: str = name_setting("afterstate")
+    out_dir: str = out_dir_setting("runs/afterstate")
+    preset: str = setting("classic", help="Rule set (the batch core's: classic, second_edition).")
+    num_players: int = setting(4, help="Players per game.")
+    seed: int = setting(0, help="Seed of the games, the choices and the network.")
+    total_games: int = setting(20_000, help="Stop after this many finished games.")
+    games: int = setting(256, help="Games played side by side.")
+    hidden: list[int] = setting(
+        default_factory=lambda: [256, 256], help="Hidden layers of the value network."
+    )
+    learning_rate: float = setting(1e-3, help="Adam learning rate.")
+    batch_size: int = setting(1024, help="Rows per minibatch.")
+    updates: int = setting(1, help="Minibatches after each step of the games.")
+    replay_size: int = setting(200_000, help="Rows the replay buffer keeps (the newest).")
+    epsilon: float = setting(0.02, help="Chance of a uniformly random legal move.")
+    odds_features: bool = setting(
+        False,
+        help="The observation's exact leg odds and race odds (costly per outcome row: "
+        "docs/afterstate.md measures it).",
+    )
+    action_values: bool = setting(False, help="The observation's per-action expected coins.")
+    race_samples: int = setting(64, help="Rollouts behind the observation's race odds.")
+    opponent_mix: dict[str, float] = setting(
+        default_factory=lambda: {"self": 1.0},
+        help="Draw weights of each seat's player per game: 'self' (the value's own choice) or "
+        "a batch-deciding spec (ppo:FILE, random).",
+    )
+    snapshot_every: int = setting(2_000, help="Games between snapshots (curve points).")
+    checkpoint_every: int = setting(500, help="Games between checkpoints.")
+    threads: int = setting(1, help="torch threads.")
+
+    def check(self) -> None:
+        rules = RuleSet(self.preset, num_players=self.num_players)  # its own clear errors
+        if rules.preset not in ("classic", "second_edition"):
+            raise ConfigError(f"the afterstate learner plays on the batch core, not {self.preset}")
+        for name in ("total_games", "games", "batch_size", "updates", "replay_size"):
+            if getattr(self, name) < 1:
+                raise ConfigError(f"{name} must be >= 1, got {getattr(self, name)}")
+        if not 0.0 <= self.epsilon <= 1.0:
+            raise ConfigError(f"epsilon must be in [0, 1], got {self.epsilon}")
+        if not self.hidden or min(self.hidden) < 1:
+            raise ConfigError(f"hidden must list positive layer widths, got {self.hidden}")
+        if not self.opponent_mix or min(self.opponent_mix.values()) < 0:
+            raise ConfigError("opponent_mix needs non-negative weights")
+        for spec in self.opponent_mix:
+            if spec != "self" and not batch_capable(spec):
+                raise ConfigError(
+                    f"opponent {spec!r} cannot decide batches: 'self', ppo:FILE or random"
+                )
+            if spec != "self":
+                agents.check(spec)
+
+    @property
+    def observer(self) -> dict[str, Any]:
+        return {
+            "odds_features": self.odds_features,
+            "race_samples": self.race_samples,
+            "action_values": self.action_values,
+        }
+
+
+# The value network: logits per relative seat --------------------------------------------------
+def value_network(inputs: int, hidden: list[int], players: int) -> nn.Sequential:
+    layers: list[nn.Module] = []
+    width = inputs
+    for h in hidden:
+        layers += [nn.Linear(width, h), nn.ReLU()]
+        width = h
+    layers.append(nn.Linear(width, players))
+    return nn.Sequential(*layers)
+
+
+def exported(
+    net: nn.Sequential, mean: np.ndarray, scale: np.ndarray, cfg: AfterstateConfig, games: int
+) -> AfterstateNetwork:
+    """The torch network as the numpy file the agent plays."""
+    linear = [m for m in net if isinstance(m, nn.Linear)]
+    layers = tuple(
+        (m.weight.detach().numpy().T.copy(), m.bias.detach().numpy().copy()) for m in linear
+    )
+    training = {"trainer": "afterstate", "name": cfg.name, "games": games, "seed": cfg.seed}
+    return AfterstateNetwork(
+        cfg.preset, cfg.num_players, cfg.observer, mean, scale, layers, training
+    )
+
+
+# Self-play ------------------------------------------------------------------------------------
+class SelfPlay:
+    """``cfg.games`` games side by side, every seat choosing by the value (or an opponent of
+    ``opponent_mix``), yielding training rows (module docstring)."""
+
+    def __init__(self, cfg: AfterstateConfig, net: nn.Sequential, first_seed: int) -> None:
+        self.cfg = cfg
+        self.rules = RuleSet(cfg.preset, num_players=cfg.num_players)
+        self.net = net
+        self.games = BatchGames(self.rules, cfg.games, seed=first_seed)
+        self.next_seed = first_seed + cfg.games
+        self.observer = BatchObserver(self.rules, **cfg.observer)
+        self.rng = np.random.default_rng(first_seed)
+        n = cfg.games
+        self.pending = np.zeros((n, self.observer.size), np.float32)  # last row per game
+        self.pending_viewer = np.zeros(n, np.int64)
+        self.has_pending = np.zeros(n, bool)
+        specs = list(cfg.opponent_mix)
+        weights = np.array([cfg.opponent_mix[s] for s in specs], float)
+        self.specs, self.weights = specs, weights / weights.sum()
+        self.players = {
+            spec: BatchPlayer(agents.make(spec), self.rules, n, cfg.seed)
+            for spec in specs
+            if spec != "self"
+        }
+        self.seating = np.zeros((n, self.rules.num_players), np.int64)
+        self._seat_games(np.arange(n))
+
+    def _seat_games(self, idx: np.ndarray) -> None:
+        """Each seat of the games ``idx``: an index of ``specs``, drawn by weight; a game
+        holds at least one 'self' seat when the mix has one, so every game teaches the value
+        its own play."""
+        draw = self.rng.choice(
+            len(self.specs), size=(len(idx), self.rules.num_players), p=self.weights
+        )
+        if "self" in self.specs:
+            me = self.specs.index("self")
+            draw[np.arange(len(idx)), self.rng.integers(self.rules.num_players, size=len(idx))] = me
+        self.seating[idx] = draw
+
+    def values(self, after: Afterstates, viewers: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The rows' observations (running rows; zeros for the others) and every row's values
+        in its viewer's relative order: the network's chances, the win shares where the race
+        ended."""
+        running = np.flatnonzero(~after.ended)
+        obs = np.zeros((len(after), self.observer.size), np.float32)
+        obs[running] = self.observer.observe(after.games, viewers[running], running)
+        values = seats_to_relative(win_shares(after.games.state.coins), viewers)
+        if running.size:
+            with torch.no_grad():
+                logits = self.net(torch.from_numpy(obs[running]))
+                values[running] = torch.softmax(logits, dim=1).numpy()
+        return obs, values
+
+    def step(self) -> tuple[np.ndarray, np.ndarray, int]:
+        """One decision in every game: the rows whose targets it settles (observations,
+        targets) and how many games ended."""
+        games, n = self.games, self.cfg.games
+        movers = games.current_player.astype(np.int64)
+        after = afterstates(games)
+        viewers = movers[after.game]
+        obs, values = self.values(after, viewers)
+        q = after.expect(values)  # (N, A, players) in each mover's relative order
+        actions = np.argmax(q[:, :, 0], axis=1)
+        legal = after.legal == 1
+        explore = self.rng.random(n) < self.cfg.epsilon
+        for i in np.flatnonzero(explore):
+            actions[i] = self.rng.choice(np.flatnonzero(legal[i]))
+        seat_specs = self.seating[np.arange(n), movers]
+        for k, spec in enumerate(self.specs):
+            idx = np.flatnonzero(seat_specs == k)
+            if spec != "self" and idx.size:
+                actions[idx] = self.players[spec].act(games, idx)
+        chosen = q[np.arange(n), actions]  # what the chosen action is worth, mover's order
+        # Targets of the rows waiting for this move: the chosen action's worth, in the
+        # earlier viewer's order.
+        settled = np.flatnonzero(self.has_pending)
+        targets = seats_to_relative(
+            relative_to_seats(chosen[settled], movers[settled]), self.pending_viewer[settled]
+        )
+        rows = self.pending[settled].copy()
+        # The outcome that happens, drawn by its chance; its row waits for the next move.
+        realised = draw_outcomes(after, actions, self.rng)
+        games.state.rows[:] = after.games.state.rows[realised]
+        ended = after.ended[realised]
+        self.pending[:] = obs[realised]
+        self.pending_viewer[:] = movers
+        self.has_pending[:] = ~ended
+        done = np.flatnonzero(ended)
+        if done.size:
+            seeds = np.arange(self.next_seed, self.next_seed + done.size)
+            self.next_seed += done.size
+            games.reset(done, seed=seeds)
+            self._seat_games(done)
+        return rows, targets.astype(np.float32), int(done.size)
+
+
+def draw_outcomes(after: Afterstates, actions: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """The row of each game's outcome of ``actions[i]``, drawn by the outcomes' chances (the
+    rows of one game and action are consecutive: :func:`afterstates`' order)."""
+    n, a = after.legal.shape
+    key = after.game * a + after.action
+    want = np.arange(n) * a + actions
+    lo = np.searchsorted(key, want, side="left")
+    hi = np.searchsorted(key, want, side="right")
+    cum = np.cumsum(after.probability)
+    before = np.where(lo > 0, cum[np.maximum(lo - 1, 0)], 0.0)
+    picked = np.searchsorted(cum, before + rng.random(n), side="right")
+    return np.clip(picked, lo, hi - 1)
+
+
+class ReplayBuffer:
+    """The newest ``size`` training rows, sampled uniformly."""
+
+    def __init__(self, size: int, width: int, players: int) -> None:
+        self.x = np.zeros((size, width), np.float32)
+        self.y = np.zeros((size, players), np.float32)
+        self.size, self.count, self.at = size, 0, 0
+
+    def add(self, x: np.ndarray, y: np.ndarray) -> None:
+        for k in range(len(x)):
+            self.x[self.at], self.y[self.at] = x[k], y[k]
+            self.at = (self.at + 1) % self.size
+        self.count = min(self.count + len(x), self.size)
+
+    def sample(self, rng: np.random.Generator, k: int) -> tuple[torch.Tensor, torch.Tensor]:
+        idx = rng.integers(self.count, size=k)
+        return torch.from_numpy(self.x[idx]), torch.from_numpy(self.y[idx])
+
+
+# The run -------------------------------------------------------------------------------------
+def train(cfg: AfterstateConfig, resume: bool = False, command: str | None = None) -> Path:
+    cfg.check()
+    out = Path(cfg.out_dir)
+    progress = open_progress(
+        cfg,
+        resume,
+        may_change=frozenset({"total_games", "out_dir", "threads"}),
+        fresh={"games": 0, "decisions": 0, "seconds": 0.0, "snapshots": []},
+        has_checkpoint=lambda folder, _: (folder / "checkpoint.pt").exists(),
+        done=lambda p: f"{p['games']:,} of {cfg.total_games:,} games",
+    )
+    out.mkdir(parents=True, exist_ok=True)
+    torch.set_num_threads(cfg.threads)
+    torch.manual_seed(cfg.seed)
+    rules = RuleSet(cfg.preset, num_players=cfg.num_players)
+    observer = BatchObserver(rules, **cfg.observer)
+    net = value_network(observer.size, cfg.hidden, cfg.num_players)
+    optimizer = torch.optim.Adam(net.parameters(), lr=cfg.learning_rate)
+    # The observation's entries are bounded (the Observer's low/high): scaled into [-1, 1].
+    low, high = observer.observer.low, observer.observer.high
+    mean = ((low + high) / 2).astype(np.float32)
+    scale = np.maximum((high - low) / 2, 1e-6).astype(np.float32)
+    normalise = nn.Sequential(Normalise(mean, scale), net)
+    if resume:
+        saved = torch.load(out / "checkpoint.pt", weights_only=True)
+        net.load_state_dict(saved["net"])
+        optimizer.load_state_dict(saved["optimizer"])
+    play = SelfPlay(cfg, normalise, first_seed=cfg.seed * 1_000_003 + progress["games"])
+    buffer = ReplayBuffer(cfg.replay_size, observer.size, cfg.num_players)
+    rng = np.random.default_rng(cfg.seed + progress["games"])
+    start, last_report = time.time() - progress["seconds"], time.time()
+    next_checkpoint = progress["games"] + cfg.checkpoint_every
+    next_snapshot = (progress["games"] // cfg.snapshot_every + 1) * cfg.snapshot_every
+    losses: list[float] = []
+    print(
+        f"afterstate learner: {cfg.name}, {rules.preset} {rules.num_players}p, "
+        f"{observer.size} inputs -> {cfg.hidden} -> {cfg.num_players}",
+        flush=True,
+    )
+    while progress["games"] < cfg.total_games:
+        x, y, ended = play.step()
+        buffer.add(x, y)
+        progress["games"] += ended
+        progress["decisions"] += cfg.games
+        if buffer.count >= cfg.batch_size:
+            for _ in range(cfg.updates):
+                bx, by = buffer.sample(rng, cfg.batch_size)
+                loss = -(by * torch.log_softmax(normalise(bx), dim=1)).sum(dim=1).mean()
+                optimizer.zero_grad()
+                loss.backward()
+                optimizer.step()
+                losses.append(loss.item())
+        if time.time() - last_report > 60:
+            last_report = time.time()
+            rate = progress["games"] / max(time.time() - start, 1e-9) * 3600
+            mean_loss = float(np.mean(losses[-200:])) if losses else float("nan")
+            print(
+                f"{progress['games']:,} games, {progress['decisions']:,} decisions, "
+                f"{rate:,.0f} games/h, loss {mean_loss:.4f}",
+                flush=True,
+            )
+        if progress["games"] >= next_snapshot:
+            path = out / "snapshots" / f"value_{next_snapshot}.npz"
+            save_afterstate_network(path, exported(net, mean, scale, cfg, progress["games"]))
+            progress["snapshots"].append({"games": next_snapshot, "file": str(path)})
+            next_snapshot += cfg.snapshot_every
+        if progress["games"] >= next_checkpoint or progress["games"] >= cfg.total_games:
+            next_checkpoint = progress["games"] + cfg.checkpoint_every
+            progress["seconds"] = time.time() - start
+            progress["loss"] = float(np.mean(losses[-200:])) if losses else None
+            checkpoint(out, net, optimizer, mean, scale, cfg, progress)
+    print(
+        f"done: {progress['games']:,} games in {progress['seconds']:.0f} s; "
+        f"the value file is {out / 'value.npz'} (play it as afterstate:{out / 'value.npz'}); "
+        f"continue with {resume_command(command, 'camelup train --trainer afterstate ...')}",
+        flush=True,
+    )
+    return out / "value.npz"
+
+
+class Normalise(nn.Module):
+    """The inputs' fixed scaling (the same ``mean``/``scale`` the file records)."""
+
+    def __init__(self, mean: np.ndarray, scale: np.ndarray) -> None:
+        super().__init__()
+        self.mean = torch.from_numpy(mean)
+        self.scale = torch.from_numpy(scale)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return (x - self.mean) / self.scale
+
+
+def checkpoint(
+    out: Path,
+    net: nn.Sequential,
+    optimizer: torch.optim.Optimizer,
+    mean: np.ndarray,
+    scale: np.ndarray,
+    cfg: AfterstateConfig,
+    progress: dict[str, Any],
+) -> None:
+    """The value file, then the weights and optimizer, then the progress record (the record
+    last: a run killed in between resumes from the checkpoint before)."""
+    save_afterstate_network(out / "value.npz", exported(net, mean, scale, cfg, progress["games"]))
+    tmp = out / "checkpoint.pt.tmp"
+    torch.save({"net": net.state_dict(), "optimizer": optimizer.state_dict()}, tmp)
+    tmp.replace(out / "checkpoint.pt")
+    progress["config"] = asdict(cfg)
+    write_progress(out, progress)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    add_train_arguments(parser, AfterstateConfig, "configs/train/afterstate_*.yaml")
+
+
+def run(args: argparse.Namespace) -> int:
+    """``camelup train --trainer afterstate``."""
+    return run_trainer(args, AfterstateConfig, train)
