@@ -74,8 +74,9 @@ be negative (`coins` from -5).
 
 #### Legal Actions Mask
 
-`observation["action_mask"]` (and `infos[agent]["action_mask"]`) marks the legal actions of the
-agent to act. Through `env()`, an illegal action ends the game: the offender gets -1 and every
+`observation["action_mask"]` (`int8` 0/1, PettingZoo's convention; the Gymnasium envs' masks
+beside the observation, `info["action_mask"]`, are `bool`) marks the legal actions of the agent
+to act. Through `env()`, an illegal action ends the game: the offender gets -1 and every
 other agent 0 (PettingZoo's `TerminateIllegalWrapper`). Through `raw_env()`, an illegal action
 raises `camelup_env.IllegalActionError` naming the rule.
 
@@ -112,16 +113,24 @@ agents) with no terminal reward (every step counts, Supercup extra decisions inc
 three settings are checked and kept together as `env.unwrapped.episode`
 (`camelup_env.game.episode.EpisodeSettings`, shared by every environment of the package).
 
-`infos[agent]` holds `"events"` (the engine events of the last step, as that agent may see them:
-other players' race-bet colours hidden, see `camelup_env.game.events.public_view`) and
-`"action_mask"`.
+### Infos and events
+
+`infos[agent]` is an empty dict by default: the legal actions are in the observation, and an
+info value that is not a fixed-shape number breaks the libraries that stack infos into arrays
+(TorchRL's `PettingZooWrapper` builds a spec from the first infos and fills it at every step;
+Tianshou's buffers stack them). What happened in the last step is `env.unwrapped.last_events`:
+agent -> the engine's events of the last step as that agent may see them (other players'
+race-bet colours hidden, see `camelup_env.game.events.public_view`), empty after `reset`. With
+`info_events=True` the same tuples are also `infos[agent]["events"]`, for loops that read
+events from `last()` and stack nothing.
 
 ### Arguments
 
 ``` python
 camelup_v1.env(preset="classic", num_players=4, render_mode=None, reward_mode="win",
                odds_features=True, coin_shaping=0.0, race_samples=None, rules=None,
-               max_turns=1000, render_viewer="current", action_values=True)
+               max_turns=1000, render_viewer="current", action_values=True,
+               info_events=False)
 ```
 
 `preset`: `"classic"`, `"second_edition"`, `"supercup"` (modules at their defaults),
@@ -134,8 +143,8 @@ hidden cards of others stay hidden; after the race everything is shown), a seat 
 `None` (omniscient, for debugging). `reward_mode`, `coin_shaping`, `max_turns`: see Rewards.
 `odds_features`, `action_values`, `race_samples`: see Observation Space (`race_samples=None`:
 `camelup_env.odds.RACE_SAMPLES`, or 200 with `action_values=False`).
-`env.unwrapped.observer.metadata` is the dict of observer flags a trained model records, next
-to `ENV_VERSION` (`"camelup_v1"`).
+`info_events`: see Infos and events. `env.unwrapped.observer.metadata` is the dict of observer
+flags a trained model records, next to `ENV_VERSION` (`"camelup_v1"`).
 
 `env.unwrapped.state` is the engine's `GameState` (omniscient, for debugging: never give it to a
 bot; bots get observations and `camelup_env.observation.public_view(state, seat)`). PettingZoo's
@@ -143,6 +152,9 @@ optional global `state()` method is not implemented.
 
 ### Version History
 
+* v1 (camelup 0.2.0): `infos[agent]` no longer holds `"events"` and `"action_mask"` (an empty
+  dict; the events are `env.unwrapped.last_events`, or `infos` again with `info_events=True`;
+  the mask is the observation's). Observations, actions, rewards and rules are unchanged.
 * v1: the observation gains the `action_values` slice (after the odds slices); the odds slices
   come from `camelup_env.odds.position_odds` (one leg enumeration per position, shared with
   greedy bots; a cheaper race estimate, exact when the race ends within the leg, with the error
@@ -166,6 +178,8 @@ from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
+from camelup_env.envs.spaces import masked_observation
+from camelup_env.envs.spaces import masked_observation_space as observation_space
 from camelup_env.game.actions import action_table
 from camelup_env.game.engine import apply_action, winners
 from camelup_env.game.episode import (
@@ -174,7 +188,7 @@ from camelup_env.game.episode import (
     DEFAULT_REWARD_MODE,
     EpisodeSettings,
 )
-from camelup_env.game.events import RaceBetPlaced
+from camelup_env.game.events import Event, RaceBetPlaced
 from camelup_env.game.events import public_view as public_event
 from camelup_env.game.legality import IllegalActionError, legal_action_mask
 from camelup_env.game.rewards import final_rewards
@@ -200,16 +214,6 @@ def standard_wrappers(e: AECEnv) -> AECEnv:
     return wrappers.OrderEnforcingWrapper(e)
 
 
-def observation_space(observer: Observer, num_actions: int) -> spaces.Dict:
-    """An agent's observation space: its ``"observation"`` vector and its ``"action_mask"``."""
-    return spaces.Dict(
-        {
-            "observation": spaces.Box(observer.low, observer.high, dtype=np.float32),
-            "action_mask": spaces.Box(0, 1, shape=(num_actions,), dtype=np.int8),
-        }
-    )
-
-
 class raw_env(AECEnv):
     """Camel Up as a PettingZoo AEC environment; see the module docstring."""
 
@@ -233,6 +237,7 @@ class raw_env(AECEnv):
         max_turns: int | None = DEFAULT_MAX_TURNS,
         render_viewer: int | str | None = "current",
         action_values: bool = True,
+        info_events: bool = False,
     ):
         super().__init__()
         if rules is None:
@@ -267,6 +272,9 @@ class raw_env(AECEnv):
         self._zero_mask = np.zeros(self._n_actions, dtype=np.int8)
         self._zero_mask.setflags(write=False)
         self._turns = 0
+        self.info_events = info_events
+        #: agent -> the engine's events of the last step, as that agent may see them
+        self.last_events: dict[str, tuple[Event, ...]] = {}
 
     # Spaces and views ------------------------------------------------------------------
     def observation_space(self, agent: str) -> spaces.Dict:
@@ -297,7 +305,7 @@ class raw_env(AECEnv):
         seat = self._seat[agent]
         state = self.state
         mask = self._mask if seat == state.current and not state.game_over else self._zero_mask
-        return {"observation": self.observer.observe(state, seat), "action_mask": mask.copy()}
+        return masked_observation(self.observer.observe(state, seat), mask)
 
     # Game loop -------------------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
@@ -353,21 +361,16 @@ class raw_env(AECEnv):
         if self.render_mode == "human":
             self.render()
 
-    def _set_mask_and_infos(self, events: tuple) -> None:
-        state = self.state
-        mask = legal_action_mask(state)  # all zero once the race is over
-        mask.setflags(write=False)  # shared by infos; observe() hands out copies
-        self._mask = mask
-        current = -1 if state.game_over else state.current
+    def _set_mask_and_infos(self, events: tuple[Event, ...]) -> None:
+        self._mask = legal_action_mask(self.state)  # all zero once the race is over
         hidden = RaceBetPlaced in map(type, events)
-        infos = {}
-        for a in self.agents:
-            seat = self._seat[a]
-            infos[a] = {
-                "events": tuple(public_event(e, seat) for e in events) if hidden else events,
-                "action_mask": mask if seat == current else self._zero_mask,
-            }
-        self.infos = infos
+        self.last_events = {
+            a: tuple(public_event(e, self._seat[a]) for e in events) if hidden else events
+            for a in self.agents
+        }
+        self.infos = {
+            a: {"events": self.last_events[a]} if self.info_events else {} for a in self.agents
+        }
 
     def winners(self) -> tuple[str, ...]:
         """Agents with the most coins (R7.3); meaningful once the race is over."""

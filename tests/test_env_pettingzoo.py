@@ -65,7 +65,8 @@ def test_pickle_mid_game_continues_identically(kw: dict) -> None:
         seen = []
         for agent in e.agent_iter(5_000):
             obs, reward, term, trunc, info = e.last()
-            seen.append((agent, obs["observation"].tobytes(), reward, term, info["events"]))
+            events = e.unwrapped.last_events[agent]
+            seen.append((agent, obs["observation"].tobytes(), reward, term, info, events))
             e.step(None if term or trunc else random_action(obs, r))
         trace.append(seen)
     assert trace[0] == trace[1]
@@ -98,16 +99,20 @@ def test_illegal_action_through_raw_env_raises() -> None:
         env.step(10_000)
 
 
-def test_infos_carry_events_and_mask_and_hide_race_bet_colours() -> None:
-    env = raw_env(odds_features=False)
+@pytest.mark.parametrize("info_events", [False, True])
+def test_last_events_hide_race_bet_colours_and_infos_carry_them_on_request(info_events) -> None:
+    env = raw_env(odds_features=False, info_events=info_events)
     env.reset(seed=0)
+    assert env.last_events == {a: () for a in env.agents}
     table = action_table(env.rules)
     env.step(table.race_index(0, 2))  # player_0 bets on camel 2 as overall winner
-    (ev0,) = env.infos["player_0"]["events"]
-    (ev1,) = env.infos["player_1"]["events"]
+    (ev0,) = env.last_events["player_0"]
+    (ev1,) = env.last_events["player_1"]
     assert ev0.camel == 2 and ev1.camel is None and ev1.player == 0
-    assert env.infos["player_1"]["action_mask"].sum() > 0
-    assert env.infos["player_0"]["action_mask"].sum() == 0
+    expected = {a: {"events": env.last_events[a]} if info_events else {} for a in env.agents}
+    assert env.infos == expected
+    assert env.observe("player_1")["action_mask"].sum() > 0
+    assert env.observe("player_0")["action_mask"].sum() == 0
 
 
 @pytest.mark.parametrize("mode", ["win", "rank", "coins"])

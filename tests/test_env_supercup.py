@@ -49,7 +49,7 @@ def _to_extra_decision(env, rng) -> None:
         state = env.unwrapped.state
         if state.extra_pending:
             return
-        mask = env.infos[env.agent_selection]["action_mask"]
+        mask = env.observe(env.agent_selection)["action_mask"]
         legal = np.flatnonzero(mask)
         pyramid = table.pyramid
         action = pyramid if mask[pyramid] and rng.random() < 0.5 else int(rng.choice(legal))
@@ -78,7 +78,6 @@ def test_R9_1_4_extra_action_is_a_second_decision_of_the_same_agent(coin_shaping
         for other in env.agents:
             if other != agent:
                 assert not env.observe(other)["action_mask"].any()
-                assert not env.infos[other]["action_mask"].any()
         obs = env.observe(agent)["observation"]
         assert env.observer.view(obs, "extra_pending")[0] == 1
         adds = [i for i in legal if isinstance(table.actions[i], AddSupportDie)]
@@ -91,7 +90,7 @@ def test_R9_1_4_extra_action_is_a_second_decision_of_the_same_agent(coin_shaping
         assert after.coins == coins and all(r == 0 for r in env.rewards.values())
         if adds:
             camel = table.actions[action].camel
-            assert env.infos[agent]["events"] == (SupportDieAdded(seat, camel),)
+            assert env.last_events[agent] == (SupportDieAdded(seat, camel),)
             assert rules.first_support_die + camel in after.pyramid
         obs = env.observe(env.agent_selection)["observation"]
         assert env.observer.view(obs, "extra_pending")[0] == 0

@@ -19,8 +19,9 @@ from camelup_env.observation import HIDDEN
         dict(odds_features=False),
         dict(preset="second_edition", num_players=6, learner_seat=None, odds_features=False),
         dict(num_players=2, learner_seat=1),
+        dict(preset="cup", dict_observation=True, odds_features=False),
     ],
-    ids=["classic-4", "second_edition-6-random-seat", "classic-2-odds"],
+    ids=["classic-4", "second_edition-6-random-seat", "classic-2-odds", "cup-dict-observation"],
 )
 def test_gymnasium_and_sb3_checkers(kw: dict) -> None:
     env = SingleAgentEnv(**kw)

@@ -79,9 +79,11 @@ def test_a_single_agent_env_game_is_the_camelup_v1_game(preset: str, players: in
             [Recorder(log, seed * 10 + k) for k in range(players - 1)],
             learner_seat=None,
             rules=rules,
+            info_events=True,
             **settings,
         )
         obs, info = env.reset(seed=seed)
+        assert info["events"] is env.last_events
         seen = [(obs, info["action_mask"], 0.0, info["events"])]
         mine = []  # the learner's actions, by their place in the log
         done = False
@@ -90,6 +92,7 @@ def test_a_single_agent_env_game_is_the_camelup_v1_game(preset: str, players: in
             mine.append(len(log))
             log.append(int(rng.choice(np.flatnonzero(env.action_masks()))))
             obs, reward, terminated, truncated, info = env.step(log[-1])
+            assert info["events"] is env.last_events
             seen.append((obs, info["action_mask"], reward, info["events"]))
             done = terminated or truncated
         draws = seeding.np_random(seed)[0]
@@ -108,7 +111,7 @@ def test_a_single_agent_env_game_is_the_camelup_v1_game(preset: str, players: in
             assert (aec.agent_selection == learner) == (k in mine)
             aec.step(action)
             reward += aec.rewards[learner]
-            events += aec.infos[learner]["events"]
+            events += aec.last_events[learner]
         obs = aec.observe(learner)
         played.append((obs["observation"], obs["action_mask"].astype(bool), reward, tuple(events)))
         assert aec.state.to_dict() == env.state.to_dict()

@@ -36,7 +36,7 @@ def test_every_id_builds_the_vector_env_without_gymnasiums_warnings(env_id) -> N
         envs = make_vec(env_id, 3, **PLAIN)
     single = gymnasium.make(env_id, **PLAIN).unwrapped
     assert isinstance(envs, SingleAgentVectorEnv) and isinstance(envs, VectorEnv)
-    assert envs.metadata["autoreset_mode"] is AutoresetMode.SAME_STEP
+    assert envs.metadata["autoreset_mode"] is envs.autoreset_mode is AutoresetMode.SAME_STEP
     assert envs.single_observation_space == single.observation_space
     assert envs.single_action_space == single.action_space
     assert envs.observation_space.shape == (3, *single.observation_space.shape)

@@ -16,19 +16,19 @@ The environment is a thin face over :class:`camelup_env.batch.learner.LearnerGam
 game: the one learner-seat loop, which SB3's batched :class:`training.vec_env.CamelUpVecEnv`
 and RLlib's environment run too, so seats, opponents' calls, rewards, episode ends and seeds
 are the same code and mean the same in all three. This module speaks Gymnasium's protocol
-(``terminated`` apart from ``truncated``, no automatic reset, ``render``) and hands the learner
-what happened (``info["events"]``).
+(``terminated`` apart from ``truncated``, no automatic reset, ``render``) and keeps what happened
+(:attr:`SingleAgentEnv.last_events`).
 
 **Why its game runs on the engine** (``LearnerGames(engine=True)``), not on the compiled batch
 core, even for the presets the core plays: one game gains nothing from compiled batches (a
 step's cost is per-call overhead either way, and the Observer's per-position caches serve one
-game well), while the engine records the typed events ``info["events"]`` carries and holds the
-``GameState`` that ``render`` draws and ``state`` shows; the core would have to rebuild states
-and replay every step to say the same. It also makes a game here the ``camelup_v1`` game: its
-dice generator is seeded as ``camelup_v1.raw_env.reset(seed=...)`` seeds its own, so the same
-actions play the same game (``tests/test_env_wrappers.py``). Many games at once belong on the
-batch core: ``gymnasium.make_vec`` (:mod:`camelup_env.envs.vector`, these very games, N at a time)
-or SB3's ``CamelUpVecEnv``.
+game well), while the engine records the typed events :attr:`~SingleAgentEnv.last_events`
+holds and the ``GameState`` that ``render`` draws and ``state`` shows; the core would have to
+rebuild states and replay every step to say the same. It also makes a game here the
+``camelup_v1`` game: its dice generator is seeded as ``camelup_v1.raw_env.reset(seed=...)``
+seeds its own, so the same actions play the same game (``tests/test_env_wrappers.py``). Many
+games at once belong on the batch core: ``gymnasium.make_vec`` (:mod:`camelup_env.envs.vector`,
+these very games, N at a time) or SB3's ``CamelUpVecEnv``.
 
 Example (sb3-contrib's MaskablePPO reads :meth:`~SingleAgentEnv.action_masks`)::
 
@@ -49,6 +49,12 @@ import numpy as np
 
 from camelup_env.batch.engine_games import EngineGames
 from camelup_env.batch.learner import LearnerGames, Opponent
+from camelup_env.envs.spaces import (
+    INFO_MASK_DTYPE,
+    masked_observation,
+    masked_observation_space,
+    vector_space,
+)
 from camelup_env.game.episode import DEFAULT_COIN_SHAPING, DEFAULT_MAX_TURNS, DEFAULT_REWARD_MODE
 from camelup_env.game.events import Event
 from camelup_env.game.events import public_view as public_event
@@ -120,11 +126,18 @@ class SingleAgentEnv(gymnasium.Env):
         action_values: the action-values slice of the observation.
         render_mode: ``"human"``, ``"ansi"``, ``"rgb_array"`` or ``None``.
         render_viewer: whose view ``render`` shows: ``"current"``, a seat, or ``None``.
+        dict_observation: observe ``{"observation", "action_mask"}`` (the ``camelup_v1``
+            observation dict, its mask ``int8``) instead of the vector alone: for the libraries
+            that read the mask from the observation (TorchRL's ``ActionMask``, Tianshou).
+        info_events: put :attr:`last_events` in ``info["events"]`` too (a tuple of event
+            objects: off by default, as libraries that stack infos into arrays fail on it).
 
     Observation: the learner's ``camelup_v1`` observation vector (``Box``, float32; the slices
-    of :attr:`observer`). Action: ``Discrete`` as in ``camelup_v1``; use :meth:`action_masks`.
-    ``info`` holds ``"action_mask"`` and ``"events"`` (the engine's events since the learner's
-    previous action, as the learner may see them). ``terminated`` when the race is over,
+    of :attr:`observer`), or with ``dict_observation`` the dict of it and the mask. Action:
+    ``Discrete`` as in ``camelup_v1``; use :meth:`action_masks`. ``info`` holds, at every step,
+    ``"action_mask"`` (``bool`` (A,), as :meth:`action_masks`) and ``"illegal_action"``
+    (``bool``: the learner's action was illegal and ended the episode): fixed shapes and
+    dtypes, so ``info`` stacks into arrays. ``terminated`` when the race is over,
     ``truncated`` when ``max_turns`` is reached. An opponent returning an illegal action raises
     ``IllegalActionError`` naming its seat. ``reset``'s ``options`` are not used (seat 0 starts
     every game, as in ``camelup_v1`` without options).
@@ -151,6 +164,8 @@ class SingleAgentEnv(gymnasium.Env):
         action_values: bool = True,
         render_mode: str | None = None,
         render_viewer: int | str | None = "current",
+        dict_observation: bool = False,
+        info_events: bool = False,
     ):
         self.rules = RuleSet(preset, num_players=num_players) if rules is None else rules
         self.num_players = self.rules.num_players
@@ -177,12 +192,19 @@ class SingleAgentEnv(gymnasium.Env):
         )
         #: The learner's observation (its ``layout`` names the vector's slices).
         self.observer: Observer = self.learner.observers[0]
-        self.observation_space = gymnasium.spaces.Box(
-            self.observer.low, self.observer.high, dtype=np.float32
+        self.dict_observation = dict_observation
+        self.info_events = info_events
+        self.observation_space: gymnasium.spaces.Box | gymnasium.spaces.Dict = (
+            masked_observation_space(self.observer, self.learner.num_actions)
+            if dict_observation
+            else vector_space(self.observer)
         )
         self.action_space = gymnasium.spaces.Discrete(self.learner.num_actions)
         self._done = True
         self._events_seen = 0  # of the game's event log, handed to the learner already
+        #: The engine's events since the learner's previous action (since the deal after
+        #: ``reset``), as the learner may see them: other players' race-bet colours hidden.
+        self.last_events: tuple[Event, ...] = ()
 
     # Opponents ---------------------------------------------------------------------------
     def set_opponents(self, opponents: Opponent | Sequence[Opponent] | None) -> None:
@@ -206,10 +228,10 @@ class SingleAgentEnv(gymnasium.Env):
         obs = self.learner.reset()[0]
         self._done = False
         self._events_seen = 0
-        info = {"action_mask": self.action_masks(), "events": self._new_events()}
+        observation, info = self._observation_and_info(obs, illegal=False)
         if self.render_mode == "human":
             self.render()
-        return obs, info
+        return observation, info
 
     def step(self, action: int):
         if self._done:
@@ -217,17 +239,16 @@ class SingleAgentEnv(gymnasium.Env):
         obs, rewards, dones, infos = self.learner.step(np.array([action]))
         self._done = bool(dones[0])
         truncated = bool(infos[0].get("TimeLimit.truncated", False))
-        info = {"action_mask": self.action_masks(), "events": self._new_events()}
-        if infos[0].get("illegal_action"):
-            info["illegal_action"] = True
+        illegal = bool(infos[0].get("illegal_action", False))
+        observation, info = self._observation_and_info(obs[0], illegal)
         if self.render_mode == "human":
             self.render()
-        return obs[0], float(rewards[0]), self._done and not truncated, truncated, info
+        return observation, float(rewards[0]), self._done and not truncated, truncated, info
 
     def action_masks(self) -> np.ndarray:
         """Boolean mask of the learner's legal actions (all False once the episode is over)."""
         if self._done:
-            return np.zeros(self.action_space.n, dtype=bool)
+            return np.zeros(self.action_space.n, dtype=INFO_MASK_DTYPE)
         return self.learner.action_masks()[0]
 
     # gymnasium.Env.render returns a type variable of the method, which no concrete frame meets
@@ -240,6 +261,18 @@ class SingleAgentEnv(gymnasium.Env):
         return render_state(self.state, self.render_mode, self.render_viewer)
 
     # Internals ----------------------------------------------------------------------------
+    def _observation_and_info(
+        self, vector: np.ndarray, illegal: bool
+    ) -> tuple[np.ndarray | dict[str, np.ndarray], dict[str, Any]]:
+        """The step's observation and info (the class docstring); reads the step's events into
+        :attr:`last_events`."""
+        mask = self.action_masks()
+        self.last_events = self._new_events()
+        info: dict[str, Any] = {"action_mask": mask, "illegal_action": np.bool_(illegal)}
+        if self.info_events:
+            info["events"] = self.last_events
+        return (masked_observation(vector, mask) if self.dict_observation else vector), info
+
     def _new_events(self) -> tuple[Event, ...]:
         """The game's events since the learner last saw them, as the learner may see them."""
         log = cast(EngineGames, self.learner.games).events[0]  # engine=True in __init__

@@ -19,18 +19,25 @@ What it promises, and ``tests/test_vector_env.py`` checks:
 * ``info["action_mask"]`` (N, A) bool, the legal actions of the returned observations (with
   ``info["_action_mask"]``, all True, as Gymnasium's ``SyncVectorEnv`` reports a key every
   game has);
-* ``metadata["autoreset_mode"]`` is ``AutoresetMode.SAME_STEP``, as Gymnasium 1.2 defines it:
+* ``metadata["autoreset_mode"]`` and the attribute ``autoreset_mode`` (as Gymnasium's own
+  ``SyncVectorEnv`` has both; TorchRL's ``GymWrapper`` reads the attribute) are
+  ``AutoresetMode.SAME_STEP``, as Gymnasium 1.2 defines it:
   a game whose episode ends in a step is dealt again in that step; the returned observation
   and mask are the new episode's, its last observation is ``info["final_obs"][i]`` and the
   single env's last info ``info["final_info"]`` (each with its ``_`` mask), so no step is
-  wasted on a reset;
-* spaces: ``single_observation_space`` the single env's ``Box``, ``single_action_space`` its
-  ``Discrete``; ``observation_space`` and ``action_space`` their batches.
+  wasted on a reset. Every other info value is a number array of a fixed shape and dtype
+  (``action_mask`` (N, A) bool, ``_action_mask`` (N,) bool), and ``final_info``'s are too
+  (``action_mask`` (N, A), ``illegal_action`` (N,), with ``_illegal_action``...);
+* spaces: ``single_observation_space`` the single env's ``Box`` (or, with
+  ``dict_observation=True``, its ``Dict`` of the vector and the ``int8`` mask, and the
+  observations are dicts of (N, ...) arrays), ``single_action_space`` its ``Discrete``;
+  ``observation_space`` and ``action_space`` their batches.
 
 Keyword arguments are the single env's (``opponents``, ``learner_seat``, ``reward_mode``,
-``odds_features``...); an opponent object is shared by the games (it decides game by game, or
-for all its games at once with ``act_batch``). Not here: ``render`` (one game is drawn by the
-single env) and ``info["events"]`` (the compiled core keeps no event log).
+``odds_features``, ``dict_observation``...); an opponent object is shared by the games (it
+decides game by game, or for all its games at once with ``act_batch``). Not here: ``render``
+(one game is drawn by the single env) and the single env's ``last_events`` / ``info_events``
+(the compiled core keeps no event log).
 """
 
 from __future__ import annotations
@@ -48,6 +55,12 @@ from camelup_env.batch.engine_chance import EngineChanceGames
 from camelup_env.batch.games import BatchGames
 from camelup_env.batch.learner import LearnerGames
 from camelup_env.envs.single_agent import Opponent, opponent_list
+from camelup_env.envs.spaces import (
+    INFO_MASK_DTYPE,
+    masked_observation,
+    masked_observation_space,
+    vector_space,
+)
 from camelup_env.game.episode import DEFAULT_COIN_SHAPING, DEFAULT_MAX_TURNS, DEFAULT_REWARD_MODE
 from camelup_env.game.rules import RuleSet
 from camelup_env.observation import Observer
@@ -66,7 +79,8 @@ class SingleAgentVectorEnv(VectorEnv):
 
     The other arguments (``learner_seat``, ``illegal_reward``, ``preset``, ``num_players``,
     ``rules``, ``reward_mode``, ``coin_shaping``, ``max_turns``, ``odds_features``,
-    ``race_samples``, ``action_values``) are ``SingleAgentEnv``'s and mean the same.
+    ``race_samples``, ``action_values``, ``dict_observation``) are ``SingleAgentEnv``'s and
+    mean the same.
     """
 
     # declared as gymnasium's VectorEnv declares it (an instance variable), shared by the class
@@ -90,6 +104,7 @@ class SingleAgentVectorEnv(VectorEnv):
         race_samples: int | None = None,
         action_values: bool = True,
         render_mode: str | None = None,
+        dict_observation: bool = False,
     ) -> None:
         if render_mode is not None:
             raise ValueError(
@@ -117,14 +132,24 @@ class SingleAgentVectorEnv(VectorEnv):
         #: The learner's observation in every game (its ``layout`` names the vector's slices;
         #: ``agents.policy_file`` records its settings in a model file).
         self.observer: Observer = self.learner.observers[0]
-        self.single_observation_space = gymnasium.spaces.Box(
-            self.observer.low, self.observer.high, dtype=np.float32
+        self.dict_observation = dict_observation
+        self.single_observation_space: gymnasium.spaces.Box | gymnasium.spaces.Dict = (
+            masked_observation_space(self.observer, self.learner.num_actions)
+            if dict_observation
+            else vector_space(self.observer)
         )
         self.single_action_space = gymnasium.spaces.Discrete(self.learner.num_actions)
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
         self.render_mode = None
         self._started = False
+
+    @property
+    def autoreset_mode(self) -> AutoresetMode:
+        """``AutoresetMode.SAME_STEP``, the attribute Gymnasium's vector envs carry beside
+        ``metadata["autoreset_mode"]`` (and TorchRL's ``GymWrapper`` reads)."""
+        mode: AutoresetMode = self.metadata["autoreset_mode"]
+        return mode
 
     def reset(
         self, *, seed: int | Sequence[int] | None = None, options: dict[str, Any] | None = None
@@ -144,11 +169,12 @@ class SingleAgentVectorEnv(VectorEnv):
             self.learner.np_random = [seeding.np_random(s)[0] for s in seeds]
         obs = self.learner.reset()
         self._started = True
-        return obs, self._mask_info()
+        masks = self.learner.action_masks()
+        return self._observation(obs, masks), self._mask_info(masks)
 
     def step(
         self, actions: np.ndarray
-    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+    ) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         if not self._started:
             raise RuntimeError("call reset() before step()")
         actions = np.asarray(actions)
@@ -156,19 +182,20 @@ class SingleAgentVectorEnv(VectorEnv):
             raise ValueError(f"actions must have shape ({self.num_envs},), got {actions.shape}")
         obs, rewards, dones, infos = self.learner.step(actions)
         truncations = np.zeros(self.num_envs, bool)
-        info = self._mask_info()
+        masks = self.learner.action_masks()
+        info = self._mask_info(masks)
         for i in np.flatnonzero(dones).tolist():
             truncations[i] = infos[i]["TimeLimit.truncated"]
-            last: dict[str, Any] = {"action_mask": np.zeros(self.single_action_space.n, bool)}
-            if infos[i].get("illegal_action"):
-                last["illegal_action"] = True
-            self._add_info(
-                info, {"final_obs": infos[i]["terminal_observation"], "final_info": last}, i
-            )
-        return obs, rewards.astype(np.float64), dones & ~truncations, truncations, info
+            over = np.zeros(self.single_action_space.n, INFO_MASK_DTYPE)  # nothing is legal
+            last = {"action_mask": over, "illegal_action": bool(infos[i].get("illegal_action"))}
+            final = self._observation(infos[i]["terminal_observation"], over)
+            self._add_info(info, {"final_obs": final, "final_info": last}, i)
+        observations = self._observation(obs, masks)
+        return observations, rewards.astype(np.float64), dones & ~truncations, truncations, info
 
-    def _mask_info(self) -> dict[str, Any]:
-        return {
-            "action_mask": self.learner.action_masks(),
-            "_action_mask": np.ones(self.num_envs, bool),
-        }
+    def _observation(self, vectors: np.ndarray, masks: np.ndarray) -> Any:
+        """The games' observations (or one game's) in the observation space's form."""
+        return masked_observation(vectors, masks) if self.dict_observation else vectors
+
+    def _mask_info(self, masks: np.ndarray) -> dict[str, Any]:
+        return {"action_mask": masks, "_action_mask": np.ones(self.num_envs, bool)}
