@@ -182,10 +182,11 @@ def deal_from_beliefs(
         dealt = []
         for (owner, camel), row in zip(pile, rows, strict=True):
             if camel == HIDDEN:
-                free = np.array([not used.get(owner, 0) >> c & 1 for c in range(n)], float)
-                weight = np.maximum(row, 0.0) * free
-                weight = weight if weight.sum() > 0 else free
-                camel = int(rng.choice(n, p=weight / weight.sum()))
+                free = (used.get(owner, 0) >> np.arange(n) & 1) == 0
+                weight = np.where(free, np.maximum(row, 0.0), 0.0).cumsum()
+                if weight[-1] <= 0:
+                    weight = free.cumsum().astype(float)
+                camel = int(np.searchsorted(weight, rng.random() * weight[-1], side="right"))
                 used[owner] = used.get(owner, 0) | 1 << camel
             dealt.append((owner, camel))
         piles.append(tuple(dealt))
