@@ -35,8 +35,10 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Path:
     assert (
         ladder_cli("init", folder, "--players", 2, "--move-timeout", 5, "--newcomer-games", 2) == 0
     )
-    for name, spec in [("ann", "greedy"), ("bob", "random"), ("cid", "heuristic")]:
-        assert ladder_cli("add", folder, name, spec) == 0
+    assert ladder_cli("add", folder, "ann", "greedy") == 0  # the command, once
+    ladder = Ladder.open(folder)
+    for name, spec in [("bob", "random"), ("cid", "heuristic")]:
+        ladder.add(name, spec)
     assert run_ladder(folder, workers=2, games=24) == 24
     return folder
 

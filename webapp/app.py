@@ -11,12 +11,16 @@
 ``GET /game/{id}/state.json``                          the same as data, for scripts
 ``GET /watch``, ``/watch/games?dir=``,                 tournament folders under ``--runs``,
 ``/watch/game?dir=&game=&step=``                       their games, one game step by step
+``/ladder...``                                         a ladder's pages (``--ladder``,
+                                                       :mod:`webapp.ladder`)
 =====================================================  ======================================
 
 Pages are rendered on the server (Jinja templates); the only JavaScript steps a replay on
-(``static/watch.js``). Endpoints are plain functions, which Starlette runs in its thread pool,
-so a game whose bots are thinking does not hold up another tab's. Every refused request is a
-4xx answer whose body is one line, and the server goes on; the app writes no file.
+(``static/watch.js``) and keeps a ladder's table live (``static/ladder.js``). Endpoints are
+plain functions, which Starlette runs in its thread pool, so a game whose bots are thinking
+does not hold up another tab's. Every refused request is a 4xx answer whose body is one line,
+and the server goes on; the app writes no file but a ladder's uploads, where the owner allows
+them.
 :mod:`webapp.guard` keeps other sites out, :mod:`webapp.specs` decides which bots a page may
 name, and the game store (:class:`webapp.games.GameStore`) bounds how many games run.
 """
@@ -41,6 +45,7 @@ from webapp import pages
 from webapp.coach import coach
 from webapp.games import GameError, GameStore, StaleTurn, TooManyGames, WebGame
 from webapp.guard import SameSiteOnly
+from webapp.ladder import LadderSite, ladder_routes
 from webapp.play_options import play_options, suggested_opponents
 from webapp.specs import Allowed
 from webapp.watch import (
@@ -73,11 +78,13 @@ def create_app(
     code: tuple[Path, ...] = (),
     allowed_hosts: tuple[str, ...] = (),
     store: GameStore | None = None,
+    ladder: LadderSite | None = None,
 ) -> Starlette:
     """The app. ``runs``: the root Watch may read (None: Watch is off); ``models``: the folder
     model opponents come from (None: the shipped models); ``code``: the folders code opponents
     may come from (none: no code); ``allowed_hosts``: names besides IP addresses and
-    ``localhost`` the server answers to; ``store``: the games and their limits."""
+    ``localhost`` the server answers to; ``store``: the games and their limits; ``ladder``: the
+    ladder whose pages to serve (None: no ladder pages)."""
     templates = Jinja2Templates(directory=HERE / "templates")
     store = store if store is not None else GameStore()
     allowed = Allowed.of(models, code)
@@ -274,6 +281,8 @@ def create_app(
         Route("/watch/game", watch_game),
         Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
     ]
+    if ladder is not None:
+        routes[-1:-1] = ladder_routes(ladder, templates)
     app = Starlette(
         routes=routes,
         exception_handlers={
@@ -286,4 +295,5 @@ def create_app(
         middleware=[Middleware(SameSiteOnly, allowed_hosts=allowed_hosts)],
     )
     app.state.games = store
+    app.state.ladder = ladder
     return app
