@@ -43,7 +43,7 @@ from agents.base import Agent, Observation
 from agents.race_beliefs import RaceCardReader, deal_from_beliefs
 from camelup_env import odds
 from camelup_env.batch import BatchGames, BatchObserver
-from camelup_env.batch.afterstates import afterstates
+from camelup_env.batch.afterstates import Afterstates, afterstates
 from camelup_env.batch.win_chances import network_chances
 from camelup_env.game.rewards import win_shares
 from camelup_env.game.rules import RuleSet
@@ -152,21 +152,36 @@ class WinNetworkValue:
 
 
 class AfterstateAgent(Agent):
-    """The 1-ply afterstate choice of the module docstring over ``value``."""
+    """The afterstate choice of the module docstring over ``value``: 1-ply, or with
+    ``plies=2`` the ``candidates`` best 1-ply actions compared once more, each outcome then
+    worth what the next mover's best reply (by the same value, in its own eyes, with the dealt
+    cards) leaves."""
 
     description = "each move's outcomes valued by every seat's chance to win, exact over the dice"
     per_game = True  # the reader's memory of the piles (agents.race_beliefs)
 
     def __init__(
-        self, value: AfterstateValue, deals: int = DEALS, greed: float = 8.0, seed: int = 0
+        self,
+        value: AfterstateValue,
+        deals: int = DEALS,
+        greed: float = 8.0,
+        seed: int = 0,
+        plies: int = 1,
+        candidates: int = 3,
     ) -> None:
         if deals < 1:
             raise ValueError(f"deals must be >= 1, got {deals}")
+        if plies not in (1, 2):
+            raise ValueError(f"plies must be 1 or 2, got {plies}")
+        if candidates < 1:
+            raise ValueError(f"candidates must be >= 1, got {candidates}")
         self.value = value
         self.deals = int(deals)
         self.reader = RaceCardReader(greed)
         self.seed = seed
         self.rng = np.random.default_rng(seed)
+        self.plies = plies
+        self.candidates = int(candidates)
 
     def reset(self, seed: int | None = None) -> None:
         self.reader.reset()
@@ -186,7 +201,8 @@ class AfterstateAgent(Agent):
 
     def action_chances(self, s: GameState) -> np.ndarray:
         """``(actions, players)``: each seat's chance to win after each action, exact over
-        the dice and averaged over the deals; ``-inf`` rows for illegal actions."""
+        the dice and averaged over the deals; ``-inf`` rows for illegal actions (with
+        ``plies=2``, for every action but the candidates)."""
         me = s.current
         race = odds.position_odds(s, RACE_SAMPLES).race
         beliefs = self.reader.update(s, me, race.winner, race.loser)
@@ -196,19 +212,56 @@ class AfterstateAgent(Agent):
             deal_from_beliefs(s, beliefs, self.rng) for _ in range(self.deals if hidden else 1)
         ]
         after = afterstates(BatchGames.from_states(deals))
-        values = win_shares(after.games.state.coins)  # right for the rows that end the race
-        running = np.flatnonzero(~after.ended)
-        if self.value.reads_hidden_cards:
-            values[running] = self.value.chances(after.games, running, me)
-        else:  # every deal's running rows equal the first deal's in the mover's eyes
-            first = running[running < after.offsets[1]]
-            judged = self.value.chances(after.games, first, me)
-            per_deal = after.offsets[1]
-            values[running] = judged[np.searchsorted(first, running % per_deal)]
-        return after.expect(values).mean(axis=0)
+        values = self._judge(after, np.flatnonzero(~after.ended), me, share=True)
+        q = after.expect(values).mean(axis=0)
+        if self.plies == 1:
+            return q
+        legal = np.flatnonzero(np.isfinite(q[:, me]))
+        top = legal[np.argsort(-q[legal, me], kind="stable")[: self.candidates]]
+        rows = np.flatnonzero(np.isin(after.action, top) & ~after.ended)
+        if rows.size:
+            replies = afterstates(after.games.take(rows))
+            reply_values = np.empty((len(replies), s.rules.num_players))
+            movers = replies.source.current_player[replies.game]
+            for viewer in np.unique(movers):
+                mine = np.flatnonzero(movers == viewer)
+                reply_values[mine] = self._judge(
+                    replies, mine[~replies.ended[mine]], int(viewer), share=False
+                )[mine]
+            worth = replies.expect(reply_values)  # (rows, actions, players)
+            mover = replies.source.current_player
+            best = np.argmax(worth[np.arange(len(rows)), :, mover], axis=1)
+            values[rows] = worth[np.arange(len(rows)), best]
+        out = np.full_like(q, -np.inf)
+        out[top] = after.expect(values).mean(axis=0)[top]
+        return out
+
+    def _judge(
+        self, after: Afterstates, running: np.ndarray, viewer: int, share: bool
+    ) -> np.ndarray:
+        """Every row's chances in seat order: the win shares where the race ended (the cards
+        as dealt), ``value``'s judgement by ``viewer`` of the ``running`` rows. ``share``: the
+        source games are the deals of one position, whose running rows a value that reads no
+        hidden card judges alike, so only the first deal's are valued."""
+        values = win_shares(after.games.state.coins)
+        if self.value.reads_hidden_cards or not share:
+            if running.size:
+                values[running] = self.value.chances(after.games, running, viewer)
+            return values
+        first = running[running < after.offsets[1]]
+        judged = self.value.chances(after.games, first, viewer)
+        values[running] = judged[np.searchsorted(first, running % after.offsets[1])]
+        return values
 
 
-def load(spec: str, deals: int = DEALS, greed: float = 8.0, seed: int = 0) -> AfterstateAgent:
+def load(
+    spec: str,
+    deals: int = DEALS,
+    greed: float = 8.0,
+    seed: int = 0,
+    plies: int = 1,
+    candidates: int = 3,
+) -> AfterstateAgent:
     """``afterstate:SPEC``: a learned network file (``path/to/value.npz``), or one of the
     values that exist without learning - ``equity`` (the equity win model) or
     ``win-network`` (the shipped win network of the game's rule set)."""
@@ -219,4 +272,4 @@ def load(spec: str, deals: int = DEALS, greed: float = 8.0, seed: int = 0) -> Af
         value = WinNetworkValue()
     else:
         value = NetworkValue(load_afterstate_network(Path(spec)))
-    return AfterstateAgent(value, deals=deals, greed=greed, seed=seed)
+    return AfterstateAgent(value, deals, greed, seed, plies, candidates)

@@ -251,3 +251,42 @@ def test_a_file_that_is_no_afterstate_value_is_refused_in_one_line(tmp_path: Pat
         with pytest.raises(ValueError, match=expected[name]) as err:
             load_afterstate_network(bad)
         assert "\n" not in str(err.value) and str(bad) in str(err.value)
+
+
+def _worth(state: GameState, value: CoinsValue, viewer: int) -> np.ndarray:
+    """A state's chances by the engine: win shares once over, else ``value`` by ``viewer``."""
+    if state.game_over:
+        coins = np.array(state.coins)
+        won = coins == coins.max()
+        return won / won.sum()
+    return value.chances(BatchGames.from_states([state]), np.array([0]), viewer)[0]
+
+
+def test_two_plies_value_each_outcome_by_the_next_movers_best_reply() -> None:
+    rules = RuleSet("classic", num_players=3)
+    value = CoinsValue()
+    s = played(rules, 4, 9)
+    s.winner_pile, s.loser_pile = (), ()  # nothing hidden: the one deal is the game
+    s.hands = tuple((1 << rules.n_racing) - 1 for _ in range(rules.num_players))
+    legal = legal_action_indices(s)
+    agent = AfterstateAgent(value, plies=2, candidates=len(legal))
+    got = agent.action_chances(public_view(s, s.current))
+    for a in legal:
+        want = np.zeros(rules.num_players)
+        for roll, p in chance_outcomes(s, a):
+            new, _ = apply_outcome(s, a, roll)
+            if new.game_over:
+                want += float(p) * _worth(new, value, s.current)
+                continue
+            replies = []
+            for b in legal_action_indices(new):
+                reply = np.zeros(rules.num_players)
+                for roll2, p2 in chance_outcomes(new, b):
+                    after, _ = apply_outcome(new, b, roll2)
+                    reply += float(p2) * _worth(after, value, new.current)
+                replies.append(reply)
+            best = max(replies, key=lambda r: r[new.current])  # first of the best: lowest index
+            want += float(p) * best
+        np.testing.assert_allclose(got[a], want, atol=1e-12)
+    one = AfterstateAgent(value, plies=2, candidates=1).action_chances(public_view(s, s.current))
+    assert np.isfinite(one[:, 0]).sum() == 1
