@@ -108,3 +108,29 @@ def test_an_unreachable_cluster_is_one_line_and_exit_2_before_any_game(tmp_path:
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and "cannot reach the Ray cluster at '127.0.0.1:1'" in lines[0]
     assert not (out / "games.jsonl").exists() or not (out / "games.jsonl").read_text()
+
+
+def test_a_ladder_on_ray_stores_the_games_the_local_backend_plays(tmp_path: Path) -> None:
+    """``camelup ladder run --backend ray``: the games are played by Ray's game workers and
+    stored by the one process that owns the database, the same games as locally."""
+    from tournament.ladder.runner import run_ladder
+    from tournament.ladder.store import Ladder
+    from tournament.ladder.table import export
+
+    folders = {}
+    for backend in ("local", "ray"):
+        folder = folders[backend] = tmp_path / backend
+        assert main_ladder("init", folder, "--players", 2) == 0
+        ladder = Ladder.open(folder)
+        for name, spec in [("ann", "random"), ("bob", "heuristic")]:
+            ladder.add(name, spec)
+        assert run_ladder(folder, workers=2, games=6, backend=backend) == 6
+        export(ladder, folder / "export")
+    a, b = (read_games(folders[k] / "export" / "games.jsonl") for k in ("local", "ray"))
+    assert len(a) == len(b) == 6 and _strip(a) == _strip(b)
+
+
+def main_ladder(*args: object) -> int:
+    from camelup_cli.main import main
+
+    return main(["ladder", *map(str, args)])
