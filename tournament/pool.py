@@ -47,6 +47,9 @@ class MatchSetup:
     limits: Limits
     max_turns: int
     log_dir: str | None = None  # bots' stderr logs; None: discarded
+    #: warm bot processes a worker keeps, the least recently seated closed first (None: every
+    #: bot it has needed; a ladder of a hundred bots would otherwise keep a hundred a worker)
+    warm_bots: int | None = None
 
 
 def _log_path(setup: MatchSetup, agent: int, worker: int) -> Path | None:
@@ -98,14 +101,15 @@ def play_spec(
     for agent in spec.seats:
         key = (agent, count.get(agent, 0))
         count[agent] = key[1] + 1
-        bot = bots.get(key)
+        bot = bots.pop(key, None)  # put back last: the dict's order is least recent first
         if bot is None or not bot.fresh_enough():
             if bot is not None:
                 bot.kill()
-            bot = bots[key] = BotProcess(
-                setup.entries[agent], setup.limits, _log_path(setup, agent, worker)
-            )
+            bot = BotProcess(setup.entries[agent], setup.limits, _log_path(setup, agent, worker))
+        bots[key] = bot
         lineup.append(bot)
+    while setup.warm_bots is not None and len(bots) > max(setup.warm_bots, len(lineup)):
+        bots.pop(next(iter(bots))).close()
     start = time.perf_counter()
     match = play_match(
         rules,

@@ -29,7 +29,9 @@ def make_engine(url: str, writer: bool = True) -> Engine:
     (module docstring)."""
     if not url.startswith("sqlite"):
         return create_engine(url, pool_pre_ping=True)
-    engine = create_engine(url, connect_args={"check_same_thread": False})
+    # a reader serves many page requests at once (the web app's thread pool)
+    sizes = {} if writer else {"pool_size": 10, "max_overflow": 30}
+    engine = create_engine(url, connect_args={"check_same_thread": False}, **sizes)
 
     @event.listens_for(engine, "connect")
     def _connect(dbapi_connection: Any, record: Any) -> None:

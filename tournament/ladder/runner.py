@@ -42,6 +42,9 @@ from tournament.schedule import GameSpec
 
 #: Seconds between looks at the ladder while there is nothing to play.
 IDLE_POLL_SECONDS = 1.0
+#: Tables' worth of bot processes a game worker keeps warm: a ladder of many bots seats a
+#: different table each deal, and a worker keeping every bot it met would hold them all.
+WARM_TABLES = 3
 
 
 @dataclass
@@ -128,6 +131,7 @@ def run_ladder(
                 settings.limits,
                 settings.max_turns,
                 str(logs),
+                warm_bots=WARM_TABLES * settings.players,
             )
             state = _PoolState()
 
