@@ -13,7 +13,9 @@ An agent is a callable ``agent(observation, public_state) -> int``:
 Agents are made by name: ``agents.make("greedy")``. A spec ``"prefix:rest"`` is handed to the
 loader registered for ``prefix`` (``register_prefix``); ``py:package.module:Attr`` is built in
 and imports any agent class or factory, ``cup:PATH.py[:Class]`` loads a Camel Up Cup bot
-(:mod:`agents.cup_bot`), and a trained-policy loader can add, say, ``ppo:``.
+(:mod:`agents.cup_bot`), and a trained-policy loader can add, say, ``ppo:``. The model-file
+prefixes (``ppo:``, ``search:``, ``rollout:``) take a shipped model's name as well as a path:
+``ppo:classic4`` (:mod:`agents.shipped`).
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from typing import Any
 
 import numpy as np
 
+from agents import shipped
 from camelup_env.game.state import GameState
 
 Observation = dict[str, np.ndarray]
@@ -163,24 +166,38 @@ def _loader(target: str) -> Callable[..., Agent]:
     return load
 
 
-_load_ppo = _loader("agents.ppo:load")  # torch is imported only here
+def _model_loader(target: str) -> Callable[..., Agent]:
+    """A prefix loader of a model file: a shipped model's name (``classic4``) or a path."""
+    load = _loader(target)
+
+    def load_model(rest: str, **kwargs: Any) -> Agent:
+        return load(str(shipped.model_path(rest)), **kwargs)
+
+    return load_model
+
+
 _load_rllib = _loader("agents.rllib:load")  # reads no pickle, imports no Ray
 _load_cup = _loader("agents.cup_bot:load")
 
 register_prefix(
-    "ppo", _load_ppo, "ppo:path/to/model.zip - a trained MaskablePPO policy", model_file=Path
+    "ppo",
+    _model_loader("agents.ppo:load"),  # torch is imported only here
+    "ppo:NAME or ppo:path/to/model.zip - a trained MaskablePPO policy (NAME: a shipped one)",
+    model_file=shipped.model_path,
 )
 register_prefix(
     "search",
-    _loader("agents.value_search:load"),
-    "search:path/to/model.zip - a ppo: policy plus expectimax scored by its value head",
-    model_file=Path,
+    _model_loader("agents.value_search:load"),
+    "search:NAME or search:path/to/model.zip - a ppo: policy plus expectimax scored by its "
+    "value head",
+    model_file=shipped.model_path,
 )
 register_prefix(
     "rollout",
-    _loader("agents.rollout_search:load"),
-    "rollout:path/to/model.zip - a ppo: policy plus its candidates played out to the end",
-    model_file=Path,
+    _model_loader("agents.rollout_search:load"),
+    "rollout:NAME or rollout:path/to/model.zip - a ppo: policy plus its candidates played out "
+    "to the end",
+    model_file=shipped.model_path,
 )
 
 

@@ -1,35 +1,33 @@
 """List the agents that play, tournament and evaluation accept, with one-line descriptions.
 
-After the registered names and prefixes come the trained agents this repository ships
-(``results/models/``, found from the current folder): each as the spec that plays it and the
-game it was trained for, read from its model file without its tensors.
+After the registered names and prefixes come the trained agents every install ships
+(:mod:`agents.shipped`, package data): each as the spec that plays it (``ppo:classic4``) and
+the game it was trained for, read from its model file without its tensors.
 """
 
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
+from agents import shipped
 from agents.base import describe_agents
 from agents.policy_file import ModelFileError, read_metadata
 from camelup_env.game.rules import RuleSet
-
-#: Where the shipped model files are, relative to the repository (the current folder).
-SHIPPED = Path("results") / "models"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--names", action="store_true", help="print the names only")
 
 
-def shipped_models(root: Path = SHIPPED) -> list[tuple[str, str]]:
-    """(spec, description) of every model file under ``root``, in path order."""
+def shipped_models() -> list[tuple[str, str]]:
+    """(spec, description) of every shipped model file, in name order."""
     rows = []
-    for path in sorted(root.glob("**/model.zip")):
+    for name in shipped.names():
+        spec = f"ppo:{name}"
         try:
-            meta = read_metadata(path)
+            meta = read_metadata(shipped.model_path(name))
         except ModelFileError as exc:
-            rows.append((f"ppo:{path}", f"(unreadable: {exc})"))
+            rows.append((spec, f"(unreadable: {exc})"))
             continue
         rules = RuleSet.from_dict(meta["rules"])
         what = (
@@ -37,7 +35,7 @@ def shipped_models(root: Path = SHIPPED) -> list[tuple[str, str]]:
             if meta.get("distilled_from")
             else "a trained policy"
         )
-        rows.append((f"ppo:{path}", f"{what}: {rules.preset}, {rules.num_players} players"))
+        rows.append((spec, f"{what}: {rules.preset}, {rules.num_players} players"))
     return rows
 
 

@@ -48,6 +48,7 @@ from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
+from agents import shipped
 from camelup_env import safe_json
 from camelup_env.files import replacing
 from camelup_env.game.actions import action_table
@@ -331,7 +332,7 @@ def read_policy_file(
     """
     path = Path(path)
     if not path.is_file():
-        raise ModelFileError(f"model file not found: {path}")
+        raise ModelFileError(f"model file not found: {path}{shipped.missing_hint(str(path))}")
     if path.stat().st_size > MAX_FILE_BYTES:  # before the zip directory is parsed
         raise ModelFileError(
             f"{path} is {path.stat().st_size} bytes; model files may have at most {MAX_FILE_BYTES}"

@@ -1,4 +1,4 @@
-"""Trained MaskablePPO policies as agents: ``agents.make("ppo:results/models/classic4/model.zip")``.
+"""Trained MaskablePPO policies as agents: ``agents.make("ppo:classic4")``.
 
 The model file format, and why loading it never runs code from the file, is
 :mod:`agents.policy_file` (and ``docs/model-files.md``); this module turns a loaded policy into

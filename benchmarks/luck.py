@@ -31,8 +31,8 @@ from tournament.eval_result import EvalResult  # noqa: E402
 from tournament.evaluate import evaluate  # noqa: E402
 
 LINEUPS = (
-    ("classic 4p", "ppo:results/models/classic4/model.zip", "greedy", 4),
-    ("classic 2p", "ppo:results/models/classic2/model.zip", "expert", 2),
+    ("classic 4p", "ppo:classic4", "greedy", 4),
+    ("classic 2p", "ppo:classic2", "expert", 2),
 )
 
 

@@ -1,6 +1,6 @@
 """Deciding with a loaded policy: ``PolicyAgent.act_batch`` against SB3's ``predict``, one run.
 
-    python benchmarks/policy_act.py [--model results/models/classic4/model.zip] [--batch 256]
+    python benchmarks/policy_act.py [--model agents/models/classic4.zip] [--batch 256]
                                     [--rounds 5]
 
 Both sides use the same weights. The baseline is a ``MaskablePPO`` built with the file's network
@@ -36,7 +36,7 @@ def best(fn, rounds: int, number: int) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--model", default="results/models/classic4/model.zip")
+    parser.add_argument("--model", default="agents/models/classic4.zip")
     parser.add_argument("--batch", type=int, default=256)
     parser.add_argument("--rounds", type=int, default=5)
     args = parser.parse_args()

@@ -1,8 +1,8 @@
 """How much of a learner's return the dice's luck is, and what measuring it costs, in one run.
 
     python benchmarks/roll_luck.py [--games 1000] [--preset classic] [--players 4]
-        [--learner ppo:results/models/classic4/model.zip]
-        [--opponent ppo:results/models/distilled/greedy_classic4/model.zip] [--max-dice 4]
+        [--learner ppo:classic4]
+        [--opponent ppo:greedy_classic4] [--max-dice 4]
 
 Plays ``--games`` episodes of the training loop (:class:`camelup_env.batch.learner.LearnerGames`,
 the learner in a random seat, every other seat the opponent, the rewards of
@@ -77,10 +77,8 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--preset", default="classic")
     parser.add_argument("--players", type=int, default=4)
-    parser.add_argument("--learner", default="ppo:results/models/classic4/model.zip")
-    parser.add_argument(
-        "--opponent", default="ppo:results/models/distilled/greedy_classic4/model.zip"
-    )
+    parser.add_argument("--learner", default="ppo:classic4")
+    parser.add_argument("--opponent", default="ppo:greedy_classic4")
     parser.add_argument("--seed", type=int, default=9_100_000)
     parser.add_argument("--max-dice", type=int, default=MAX_DICE_LEFT)
     args = parser.parse_args()

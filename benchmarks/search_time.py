@@ -1,6 +1,6 @@
 """Per-move time of the search agents against the pure policy and the 1-second budget.
 
-    python benchmarks/search_time.py [--model results/models/classic2/model.zip] [--positions 60]
+    python benchmarks/search_time.py [--model agents/models/classic2.zip] [--positions 60]
 
 The search agents (``search:``, ``rollout:``) are measured against a budget of one second a
 move on one core. This script times each agent's ``act`` on the same positions (decisions of
@@ -30,7 +30,7 @@ BUDGET_S = 1.0
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--model", default="results/models/classic2/model.zip")
+    parser.add_argument("--model", default="agents/models/classic2.zip")
     parser.add_argument("--positions", type=int, default=60)
     args = parser.parse_args()
     torch.set_num_threads(1)

@@ -1,6 +1,6 @@
 """Numba's threading layers on both sides: the batch core's speed and torch's beside it.
 
-    python benchmarks/threading_layer.py [--model results/models/classic4/model.zip] [--seconds 2]
+    python benchmarks/threading_layer.py [--model agents/models/classic4.zip] [--seconds 2]
 
 Training, batch evaluation and the ``rollout:`` search run numba kernels and torch in one
 process, so a threading layer is judged on two figures measured in the same fresh process:
@@ -84,7 +84,7 @@ CONFIGS = (
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--model", default="results/models/classic4/model.zip")
+    parser.add_argument("--model", default="agents/models/classic4.zip")
     parser.add_argument("--seconds", type=float, default=2.0, help="random play per config")
     args = parser.parse_args()
     print(

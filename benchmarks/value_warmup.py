@@ -1,7 +1,7 @@
 """What the value warm start gives a trained critic: returns explained on held-out games.
 
     python benchmarks/value_warmup.py [--config configs/train/ppo_luck_4p.yaml]
-        [--model results/models/classic4/model.zip] [--teacher greedy] [--games 400]
+        [--model agents/models/classic4.zip] [--teacher greedy] [--games 400]
         [--holdout 60]
 
 Loads ``--model`` into the config's network, then plays ``--games`` games of ``--teacher``
@@ -42,7 +42,7 @@ from training.value_warmup import (  # noqa: E402
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--config", default="configs/train/ppo_luck_4p.yaml")
-    parser.add_argument("--model", default="results/models/classic4/model.zip")
+    parser.add_argument("--model", default="agents/models/classic4.zip")
     parser.add_argument("--teacher", default="greedy")
     parser.add_argument("--games", type=int, default=400)
     parser.add_argument("--holdout", type=int, default=60)

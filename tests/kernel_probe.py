@@ -12,12 +12,8 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Callable
-from pathlib import Path
 
 import numpy as np
-
-ROOT = Path(__file__).resolve().parents[1]
-MODELS = ROOT / "results" / "models"
 
 
 def _bot_game(
@@ -55,7 +51,7 @@ def _installed() -> Callable[[], None]:
         from tournament.batch_evaluate import evaluate_on_batch
 
         rules = RuleSet("second_edition", num_players=4)
-        evaluate_on_batch(f"ppo:{MODELS}/second4/model.zip", "random", rules, 4, 0, 300)
+        evaluate_on_batch("ppo:second4", "random", rules, 4, 0, 300)
         rng = np.random.default_rng(0)
         vector = SingleAgentVectorEnv(3, rules=rules)
         _, info = vector.reset(seed=0)
@@ -70,9 +66,9 @@ def _installed() -> Callable[[], None]:
 
 WORKLOADS: dict[str, Callable[[], Callable[[], None]]] = {
     "greedy": lambda: _bot_game("greedy", "classic", 4),
-    "ppo": lambda: _bot_game(f"ppo:{MODELS}/classic4/model.zip", "classic", 4),
+    "ppo": lambda: _bot_game("ppo:classic4", "classic", 4),
     "rollout": lambda: _bot_game(
-        f"rollout:{MODELS}/classic2/model.zip", "classic", 2, 12, candidates=2, rollouts=2
+        "rollout:classic2", "classic", 2, 12, candidates=2, rollouts=2
     ),  # a dozen turns: the leg started, and each move plays games out to the end
     "installed": _installed,
 }

@@ -17,8 +17,8 @@ from tournament.batch_evaluate import plays_on_batch
 from tournament.evaluate import evaluate
 
 CLASSIC4 = RuleSet("classic", num_players=4)
-EXPERT = "ppo:results/models/distilled/expert_classic4/model.zip"
-GREEDY = "ppo:results/models/distilled/greedy_classic4/model.zip"
+EXPERT = "ppo:expert_classic4"
+GREEDY = "ppo:greedy_classic4"
 
 
 def test_batch_evaluation_rotates_seats_and_pairs_seeds() -> None:

@@ -13,7 +13,6 @@ from camelup_cli.main import SUBCOMMANDS, main
 #: a tournament and an evaluation that would start at once but for the value a case adds
 TWO = ["tournament", "--agents", "random,greedy", "--players", "2"]
 #: the shipped models (a two-player and a four-player one)
-MODELS = Path(__file__).resolve().parents[1] / "results" / "models"
 EVALUATE = ["evaluate", "greedy", "--opponents", "random", "--preset", "classic", "--players", "2"]
 
 
@@ -85,9 +84,9 @@ def test_tournament_help_documents_every_setting(capsys) -> None:
         ["evaluate", "ppo:/nonexistent.zip", "--games", "4"],
         ["evaluate", "search:/nonexistent.zip", "--games", "4"],
         # a two-player model at a four-player table: refused before any game
-        ["evaluate", f"ppo:{MODELS}/classic2/model.zip", "--players", "4", "--games", "4"],
-        ["evaluate", "greedy", "--opponents", f"ppo:{MODELS}/classic4/model.zip"],
-        ["play", "--opponents", f"ppo:{MODELS}/classic4/model.zip", "--seed", "1"],
+        ["evaluate", "ppo:classic2", "--players", "4", "--games", "4"],
+        ["evaluate", "greedy", "--opponents", "ppo:classic4"],
+        ["play", "--opponents", "ppo:classic4", "--seed", "1"],
         ["compare", "/nonexistent/a", "/nonexistent/b"],
         ["replay", "/nonexistent/folder", "--game", "0"],
         ["replay", "/nonexistent/folder", "--game", "zero"],
@@ -131,16 +130,15 @@ def test_user_errors_are_one_line_and_exit_2(argv: list[str], capsys) -> None:
     assert len(lines) == 1 and "error" in lines[0] and "Traceback" not in err, err
 
 
-def test_agents_lists_the_shipped_models(capsys, monkeypatch) -> None:
+def test_agents_lists_the_shipped_models(tmp_path: Path, capsys, monkeypatch) -> None:
     """`camelup agents` names every shipped model file with the spec that plays it and its
-    game, read from the file (run from the repository's folder)."""
-    monkeypatch.chdir(Path(__file__).resolve().parents[1])
+    game, read from the file, from any folder (tests/test_wheel.py: from an installed wheel)."""
+    monkeypatch.chdir(tmp_path)
     assert main(["agents"]) == 0
     out = capsys.readouterr().out
-    assert "ppo:results/models/classic4/model.zip" in out
-    line = next(x for x in out.splitlines() if "results/models/cup4/model.zip" in x)
+    line = next(x for x in out.splitlines() if x.startswith("ppo:cup4 "))
     assert line.endswith("a trained policy: cup, 4 players")
-    assert "a network copying expert: classic, 4 players" in out
+    assert "ppo:classic4 " in out and "a network copying expert: classic, 4 players" in out
 
 
 def _one_line_error(code: int, err: str) -> str:

@@ -20,6 +20,7 @@ import torch
 from sb3_contrib import MaskablePPO
 
 import agents
+from agents import shipped
 from agents.policy_file import (
     METADATA_MEMBER,
     ModelFileError,
@@ -296,7 +297,7 @@ def test_save_policy_refuses_what_it_cannot_record(tmp_path) -> None:
 
 @pytest.mark.parametrize("name", ["classic2", "classic2_iterated", "classic4", "second4"])
 def test_shipped_models_are_tensor_only_files(name: str) -> None:
-    path = ROOT / "results" / "models" / name / "model.zip"
+    path = shipped.model_path(name)
     assert sorted(zipfile.ZipFile(path).namelist()) == [METADATA_MEMBER, "policy.pth"]
     meta = read_metadata(path)
     assert meta["version"] == 2 and meta["policy"]["net_arch"] == {
@@ -356,16 +357,29 @@ def test_the_registry_says_which_specs_play_a_model_file(tmp_path) -> None:
     from agents.rllib import POLICY_FILE
     from tournament.evaluate import _rules
 
-    shipped = ROOT / "results" / "models" / "classic4" / "model.zip"
+    classic4 = shipped.model_path("classic4")
     checkpoint = tmp_path / "checkpoint"
     checkpoint.mkdir()
-    shutil.copy(shipped, checkpoint / POLICY_FILE)
-    assert agents.model_file(f"ppo:{shipped}") == shipped
-    assert agents.model_file(f"search:{shipped}") == shipped
+    shutil.copy(classic4, checkpoint / POLICY_FILE)
+    assert agents.model_file(f"ppo:{classic4}") == classic4
+    assert agents.model_file(f"search:{classic4}") == classic4
+    # a shipped model by its name, from any folder (the package's file)
+    assert agents.model_file("ppo:classic4") == classic4 == agents.model_file("rollout:classic4")
     assert agents.model_file(f"rllib:{checkpoint}") == checkpoint / POLICY_FILE
     assert agents.model_file("greedy") is None
     assert agents.model_file("py:agents.random_agent:RandomAgent") is None
     # camelup evaluate sets up the game the file records, whichever prefix plays it
-    for spec in (f"ppo:{shipped}", f"rllib:{checkpoint}"):
+    for spec in ("ppo:classic4", f"rllib:{checkpoint}"):
         rules = _rules(argparse.Namespace(candidate=spec, preset=None, players=None))
         assert (rules.preset, rules.num_players) == ("classic", 4)
+
+
+def test_a_former_or_unknown_shipped_name_says_what_to_name(tmp_path, monkeypatch) -> None:
+    """A spec of the shipped files' former place (results/models/NAME/model.zip) names the
+    model to use instead; a bare word that is no shipped name lists the names."""
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(ModelFileError, match=r"name it 'greedy_classic4', as in ppo:greedy_"):
+        agents.make("ppo:results/models/distilled/greedy_classic4/model.zip")
+    with pytest.raises(ModelFileError, match=r"nor a shipped model's name \(classic2, "):
+        agents.make("ppo:classic9")
+    assert agents.make("ppo:classic2").source == str(shipped.model_path("classic2"))

@@ -4,14 +4,13 @@ not play refused before a game."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pytest
 
 pytest.importorskip("sb3_contrib")
 
 import agents
+from agents import shipped
 from camelup_env.game.actions import action_table
 from camelup_env.game.legality import legal_action_indices
 from camelup_env.game.rules import RuleSet
@@ -19,8 +18,7 @@ from camelup_env.game.sampling import random_positions
 from camelup_env.match import play_game
 from camelup_env.observation import public_view
 
-ROOT = Path(__file__).resolve().parents[1]
-MODEL = ROOT / "results" / "models" / "classic2" / "model.zip"
+MODEL = shipped.model_path("classic2")
 
 
 def test_rollouts_of_one_move_twice_score_alike_on_common_dice() -> None:
@@ -73,7 +71,7 @@ def test_rollout_plays_legal_moves_and_is_reproducible() -> None:
 
 def test_presets_off_the_batch_core_are_refused() -> None:
     rules = RuleSet("cup", num_players=4)  # the shipped cup4 plays it; the batch core does not
-    agent = agents.make(f"rollout:{ROOT / 'results' / 'models' / 'cup4' / 'model.zip'}")
+    agent = agents.make("rollout:cup4")
     state = next(iter(random_positions(rules, 1, seed=0)))
     with pytest.raises(ValueError, match="batch core"):
         agent.warmup(public_view(state, 0))

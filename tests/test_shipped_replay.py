@@ -17,7 +17,8 @@ import pytest
 from camelup_env.game.rules import RuleSet
 from tournament.evaluate import evaluate
 
-MODELS = Path(__file__).resolve().parents[1] / "results" / "models"
+#: Each shipped model's training record: its evaluation's summary and games.
+RECORDS = Path(__file__).resolve().parents[1] / "results" / "models"
 #: The games replayed per model: one seed's seat rotations at four players, two at two.
 REPLAYED = 4
 
@@ -26,14 +27,14 @@ REPLAYED = 4
     ("model", "opponent"), [("classic4", "greedy"), ("classic2_iterated", "expert")]
 )
 def test_a_shipped_evaluation_replays_game_for_game(model: str, opponent: str) -> None:
-    folder = MODELS / model
+    folder = RECORDS / model
     with open(folder / "evaluation.csv", newline="") as f:
         summary = next(r for r in csv.DictReader(f) if r["opponent"] == opponent)
     with open(folder / "games.csv", newline="") as f:
         recorded = [r for r in csv.DictReader(f) if r["opponent"] == opponent][:REPLAYED]
     rules = RuleSet(summary["preset"], num_players=int(summary["num_players"]))
     result = evaluate(
-        f"ppo:{folder / 'model.zip'}",
+        f"ppo:{model}",
         opponent,
         rules,
         REPLAYED,

@@ -438,7 +438,7 @@ def test_no_config_writes_into_the_committed_results_unless_told(path: Path) -> 
 
 @pytest.mark.parametrize(
     "label",
-    ["greedy", "ppo:results/models/classic4/model.zip", "expert (opponent)", "x" * 40],
+    ["greedy", "ppo:runs/my_run/snapshots/model.zip", "expert (opponent)", "x" * 40],
 )
 def test_chart_labels_wrap_to_the_width_of_a_bar(label: str) -> None:
     """A long agent label in summary.png goes onto lines of its own instead of running into

@@ -11,6 +11,7 @@ import pytest
 pytest.importorskip("sb3_contrib")
 
 import agents
+from agents import shipped
 from agents.policy_file import ModelFileError, read_policy_file, save_policy
 from agents.policy_search import deal_hidden
 from agents.value_search import ValueSearchAgent
@@ -20,8 +21,7 @@ from camelup_env.game.state import HIDDEN, GameState
 from camelup_env.match import play_game
 from camelup_env.observation import public_view
 
-ROOT = Path(__file__).resolve().parents[1]
-MODEL = ROOT / "results" / "models" / "classic2" / "model.zip"
+MODEL = shipped.model_path("classic2")
 
 
 @pytest.mark.parametrize("players", [2, 4])
@@ -81,6 +81,6 @@ def test_evaluate_plays_a_search_spec_in_its_model_files_game() -> None:
 
     from tournament.evaluate import _rules
 
-    four = ROOT / "results" / "models" / "classic4" / "model.zip"
+    four = shipped.model_path("classic4")
     args = argparse.Namespace(candidate=f"search:{four}", preset=None, players=None)
     assert _rules(args) == RuleSet("classic", num_players=4)

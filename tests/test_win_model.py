@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 from engine_positions import CLASSIC, pile_scored, position, roll
 
+from agents import shipped
 from camelup_env import RuleSet, apply_action, legal_actions, new_game
 from camelup_env.game.payouts import pile_evs
 from camelup_env.odds.luck import win_shares
@@ -185,14 +186,13 @@ def test_a_policys_value_head_is_scored_as_a_baseline(capsys) -> None:
     seat's chance to win; a file of another game is one line and exit 2."""
     from training.win_model import main, play_samples, value_head_chances
 
-    models = Path(__file__).resolve().parents[1] / "results" / "models"
     held = play_samples(RuleSet("classic", num_players=4), 2, 5, ["greedy", "random"])
-    chances = value_head_chances(str(models / "classic4" / "model.zip"), held)
+    chances = value_head_chances(str(shipped.model_path("classic4")), held)
     assert chances.shape == held.shares.shape
     assert np.all(chances >= 0) and np.allclose(chances.sum(axis=1), 1.0)
     assert len(set(np.round(chances[:, 0], 6))) > 1  # it reads the positions, not a constant
     args = ["--players", "4", "--holdout", "1", "--measure", "--mix", "random"]
-    assert main([*args, "--value-head", str(models / "classic2" / "model.zip")]) == 2
+    assert main([*args, "--value-head", str(shipped.model_path("classic2"))]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "was trained for classic with 2 players" in err[0]
 

@@ -30,7 +30,7 @@ from training.win_network import (
 )
 
 RULES = RuleSet("classic", num_players=2)
-GREEDY2 = "results/models/distilled/greedy_classic2/model.zip"
+GREEDY2 = "agents/models/greedy_classic2.zip"
 
 
 def _network(tmp_path: Path, inputs: int, seed: int = 0, name: str = "n.npz") -> Path:
@@ -290,7 +290,7 @@ def test_the_training_command_refuses_bad_input_in_one_line(
     assert main(["--keep", "0"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("win_network: --keep must be in (0, 1]") and err.count("\n") == 1
-    assert main(["--mix", "results/models/classic4/model.zip"]) == 2
+    assert main(["--mix", "agents/models/classic4.zip"]) == 2
     assert capsys.readouterr().err.startswith("win_network: ")
     assert main(["--exact-games", "-1"]) == 2
     assert capsys.readouterr().err == "win_network: --exact-games must be at least 0\n"

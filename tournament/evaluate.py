@@ -12,7 +12,7 @@ bot that breaks a rule forfeits and an agent that cannot be built stops the eval
 two agents that decide whole batches (policy model files, ``random``) play on the batch core
 instead (:mod:`tournament.batch_evaluate`; ``--referee`` keeps the referee).
 
-``camelup evaluate ppo:results/models/classic2/model.zip --opponents random,heuristic,greedy
+``camelup evaluate ppo:classic2 --opponents random,heuristic,greedy
 --games 2000 --out results/models/classic2`` writes ``evaluation.csv`` and ``evaluation.md``.
 With ``--out``, every game the referee finishes is saved as it ends, so an evaluation stopped
 any way (Ctrl-C, ``kill``, the machine) resumes when the same command runs again
@@ -153,7 +153,7 @@ def evaluate(
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("candidate", help="agent spec, e.g. ppo:results/models/classic2/model.zip")
+    parser.add_argument("candidate", help="agent spec, e.g. ppo:classic2")
     parser.add_argument(
         "--opponents",
         default="random,heuristic,greedy",

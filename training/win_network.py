@@ -49,9 +49,9 @@ from training.mix_games import mix_games
 
 #: the default mix at classic 2 players: the shipped policies and the distilled bots
 DEFAULT_MIX = (
-    "results/models/classic2/model.zip,results/models/classic2_iterated/model.zip,"
-    "results/models/distilled/expert_classic2/model.zip,"
-    "results/models/distilled/greedy_classic2/model.zip"
+    "agents/models/classic2.zip,agents/models/classic2_iterated.zip,"
+    "agents/models/expert_classic2.zip,"
+    "agents/models/greedy_classic2.zip"
 )
 #: the observation the network reads: the shipped policies' (``camelup_v1``)
 OBSERVER: dict[str, Any] = {"odds_features": True, "race_samples": 64, "action_values": True}

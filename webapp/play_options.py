@@ -35,13 +35,15 @@ class PlayOptions:
 
 def suggested_opponents(allowed: Allowed) -> list[str]:
     """The specs the start page offers: every registered name but ``human``, then each model
-    of the served models folder as ``ppo:`` (its path relative to that folder)."""
+    of the served models folder as ``ppo:``: a file at its top by its name (the shipped
+    ``ppo:classic2``), a file one folder down by its path (``ppo:run/model.zip``)."""
     names = [n for n in registry.names() if n != "human"]
-    models = sorted(
+    top = [f"ppo:{p.stem}" for p in sorted(allowed.models.glob("*.zip"))]
+    below = [
         f"ppo:{p.relative_to(allowed.models).as_posix()}"
-        for p in allowed.models.glob("*/model.zip")
-    )
-    return names + models
+        for p in sorted(allowed.models.glob("*/*.zip"))
+    ]
+    return names + top + below
 
 
 def _integer(params: Mapping[str, str], name: str, default: int | None) -> int:

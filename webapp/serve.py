@@ -38,7 +38,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--models",
         help="folder model opponents (ppo:, search:, rollout:, rllib:) may come from "
-        "(default: the shipped results/models)",
+        "(default: the shipped models, agents/models in the package)",
     )
     parser.add_argument(
         "--allow-code",

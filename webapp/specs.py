@@ -27,11 +27,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import agents as registry
+from agents import shipped
 from tournament.bots import ROOT
 from webapp.games import GameError
 
 #: where the shipped models live (the default served models folder)
-SHIPPED_MODELS = Path(__file__).resolve().parents[1] / "results" / "models"
+SHIPPED_MODELS = shipped.MODELS
 
 
 @dataclass(frozen=True)
@@ -73,9 +74,10 @@ def _inside(path: Path, folders: tuple[Path, ...]) -> bool:
 
 
 def _model_path(spec: str, rest: str, models: Path) -> Path:
-    """The model ``rest`` names, relative to the models folder or to where the server runs
-    (the shipped models are ``results/models/...`` from the project's folder)."""
-    for candidate in (models / rest, Path.cwd() / rest):
+    """The model ``rest`` names: a path relative to the models folder or to where the server
+    runs, or a file at the folder's top by its name without ``.zip`` (the shipped ones:
+    ``ppo:classic2``)."""
+    for candidate in (models / rest, models / f"{rest}.zip", Path.cwd() / rest):
         path = candidate.resolve()
         if _inside(path, (models,)) and path.exists():
             return path
