@@ -13,12 +13,12 @@ install: $(STAMP)
 $(PY):
 	python3 -m venv $(VENV)
 
-# Then every numba kernel into numba's disk cache (camelup_cli/compile_kernels.py), once: a
-# first run would otherwise compile them on the spot, and a bot would do it in its move clock.
+# Then every numba kernel into numba's disk cache (`camelup compile`, camelup_cli/compile_kernels.py),
+# once: a first run would otherwise compile them on the spot, and a bot would do it in its move clock.
 $(STAMP): pyproject.toml | $(PY)
 	$(PIP) install "$(TORCH)"
-	$(PIP) install -e ".[dev,train,docs,distributed,web]" "$(TORCH)"
-	$(PY) -m camelup_cli.compile_kernels
+	$(PIP) install -e ".[dev,train,docs,distributed,web,clients]" "$(TORCH)"
+	$(VENV)/bin/camelup compile
 	touch $(STAMP)
 
 # ruff's rules and its formatter (black's style): a change is formatted before it lands;

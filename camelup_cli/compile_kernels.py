@@ -1,20 +1,24 @@
-"""Compile every numba kernel of camelup into numba's disk cache, once, ahead of any clock.
+"""Compile every numba kernel into numba's disk cache, once: later runs start at once.
 
-``python -m camelup_cli.compile_kernels`` (``make install`` runs it after pip): a first run of
-the odds, the batch core or its observation otherwise compiles its kernels on the spot, for
-seconds to minutes (``camelup_env.compile_notice``), and a tournament bot that compiles inside
-its move clock loses the game on time. Each kernel is reached through the code that calls it,
-with the argument types of its call sites: the odds (:func:`camelup_env.odds.warm_up`, every
-preset), the batch core and its observation (the serial and the parallel copy of each loop),
-the single-agent environment (the engine's games) and the vector one (the learner's loop).
+``camelup compile`` (``make install`` runs it after pip; a pip-installed project runs it once
+by hand): a first run of the odds, the batch core or its observation otherwise compiles its
+kernels on the spot, for seconds to minutes (``camelup_env.compile_notice`` says so), and a
+tournament bot that compiles inside its move clock loses the game on time. Each kernel is
+reached through the code that calls it, with the argument types of its call sites: the odds
+(:func:`camelup_env.odds.warm_up`, every preset), the batch core and its observation (the
+serial and the parallel copy of each loop), the single-agent environment (the engine's games)
+and the vector one (the learner's loop).
 ``tests/test_compile_kernels.py`` checks that the callers then compile nothing new. A kernel
 already in the cache is loaded, not compiled, so a second run takes seconds.
 """
 
 from __future__ import annotations
 
+import argparse
 import sys
 import time
+from collections.abc import Callable
+from functools import partial
 
 import numpy as np
 
@@ -30,18 +34,37 @@ from camelup_env.game.setup import new_game
 #: The line printed before compiling (the notice a first run would print on its own).
 STARTING = (
     "compiling kernels, first run only: every numba kernel of camelup, into numba's disk "
-    "cache (minutes on a busy machine; later runs load them in a second)"
+    "cache (a minute or more on a busy machine; later runs load them in a second)"
 )
 
 
-def compile_all() -> None:
-    """Call every kernel through its callers (module docstring); the cache keeps them."""
-    for preset in PRESETS:
-        odds.warm_up(new_game(RuleSet(preset, num_players=4), seed=0))
+def steps() -> list[tuple[str, Callable[[], None]]]:
+    """What :func:`compile_all` calls, in order, each with the words its progress line says."""
     rules = RuleSet("classic", num_players=4)
-    for threads in (1, 2):  # the serial copies, then the parallel ones (game_loops)
-        _batch_core(rules, threads)
-    _environments(rules)
+    return [
+        *(
+            (
+                f"odds, {preset}",
+                partial(odds.warm_up, new_game(RuleSet(preset, num_players=4), seed=0)),
+            )
+            for preset in PRESETS
+        ),
+        # the serial copies, then the parallel ones (game_loops)
+        ("batch core, 1 thread", partial(_batch_core, rules, 1)),
+        ("batch core, 2 threads", partial(_batch_core, rules, 2)),
+        ("environments", partial(_environments, rules)),
+    ]
+
+
+def compile_all(progress: Callable[[str], None] | None = None) -> None:
+    """Call every kernel through its callers (module docstring); the cache keeps them.
+    ``progress`` gets a line after each step: ``[3/9] odds, persian_tutorial: 4 s``."""
+    todo = steps()
+    for i, (what, step) in enumerate(todo, 1):
+        start = time.perf_counter()
+        step()
+        if progress is not None:
+            progress(f"[{i}/{len(todo)}] {what}: {time.perf_counter() - start:.0f} s")
 
 
 def _batch_core(rules: RuleSet, threads: int) -> None:
@@ -86,14 +109,18 @@ def _environments(rules: RuleSet) -> None:
         _, _, _, _, info = vector.step(np.where(mask, rng.random(mask.shape), -1).argmax(axis=1))
 
 
-def main() -> int:
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """No options: it compiles everything, once."""
+
+
+def run(args: argparse.Namespace | None = None) -> int:
     print(STARTING, flush=True)
     compile_notice.notice_given()  # the line above says it
     start = time.time()
-    compile_all()
+    compile_all(lambda line: print(line, flush=True))
     print(f"kernels compiled and cached in {time.time() - start:.0f} s", flush=True)
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run())

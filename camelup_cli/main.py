@@ -35,6 +35,7 @@ SUBCOMMANDS: dict[str, str] = {
     "ladder": "tournament.ladder.cli",
     "replay": "tournament.replay",
     "serve": "webapp.serve",
+    "compile": "camelup_cli.compile_kernels",
 }
 
 

@@ -1,7 +1,7 @@
 """A line on stderr before the first of the project's numba kernels compiles in a process.
 
-Until numba's disk cache holds a kernel (``make install`` fills it:
-:mod:`camelup_cli.compile_kernels`), its first call compiles it, which takes seconds per kernel
+Until numba's disk cache holds a kernel (``camelup compile`` fills it, which ``make install``
+runs: :mod:`camelup_cli.compile_kernels`), its first call compiles it, which takes seconds per kernel
 and minutes for the batch core on a busy machine. :func:`announce_compiles` makes that wait say
 what it is, once per process, instead of sitting silent; a kernel loaded from the cache says
 nothing. Each kernel module calls it at import.
@@ -17,7 +17,7 @@ from numba.core import event
 #: What :func:`announce_compiles` prints, before the first compile of a process.
 NOTICE = (
     "compiling kernels, first run only (numba caches them on disk; "
-    "`make install` or `python -m camelup_cli.compile_kernels` compiles them all ahead)"
+    "`camelup compile` compiles them all ahead, once, as `make install` does)"
 )
 
 

@@ -76,3 +76,27 @@ def test_the_first_compile_of_a_process_says_so(tmp_path: Path) -> None:
     assert all(run.returncode == 0 for run in runs), runs[0].stderr
     assert runs[0].stderr.count(compile_notice.NOTICE) == 1
     assert compile_notice.NOTICE not in runs[1].stderr
+
+
+def test_camelup_compile_warms_every_kernel_with_progress(tmp_path: Path) -> None:
+    """``camelup compile`` (what ``make install`` runs; a pip-installed project runs it by
+    hand) prints one line before it starts and a numbered line after each step, from any
+    folder, and not the first-run notice as well: its own first line says it."""
+    from camelup_cli.compile_kernels import STARTING, steps
+
+    done = subprocess.run(
+        [sys.executable, "-m", "camelup_cli", "compile"],
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+        timeout=1200,
+    )
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    names = [what for what, _ in steps()]
+    assert lines[0] == STARTING and lines[-1].startswith("kernels compiled and cached in ")
+    assert [re.sub(r": \d+ s$", "", line) for line in lines[1:-1]] == [
+        f"[{i}/{len(names)}] {what}" for i, what in enumerate(names, 1)
+    ]
+    assert compile_notice.NOTICE not in done.stderr
