@@ -22,6 +22,7 @@ The single-agent Gymnasium environment is registered under ``camelup/<Preset><n>
     env = gymnasium.make("camelup/Classic2p-v0")
 """
 
+from camelup_env import moved
 from camelup_env.envs.registration import register_envs
 from camelup_env.game.actions import (
     Action,
@@ -56,8 +57,13 @@ from camelup_env.game.state import LOSER_PILE, WINNER_PILE, GameState
 from camelup_env.observation import Observer, public_view
 from camelup_env.render.text import render_text
 
+#: The release (pyproject.toml reads it from here); CHANGELOG.md says what each one changed.
+__version__ = "0.2.0"
+
 # gymnasium.make("camelup/Classic2p-v0") etc. (camelup_env.envs.registration)
 register_envs()
+# an import of a module's former place says where it went (camelup_env.moved)
+moved.install()
 
 __all__ = [
     "LOSER_PILE",
