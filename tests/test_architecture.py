@@ -1,11 +1,11 @@
 """Imports only go down: each package imports only the packages on the floors below it.
 
-The floors, from the ground up (README, Layout): the game and the typed configs, which import
-none of the others; the agents; the tournaments (they play agents); training (it evaluates with
-the tournament code); the two front ends, the command line and the web app; and on top the
-tutorials, which may use everything. An
-upward import (say, the engine reaching for an agent) would tie a lower floor to everything
-above it, so it fails here, naming the file.
+The floors, from the ground up (docs/contributing.md, Architecture): the game and the typed
+configs, which import none of the others; the agents; the tournaments (they play agents);
+training (it evaluates with the tournament code); the two front ends, the command line and the
+web app; and on top the tutorials, which may use everything. An upward import (say, the engine
+reaching for an agent) would tie a lower floor to everything above it, so it fails here, naming
+the file.
 """
 
 from __future__ import annotations
