@@ -98,6 +98,11 @@ class AfterstateConfig:
         help="Draw weights of each seat's player per game: 'self' (the value's own choice) or "
         "a batch-deciding spec (ppo:FILE, random).",
     )
+    max_turns: int = setting(
+        300,
+        help="Actions after which a game is dealt anew without a target (a value that has "
+        "not learned yet can move its tile for ever).",
+    )
     snapshot_every: int = setting(2_000, help="Games between snapshots (curve points).")
     checkpoint_every: int = setting(500, help="Games between checkpoints.")
     threads: int = setting(1, help="torch threads.")
@@ -106,7 +111,7 @@ class AfterstateConfig:
         rules = RuleSet(self.preset, num_players=self.num_players)  # its own clear errors
         if rules.preset not in ("classic", "second_edition"):
             raise ConfigError(f"the afterstate learner plays on the batch core, not {self.preset}")
-        for name in ("total_games", "games", "batch_size", "updates", "replay_size"):
+        for name in ("total_games", "games", "batch_size", "updates", "replay_size", "max_turns"):
             if getattr(self, name) < 1:
                 raise ConfigError(f"{name} must be >= 1, got {getattr(self, name)}")
         if not 0.0 <= self.epsilon <= 1.0:
@@ -184,6 +189,8 @@ class SelfPlay:
         }
         self.seating = np.zeros((n, self.rules.num_players), np.int64)
         self._seat_games(np.arange(n))
+        #: games dealt anew after ``max_turns`` actions
+        self.truncated = 0
 
     def _seat_games(self, idx: np.ndarray) -> None:
         """Each seat of the games ``idx``: an index of ``specs``, drawn by weight; a game
@@ -213,7 +220,8 @@ class SelfPlay:
 
     def step(self) -> tuple[np.ndarray, np.ndarray, int]:
         """One decision in every game: the rows whose targets it settles (observations,
-        targets) and how many games ended."""
+        targets) and how many games ended (a game stopped at ``max_turns`` is not counted:
+        :attr:`truncated`)."""
         games, n = self.games, self.cfg.games
         movers = games.current_player.astype(np.int64)
         after = afterstates(games)
@@ -244,14 +252,16 @@ class SelfPlay:
         ended = after.ended[realised]
         self.pending[:] = obs[realised]
         self.pending_viewer[:] = movers
-        self.has_pending[:] = ~ended
-        done = np.flatnonzero(ended)
+        stalled = ~ended & (games.state.turns >= self.cfg.max_turns)
+        self.truncated += int(stalled.sum())
+        self.has_pending[:] = ~ended & ~stalled
+        done = np.flatnonzero(ended | stalled)
         if done.size:
             seeds = np.arange(self.next_seed, self.next_seed + done.size)
             self.next_seed += done.size
             games.reset(done, seed=seeds)
             self._seat_games(done)
-        return rows, targets.astype(np.float32), int(done.size)
+        return rows, targets.astype(np.float32), int(ended.sum())
 
 
 def draw_outcomes(after: Afterstates, actions: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -332,6 +342,8 @@ def train(cfg: AfterstateConfig, resume: bool = False, command: str | None = Non
         buffer.add(x, y)
         progress["games"] += ended
         progress["decisions"] += cfg.games
+        progress["truncated"] = progress.get("truncated", 0) + play.truncated
+        play.truncated = 0
         if buffer.count >= cfg.batch_size:
             for _ in range(cfg.updates):
                 bx, by = buffer.sample(rng, cfg.batch_size)
@@ -346,7 +358,8 @@ def train(cfg: AfterstateConfig, resume: bool = False, command: str | None = Non
             mean_loss = float(np.mean(losses[-200:])) if losses else float("nan")
             print(
                 f"{progress['games']:,} games, {progress['decisions']:,} decisions, "
-                f"{rate:,.0f} games/h, loss {mean_loss:.4f}",
+                f"{rate:,.0f} games/h, {progress['truncated']:,} stopped at max_turns, "
+                f"loss {mean_loss:.4f}",
                 flush=True,
             )
         if progress["games"] >= next_snapshot:

@@ -1,0 +1,139 @@
+"""Afterstates on the batch core: what valuing every move's outcomes costs, and what self-play
+with it makes an hour.
+
+Three figures, measured in one run on the same machine:
+
+* **rows/s (features and values)**: positions of ``--games`` random classic games side by
+  side; each round lists every legal action's outcomes with their chances
+  (:func:`camelup_env.batch.afterstates.afterstates`), observes each outcome row from the
+  mover's seat (the raw ``camelup_v1`` observation the learner reads) and scores it with a
+  value network of the learner's default shape (numpy, one BLAS thread as bots run), then
+  takes the expectation; outcome rows per second, the best of ``--rounds`` rounds;
+* **the baseline**: the batch core's uniformly random actions per second on the same games
+  (``random_actions`` and ``step_unchecked``), the same rounds: the ratio says what the
+  value of every outcome costs against playing the game at all;
+* **self-play G games/h**: the learner itself (``camelup train --trainer afterstate`` at its
+  default settings: features, values, the replay buffer and the updates included) for
+  ``--self-play-games`` games from the deal, after a warm-up run, with ``--threads`` torch
+  threads (2: the two cores), classic 4p; read from the run's own progress record.
+
+Last line: ``afterstates: N rows/s (features and values) = X of the batch core's random
+actions/s; self-play G games/h (classic 4p)``.
+
+    OMP_NUM_THREADS=1 python benchmarks/afterstates.py
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+# Run as a script, this file's own folder comes first on sys.path and its training.py would
+# hide the package of that name: the repository comes first instead.
+sys.path[0] = str(Path(__file__).resolve().parents[1])
+
+from agents.afterstate_network import AfterstateNetwork  # noqa: E402
+from camelup_env import RuleSet  # noqa: E402
+from camelup_env.batch import BatchGames, BatchObserver, random_streams  # noqa: E402
+from camelup_env.batch.afterstates import afterstates  # noqa: E402
+from training.afterstate.trainer import AfterstateConfig, train  # noqa: E402
+
+RAW = {"odds_features": False, "race_samples": 64, "action_values": False}
+
+
+def positions(rules: RuleSet, n: int, seed: int) -> BatchGames:
+    """``n`` running games, each played at random for its own number of steps."""
+    games = BatchGames(rules, n, seed=seed)
+    streams = random_streams(n, seed + 1)
+    rng = np.random.default_rng(seed)
+    for step in range(60):
+        actions = games.random_actions(streams)
+        actions[rng.random(n) < step / 120] = -1  # games stop at different points
+        games.step_unchecked(actions)
+    return games.take(np.flatnonzero(~games.game_over))
+
+
+def network(width: int, players: int, hidden: list[int]) -> AfterstateNetwork:
+    rng = np.random.default_rng(0)
+    sizes = [width, *hidden, players]
+    layers = tuple(
+        (rng.normal(0, 0.05, (a, b)).astype(np.float32), np.zeros(b, np.float32))
+        for a, b in itertools.pairwise(sizes)
+    )
+    mean, scale = np.zeros(width, np.float32), np.ones(width, np.float32)
+    return AfterstateNetwork("classic", players, RAW, mean, scale, layers)
+
+
+def value_rows(games: BatchGames, observer: BatchObserver, net: AfterstateNetwork) -> int:
+    """One round: every outcome of every legal action, observed, valued and expected."""
+    after = afterstates(games)
+    viewers = games.current_player[after.game]
+    running = np.flatnonzero(~after.ended)
+    values = np.zeros((len(after), net.players))
+    values[running] = net.chances(observer.observe(after.games, viewers[running], running))
+    after.expect(values)
+    return len(after)
+
+
+def random_actions(games: BatchGames, streams: np.ndarray, steps: int) -> int:
+    """``steps`` steps of uniformly random actions in every game (ended ones dealt again)."""
+    for _ in range(steps):
+        games.step_unchecked(games.random_actions(streams), autoreset=True)
+    return steps * len(games)
+
+
+def best_rate(work: list, rounds: int) -> float:
+    best = 0.0
+    for _ in range(rounds):
+        start = time.perf_counter()
+        done = work[0]()
+        best = max(best, done / (time.perf_counter() - start))
+    return best
+
+
+def self_play_rate(games: int, threads: int) -> float:
+    """Games an hour of the learner's own run (``camelup train --trainer afterstate`` at its
+    default settings, classic 4p) for ``games`` games from the deal, after a short warm-up
+    run (torch and the kernels loaded); read from the run's own progress record."""
+    with tempfile.TemporaryDirectory() as tmp:
+        train(AfterstateConfig(out_dir=f"{tmp}/warm", total_games=50, threads=threads))
+        train(AfterstateConfig(out_dir=f"{tmp}/run", total_games=games, threads=threads))
+        progress = json.loads(Path(f"{tmp}/run/progress.json").read_text())
+    return progress["games"] / progress["seconds"] * 3600
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=256)
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--self-play-games", type=int, default=2000)
+    parser.add_argument("--threads", type=int, default=2)
+    args = parser.parse_args()
+    rules = RuleSet("classic", num_players=4)
+    games = positions(rules, args.games, seed=0)
+    observer = BatchObserver(rules, **RAW)
+    net = network(observer.size, rules.num_players, AfterstateConfig().hidden)
+    value_rows(games, observer, net)  # compiled before timing
+    rows = best_rate([lambda: value_rows(games, observer, net)], args.rounds)
+    board = games.copy()
+    streams = random_streams(len(board), 9)
+    random_actions(board, streams, 2)
+    actions = best_rate([lambda: random_actions(board, streams, 50)], args.rounds)
+    print(f"outcome rows per position: {value_rows(games, observer, net) / len(games):.1f}")
+    print(f"features and values: {rows:,.0f} rows/s; random actions: {actions:,.0f}/s")
+    rate = self_play_rate(args.self_play_games, args.threads)
+    print(
+        f"afterstates: {rows:,.0f} rows/s (features and values) = {rows / actions:.4f} of the "
+        f"batch core's random actions/s; self-play {rate:,.0f} games/h (classic 4p)"
+    )
+
+
+if __name__ == "__main__":
+    main()
