@@ -75,10 +75,10 @@ be negative (`coins` from -5).
 #### Legal Actions Mask
 
 `observation["action_mask"]` (`int8` 0/1, PettingZoo's convention; the Gymnasium envs' masks
-beside the observation, `info["action_mask"]`, are `bool`) marks the legal actions of the agent
-to act. Through `env()`, an illegal action ends the game: the offender gets -1 and every
-other agent 0 (PettingZoo's `TerminateIllegalWrapper`). Through `raw_env()`, an illegal action
-raises `camelup_env.IllegalActionError` naming the rule.
+are `bool`) marks the legal actions of the agent to act. Through `env()`, an illegal action
+ends the game: the offender gets -1 and every other agent 0 (PettingZoo's
+`TerminateIllegalWrapper`). Through `raw_env()`, an illegal action raises
+`camelup_env.IllegalActionError` naming the rule.
 
 ### Action Space
 

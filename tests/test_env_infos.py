@@ -84,8 +84,9 @@ def test_gymnasium_infos_are_numbers_of_one_shape_at_every_step(
         while not done:
             walk.see(info, f"{preset} step {walk.steps}")
             assert env.observation_space.contains(obs)
-            if dict_observation:  # the same mask in the observation, as int8
+            if dict_observation:  # the same mask in the observation, bool as in info
                 np.testing.assert_array_equal(obs["action_mask"], info["action_mask"])
+                assert obs["action_mask"].dtype == info["action_mask"].dtype == bool
             obs, _, terminated, truncated, info = env.step(random_legal(info["action_mask"], rng))
             done = terminated or truncated
         walk.see(info, f"{preset} last step")
@@ -119,6 +120,7 @@ def test_vector_infos_are_numbers_of_one_shape_at_every_step(
         assert envs.observation_space.contains(obs)
         if dict_observation:
             np.testing.assert_array_equal(obs["action_mask"], info["action_mask"])
+            assert obs["action_mask"].dtype == bool
         final = {key: info.pop(key) for key in list(info) if "final_" in key}
         every_step.see(info, f"{preset} step {step}")
         if final:

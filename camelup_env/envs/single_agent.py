@@ -50,7 +50,7 @@ import numpy as np
 from camelup_env.batch.engine_games import EngineGames
 from camelup_env.batch.learner import LearnerGames, Opponent
 from camelup_env.envs.spaces import (
-    INFO_MASK_DTYPE,
+    GYMNASIUM_MASK_DTYPE,
     masked_observation,
     masked_observation_space,
     vector_space,
@@ -127,8 +127,9 @@ class SingleAgentEnv(gymnasium.Env):
         render_mode: ``"human"``, ``"ansi"``, ``"rgb_array"`` or ``None``.
         render_viewer: whose view ``render`` shows: ``"current"``, a seat, or ``None``.
         dict_observation: observe ``{"observation", "action_mask"}`` (the ``camelup_v1``
-            observation dict, its mask ``int8``) instead of the vector alone: for the libraries
-            that read the mask from the observation (TorchRL's ``ActionMask``, Tianshou).
+            observation dict, its mask ``bool`` as every mask of this env) instead of the
+            vector alone: for the libraries that read the mask from the observation (TorchRL's
+            ``ActionMask`` and ``MaskedCategorical``).
         info_events: put :attr:`last_events` in ``info["events"]`` too (a tuple of event
             objects: off by default, as libraries that stack infos into arrays fail on it).
 
@@ -195,7 +196,7 @@ class SingleAgentEnv(gymnasium.Env):
         self.dict_observation = dict_observation
         self.info_events = info_events
         self.observation_space: gymnasium.spaces.Box | gymnasium.spaces.Dict = (
-            masked_observation_space(self.observer, self.learner.num_actions)
+            masked_observation_space(self.observer, self.learner.num_actions, GYMNASIUM_MASK_DTYPE)
             if dict_observation
             else vector_space(self.observer)
         )
@@ -248,7 +249,7 @@ class SingleAgentEnv(gymnasium.Env):
     def action_masks(self) -> np.ndarray:
         """Boolean mask of the learner's legal actions (all False once the episode is over)."""
         if self._done:
-            return np.zeros(self.action_space.n, dtype=INFO_MASK_DTYPE)
+            return np.zeros(self.action_space.n, dtype=GYMNASIUM_MASK_DTYPE)
         return self.learner.action_masks()[0]
 
     # gymnasium.Env.render returns a type variable of the method, which no concrete frame meets
@@ -271,7 +272,9 @@ class SingleAgentEnv(gymnasium.Env):
         info: dict[str, Any] = {"action_mask": mask, "illegal_action": np.bool_(illegal)}
         if self.info_events:
             info["events"] = self.last_events
-        return (masked_observation(vector, mask) if self.dict_observation else vector), info
+        if self.dict_observation:
+            return masked_observation(vector, mask, GYMNASIUM_MASK_DTYPE), info
+        return vector, info
 
     def _new_events(self) -> tuple[Event, ...]:
         """The game's events since the learner last saw them, as the learner may see them."""

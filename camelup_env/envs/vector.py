@@ -29,7 +29,7 @@ What it promises, and ``tests/test_vector_env.py`` checks:
   (``action_mask`` (N, A) bool, ``_action_mask`` (N,) bool), and ``final_info``'s are too
   (``action_mask`` (N, A), ``illegal_action`` (N,), with ``_illegal_action``...);
 * spaces: ``single_observation_space`` the single env's ``Box`` (or, with
-  ``dict_observation=True``, its ``Dict`` of the vector and the ``int8`` mask, and the
+  ``dict_observation=True``, its ``Dict`` of the vector and the ``bool`` mask, and the
   observations are dicts of (N, ...) arrays), ``single_action_space`` its ``Discrete``;
   ``observation_space`` and ``action_space`` their batches.
 
@@ -56,7 +56,7 @@ from camelup_env.batch.games import BatchGames
 from camelup_env.batch.learner import LearnerGames
 from camelup_env.envs.single_agent import Opponent, opponent_list
 from camelup_env.envs.spaces import (
-    INFO_MASK_DTYPE,
+    GYMNASIUM_MASK_DTYPE,
     masked_observation,
     masked_observation_space,
     vector_space,
@@ -134,7 +134,7 @@ class SingleAgentVectorEnv(VectorEnv):
         self.observer: Observer = self.learner.observers[0]
         self.dict_observation = dict_observation
         self.single_observation_space: gymnasium.spaces.Box | gymnasium.spaces.Dict = (
-            masked_observation_space(self.observer, self.learner.num_actions)
+            masked_observation_space(self.observer, self.learner.num_actions, GYMNASIUM_MASK_DTYPE)
             if dict_observation
             else vector_space(self.observer)
         )
@@ -186,7 +186,7 @@ class SingleAgentVectorEnv(VectorEnv):
         info = self._mask_info(masks)
         for i in np.flatnonzero(dones).tolist():
             truncations[i] = infos[i]["TimeLimit.truncated"]
-            over = np.zeros(self.single_action_space.n, INFO_MASK_DTYPE)  # nothing is legal
+            over = np.zeros(self.single_action_space.n, GYMNASIUM_MASK_DTYPE)  # nothing is legal
             last = {"action_mask": over, "illegal_action": bool(infos[i].get("illegal_action"))}
             final = self._observation(infos[i]["terminal_observation"], over)
             self._add_info(info, {"final_obs": final, "final_info": last}, i)
@@ -195,7 +195,9 @@ class SingleAgentVectorEnv(VectorEnv):
 
     def _observation(self, vectors: np.ndarray, masks: np.ndarray) -> Any:
         """The games' observations (or one game's) in the observation space's form."""
-        return masked_observation(vectors, masks) if self.dict_observation else vectors
+        if self.dict_observation:
+            return masked_observation(vectors, masks, GYMNASIUM_MASK_DTYPE)
+        return vectors
 
     def _mask_info(self, masks: np.ndarray) -> dict[str, Any]:
         return {"action_mask": masks, "_action_mask": np.ones(self.num_envs, bool)}
