@@ -42,7 +42,8 @@ from agents.afterstate_network import (
 from agents.base import Agent, Observation
 from agents.race_beliefs import RaceCardReader, deal_from_beliefs
 from camelup_env import odds
-from camelup_env.batch import BatchGames, BatchObserver
+from camelup_env.batch import BatchGames
+from camelup_env.batch.afterstate_features import AfterstateFeatures
 from camelup_env.batch.afterstates import Afterstates, afterstates
 from camelup_env.batch.win_chances import network_chances
 from camelup_env.game.rewards import win_shares
@@ -66,9 +67,9 @@ class AfterstateValue(Protocol):
     def check_rules(self, rules: RuleSet) -> None:
         """Refuse, saying why, a rule set the value cannot judge."""
 
-    def chances(self, games: BatchGames, rows: np.ndarray, viewer: int) -> np.ndarray:
-        """``(len(rows), players)`` in seat order: each seat's chance to win the games at
-        ``rows`` (running games), judged by ``viewer``."""
+    def chances(self, after: Afterstates, rows: np.ndarray, viewer: int) -> np.ndarray:
+        """``(len(rows), players)`` in seat order: each seat's chance to win the outcome rows
+        ``rows`` of ``after`` (running games), judged by ``viewer``."""
         ...
 
 
@@ -80,19 +81,20 @@ class NetworkValue:
 
     def __init__(self, network: AfterstateNetwork) -> None:
         self.network = network
-        self._observers: dict[RuleSet, BatchObserver] = {}
+        self._features: dict[RuleSet, AfterstateFeatures] = {}
 
     def check_rules(self, rules: RuleSet) -> None:
         self.network.check_rules(rules)
 
-    def chances(self, games: BatchGames, rows: np.ndarray, viewer: int) -> np.ndarray:
-        observer = self._observers.get(games.rules)
-        if observer is None:
-            observer = self._observers[games.rules] = BatchObserver(
-                games.rules, **self.network.observer
+    def chances(self, after: Afterstates, rows: np.ndarray, viewer: int) -> np.ndarray:
+        rules = after.games.rules
+        features = self._features.get(rules)
+        if features is None:
+            features = self._features[rules] = AfterstateFeatures(
+                rules, self.network.observer, self.network.leg_equity
             )
-        obs = observer.observe(games, viewer, rows)
-        return relative_to_seats(self.network.chances(obs), np.full(len(rows), viewer))
+        inputs = features.rows(after, rows, viewer)
+        return relative_to_seats(self.network.chances(inputs), np.full(len(rows), viewer))
 
 
 class EquityValue:
@@ -117,8 +119,8 @@ class EquityValue:
             self._models[rules] = load_win_model(rules)
         return self._models[rules]
 
-    def chances(self, games: BatchGames, rows: np.ndarray, viewer: int) -> np.ndarray:
-        return np.asarray(self._model(games.rules)(games.to_states(rows)))
+    def chances(self, after: Afterstates, rows: np.ndarray, viewer: int) -> np.ndarray:
+        return np.asarray(self._model(after.games.rules)(after.games.to_states(rows)))
 
 
 class WinNetworkValue:
@@ -147,8 +149,9 @@ class WinNetworkValue:
             self._networks[rules] = network
         return self._networks[rules]
 
-    def chances(self, games: BatchGames, rows: np.ndarray, viewer: int) -> np.ndarray:
-        return network_chances(self._network(games.rules), games.to_states(rows))
+    def chances(self, after: Afterstates, rows: np.ndarray, viewer: int) -> np.ndarray:
+        network = self._network(after.games.rules)
+        return network_chances(network, after.games.to_states(rows))
 
 
 class AfterstateAgent(Agent):
@@ -246,10 +249,10 @@ class AfterstateAgent(Agent):
         values = win_shares(after.games.state.coins)
         if self.value.reads_hidden_cards or not share:
             if running.size:
-                values[running] = self.value.chances(after.games, running, viewer)
+                values[running] = self.value.chances(after, running, viewer)
             return values
         first = running[running < after.offsets[1]]
-        judged = self.value.chances(after.games, first, viewer)
+        judged = self.value.chances(after, first, viewer)
         values[running] = judged[np.searchsorted(first, running % after.offsets[1])]
         return values
 

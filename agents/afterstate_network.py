@@ -7,10 +7,12 @@ another seat's race-card colours are never in it, R10) and gives one score per s
 observation's relative order (slot 0 the viewer, then the others in turn order); a softmax over
 the slots gives the chances. One network serves every seat, as the observation is relative.
 
-It is learned by :mod:`training.afterstate` (self-play on the batch core with exact-expectation
-targets) and stored with :mod:`camelup_env.odds.network_file` (plain arrays and a JSON header,
-nothing that runs); its header says which rule set and player count it reads and with which
-observer settings (:data:`camelup_env.odds.win_network.OBSERVER_KEYS`), and how it was trained.
+With ``leg_equity`` the inputs also hold each seat's leg equity
+(:mod:`camelup_env.batch.afterstate_features`). It is learned by :mod:`training.afterstate`
+(self-play on the batch core with exact-expectation targets) and stored with
+:mod:`camelup_env.odds.network_file` (plain arrays and a JSON header, nothing that runs);
+its header says which rule set and player count it reads, with which observer settings
+(:data:`camelup_env.odds.win_network.OBSERVER_KEYS`) and inputs, and how it was trained.
 Inference is numpy: a bot needs no torch.
 """
 
@@ -41,6 +43,9 @@ class AfterstateNetwork:
     mean: np.ndarray
     scale: np.ndarray
     layers: tuple[tuple[np.ndarray, np.ndarray], ...]
+    #: whether each seat's leg equity follows the observation in the inputs
+    #: (:class:`camelup_env.batch.afterstate_features.AfterstateFeatures`)
+    leg_equity: bool = False
     #: how the file was made (trainer settings, games seen): shown, never executed
     training: dict[str, Any] = field(default_factory=dict)
 
@@ -70,6 +75,7 @@ def save_afterstate_network(
         "preset": network.preset,
         "players": network.players,
         "observer": network.observer,
+        "leg_equity": network.leg_equity,
         "training": network.training,
     }
     save_network(path, meta, network.mean, network.scale, network.layers)
@@ -87,6 +93,7 @@ def load_afterstate_network(path: Path) -> AfterstateNetwork:
         and isinstance(meta.get("observer"), dict)
         and set(meta["observer"]) == set(OBSERVER_KEYS)
         and isinstance(meta.get("training", {}), dict)
+        and isinstance(meta.get("leg_equity", False), bool)
     ):
         raise ValueError(
             f"{path}: meta must be JSON with kind {KIND!r}, preset, players and observer "
@@ -104,6 +111,7 @@ def load_afterstate_network(path: Path) -> AfterstateNetwork:
         mean,
         scale,
         layers,
+        meta.get("leg_equity", False),
         meta.get("training", {}),
     )
 

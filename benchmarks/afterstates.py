@@ -6,7 +6,8 @@ Three figures, measured in one run on the same machine:
 * **rows/s (features and values)**: positions of ``--games`` random classic games side by
   side; each round lists every legal action's outcomes with their chances
   (:func:`camelup_env.batch.afterstates.afterstates`), observes each outcome row from the
-  mover's seat (the raw ``camelup_v1`` observation the learner reads) and scores it with a
+  mover's seat (the inputs the learner reads by default: the raw ``camelup_v1`` observation
+  and each seat's leg equity at the exact leg odds) and scores it with a
   value network of the learner's default shape (numpy, one BLAS thread as bots run), then
   takes the expectation; outcome rows per second, the best of ``--rounds`` rounds;
 * **the baseline**: the batch core's uniformly random actions per second on the same games
@@ -41,7 +42,8 @@ sys.path[0] = str(Path(__file__).resolve().parents[1])
 
 from agents.afterstate_network import AfterstateNetwork  # noqa: E402
 from camelup_env import RuleSet  # noqa: E402
-from camelup_env.batch import BatchGames, BatchObserver, random_streams  # noqa: E402
+from camelup_env.batch import BatchGames, random_streams  # noqa: E402
+from camelup_env.batch.afterstate_features import AfterstateFeatures  # noqa: E402
 from camelup_env.batch.afterstates import afterstates  # noqa: E402
 from training.afterstate.trainer import AfterstateConfig, train  # noqa: E402
 
@@ -71,13 +73,13 @@ def network(width: int, players: int, hidden: list[int]) -> AfterstateNetwork:
     return AfterstateNetwork("classic", players, RAW, mean, scale, layers)
 
 
-def value_rows(games: BatchGames, observer: BatchObserver, net: AfterstateNetwork) -> int:
-    """One round: every outcome of every legal action, observed, valued and expected."""
+def value_rows(games: BatchGames, features: AfterstateFeatures, net: AfterstateNetwork) -> int:
+    """One round: every outcome of every legal action, its inputs, valued and expected."""
     after = afterstates(games)
     viewers = games.current_player[after.game]
     running = np.flatnonzero(~after.ended)
     values = np.zeros((len(after), net.players))
-    values[running] = net.chances(observer.observe(after.games, viewers[running], running))
+    values[running] = net.chances(features.rows(after, running, viewers[running]))
     after.expect(values)
     return len(after)
 
@@ -118,15 +120,15 @@ def main() -> None:
     args = parser.parse_args()
     rules = RuleSet("classic", num_players=4)
     games = positions(rules, args.games, seed=0)
-    observer = BatchObserver(rules, **RAW)
-    net = network(observer.size, rules.num_players, AfterstateConfig().hidden)
-    value_rows(games, observer, net)  # compiled before timing
-    rows = best_rate([lambda: value_rows(games, observer, net)], args.rounds)
+    features = AfterstateFeatures(rules, RAW, leg_equity=AfterstateConfig().leg_equity)
+    net = network(features.size, rules.num_players, AfterstateConfig().hidden)
+    value_rows(games, features, net)  # compiled before timing
+    rows = best_rate([lambda: value_rows(games, features, net)], args.rounds)
     board = games.copy()
     streams = random_streams(len(board), 9)
     random_actions(board, streams, 2)
     actions = best_rate([lambda: random_actions(board, streams, 50)], args.rounds)
-    print(f"outcome rows per position: {value_rows(games, observer, net) / len(games):.1f}")
+    print(f"outcome rows per position: {value_rows(games, features, net) / len(games):.1f}")
     print(f"features and values: {rows:,.0f} rows/s; random actions: {actions:,.0f}/s")
     rate = self_play_rate(args.self_play_games, args.threads)
     print(

@@ -24,6 +24,7 @@ import numpy as np
 
 from camelup_env import compile_notice, odds
 from camelup_env.batch import BatchGames, BatchObserver, random_streams
+from camelup_env.batch.afterstate_features import AfterstateFeatures
 from camelup_env.batch.afterstates import afterstates
 from camelup_env.batch.playout import play_to_end
 from camelup_env.envs.single_agent import SingleAgentEnv
@@ -78,7 +79,10 @@ def _batch_core(rules: RuleSet, threads: int) -> None:
     games.step_unchecked(games.random_actions(streams, np.arange(2)), autoreset=True)
     games.reset(np.arange(1), seed=2)
     observer.observe(games, games.current_player)
-    afterstates(games)
+    after = afterstates(games)
+    running = np.flatnonzero(~after.ended)
+    plain = {"odds_features": False, "action_values": False}
+    AfterstateFeatures(rules, plain, leg_equity=True).rows(after, running, 0)
     copies = BatchGames.from_states(games.to_states(), seed=3)
     copies.threads = threads
 

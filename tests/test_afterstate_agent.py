@@ -35,6 +35,8 @@ from camelup_env import (
     new_game,
 )
 from camelup_env.batch import BatchGames, BatchObserver
+from camelup_env.batch.afterstate_features import AfterstateFeatures
+from camelup_env.batch.afterstates import Afterstates, afterstates
 from camelup_env.game.state import HIDDEN, GameState
 from camelup_env.observation import public_view
 
@@ -115,8 +117,8 @@ class CoinsValue:
     def check_rules(self, rules: RuleSet) -> None:
         pass
 
-    def chances(self, games: BatchGames, rows: np.ndarray, viewer: int) -> np.ndarray:
-        z = games.state.coins[rows].astype(float) / 3.0
+    def chances(self, after: Afterstates, rows: np.ndarray, viewer: int) -> np.ndarray:
+        z = after.games.state.coins[rows].astype(float) / 3.0
         e = np.exp(z - z.max(axis=1, keepdims=True))
         return e / e.sum(axis=1, keepdims=True)
 
@@ -146,8 +148,7 @@ def test_the_choice_is_the_exact_expectation_over_the_dice() -> None:
                     won = coins == coins.max()
                     chance = won / won.sum()
                 else:
-                    games = BatchGames.from_states([new])
-                    chance = value.chances(games, np.array([0]), s.current)[0]
+                    chance = _worth(new, value, s.current)
                 want += float(p) * chance
             np.testing.assert_allclose(got[a], want, atol=1e-12)
         assert agent.choose(view) == int(np.argmax(got[:, s.current]))
@@ -171,11 +172,13 @@ def test_another_seats_hidden_card_changes_nothing_the_player_reads(preset: str)
     s = position_with_hidden_cards(rules)
     t = swapped_card(s)
     assert s != t and public_view(s, s.current) == public_view(t, s.current)
-    observer = BatchObserver(rules, **RAW)
-    for seat in range(rules.num_players):  # the value's input, from the seat that chose
-        rows = [observer.observe(BatchGames.from_states([x]), seat) for x in (s, t)]
-        if seat == s.current:
-            np.testing.assert_array_equal(*rows)
+    features = AfterstateFeatures(rules, RAW, leg_equity=True)
+    rows = []
+    for truth in (s, t):  # the value's inputs: every outcome row, from the seat that chose
+        after = afterstates(BatchGames.from_states([truth]))
+        running = np.flatnonzero(~after.ended)
+        rows.append(features.rows(after, running, s.current))
+    np.testing.assert_array_equal(*rows)
     network = random_network(rules) if preset == "classic" else None
     if network is None:
         return
@@ -259,7 +262,9 @@ def _worth(state: GameState, value: CoinsValue, viewer: int) -> np.ndarray:
         coins = np.array(state.coins)
         won = coins == coins.max()
         return won / won.sum()
-    return value.chances(BatchGames.from_states([state]), np.array([0]), viewer)[0]
+    z = np.array(state.coins, float) / 3.0
+    e = np.exp(z - z.max())
+    return e / e.sum()
 
 
 def test_two_plies_value_each_outcome_by_the_next_movers_best_reply() -> None:

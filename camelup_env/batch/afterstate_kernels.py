@@ -25,10 +25,11 @@ from __future__ import annotations
 from numba import njit, prange
 
 from camelup_env import stale_cache
-from camelup_env.batch import game_loops, streams
+from camelup_env.batch import game_loops, luck_kernels, observation_kernels, streams
 from camelup_env.batch import kernels as batch_kernels
 from camelup_env.batch.game_loops import over_games
 from camelup_env.batch.kernels import (
+    COINS,
     FACE_CAMEL,
     FACE_VALUE,
     GAME_OVER,
@@ -43,7 +44,9 @@ from camelup_env.batch.kernels import (
     _legal_row,
     _popcount,
 )
+from camelup_env.batch.luck_kernels import _add_held, _held_coins, _leg_odds
 from camelup_env.game import rule_kernels
+from camelup_env.odds import kernels as reference_odds
 
 
 @njit(cache=True, inline="always")
@@ -135,6 +138,38 @@ def expand_afterstates(g, r, legal, start, rng, rows, game, action, probability,
                     j += 1
 
 
+@over_games(allocates=True)
+def leg_odds(g, r, idx, fc, fv, fw, nf, leg, arrivals):
+    """``leg[j]`` and ``arrivals[j]``: game ``idx[j]``'s exact leg odds (each racing camel's
+    chance of each rank at the leg's end, the arrivals on each space), by the odds' own
+    enumeration. ``fc, fv, fw, nf``: the odds' face tables."""
+    for j in prange(idx.shape[0]):
+        rank, arrive = _leg_odds(g, r, idx[j], fc, fv, fw, nf)
+        leg[j, :, :] = rank
+        arrivals[j, :] = arrive
+
+
+@over_games(allocates=True)
+def leg_equities(g, r, idx, odds_of, leg, arrivals, fc, fv, fw, nf, out):
+    """``out[j, seat]``: each seat's leg equity in game ``idx[j]`` - its coins plus what its
+    leg bets, pyramid tiles and desert tile are expected to pay by the leg's end
+    (:func:`camelup_env.batch.luck_kernels._leg_equity`, the measure of the dice's luck) - at
+    the leg odds ``leg[odds_of[j]]`` / ``arrivals[odds_of[j]]``, or at the game's own exact
+    odds where ``odds_of[j]`` is -1; the coins of a finished game."""
+    for j in prange(idx.shape[0]):
+        i = idx[j]
+        if g[i, GAME_OVER]:
+            for q in range(out.shape[1]):
+                out[j, q] = g[i, COINS + q]
+        elif _held_coins(g, r, i, out[j]):
+            k = odds_of[j]
+            if k >= 0:
+                _add_held(g, r, i, leg[k], arrivals[k], out[j])
+            else:
+                rank, arrive = _leg_odds(g, r, i, fc, fv, fw, nf)
+                _add_held(g, r, i, rank, arrive, out[j])
+
+
 def drop_stale_cache() -> bool:
     """Flush this file's numba disk cache when the files it bakes in changed (the layout and
     the inlined rule helpers of :mod:`camelup_env.batch.kernels`, the compiled rules, how
@@ -142,7 +177,15 @@ def drop_stale_cache() -> bool:
     return stale_cache.drop_stale_cache(__name__, DEPENDENCIES)
 
 
-DEPENDENCIES = (batch_kernels, rule_kernels, game_loops, streams)
+DEPENDENCIES = (
+    batch_kernels,
+    luck_kernels,
+    observation_kernels,
+    reference_odds,
+    rule_kernels,
+    game_loops,
+    streams,
+)
 
 
 drop_stale_cache()

@@ -66,15 +66,28 @@ def _leg_equity(g, r, i, fc, fv, fw, nf, out):
     """``out[seat]``: game ``i``'s coins plus the expected coins of what each seat holds for
     this leg - its leg-bet tiles at the exact leg odds (R6.2), its pyramid tiles, and the
     arrivals its desert tile expects (R5.3) - the leg enumerated by the odds' own kernel."""
-    players = r[NUM_PLAYERS]
+    if _held_coins(g, r, i, out):
+        leg, arrivals = _leg_odds(g, r, i, fc, fv, fw, nf)
+        _add_held(g, r, i, leg, arrivals, out)
+
+
+@njit(cache=True)
+def _held_coins(g, r, i, out):
+    """``out[seat]``: game ``i``'s coins and pyramid tiles; whether any seat holds a leg bet
+    or a desert tile (whose worth needs the leg's odds)."""
     held = False
-    for q in range(players):
+    for q in range(r[NUM_PLAYERS]):
         out[q] = g[i, COINS + q] + g[i, PYRAMID_HELD + q]
         held = held or g[i, TILE_SPACE + q] > 0
     for c in range(N_RACING):
         held = held or g[i, LEG_TAKEN + c] > 0
-    if not held:
-        return
+    return held
+
+
+@njit(cache=True)
+def _leg_odds(g, r, i, fc, fv, fw, nf):
+    """Game ``i``'s exact leg odds by the odds' own enumeration: each racing camel's chance of
+    each rank at the leg's end, and of the camels' arrivals on each space."""
     n_camels = r[N_CAMELS]
     length = r[TRACK]
     key = np.empty(n_camels + length + 5, np.int64)
@@ -82,11 +95,18 @@ def _leg_equity(g, r, i, fc, fv, fw, nf, out):
     leg, arrivals, _, _, _, _ = _leg_of_key(
         key, n_camels, length, fc, fv, fw, nf, np.empty(0), np.empty(0, np.int64)
     )
+    return leg, arrivals
+
+
+@njit(cache=True)
+def _add_held(g, r, i, leg, arrivals, out):
+    """Add to ``out[seat]`` what game ``i``'s leg-bet tiles (R6.2) and desert tiles (R5.3)
+    are expected to pay at the leg odds ``leg`` and ``arrivals``."""
     for c in range(N_RACING):
         for k in range(g[i, LEG_TAKEN + c]):
             seat = g[i, LEG_OWNER + c * MAX_LEG_TILES + k]
             out[seat] += leg_tile_ev(r[LEG_VALUES + k], leg[c, 0], leg[c, 1])
-    for q in range(players):
+    for q in range(r[NUM_PLAYERS]):
         if g[i, TILE_SPACE + q] > 0:
             out[q] += arrivals[g[i, TILE_SPACE + q]]
 

@@ -58,7 +58,8 @@ from agents.afterstate_network import (
 )
 from agents.batch_player import BatchPlayer, batch_capable
 from camelup_config import ConfigError, setting
-from camelup_env.batch import BatchGames, BatchObserver
+from camelup_env.batch import BatchGames
+from camelup_env.batch.afterstate_features import AfterstateFeatures
 from camelup_env.batch.afterstates import Afterstates, afterstates
 from camelup_env.game.rewards import win_shares
 from camelup_env.game.rules import RuleSet
@@ -92,6 +93,11 @@ class AfterstateConfig:
         "docs/afterstate.md measures it).",
     )
     action_values: bool = setting(False, help="The observation's per-action expected coins.")
+    leg_equity: bool = setting(
+        True,
+        help="Each seat's leg equity at the exact leg odds among the inputs "
+        "(camelup_env.batch.afterstate_features).",
+    )
     race_samples: int = setting(64, help="Rollouts behind the observation's race odds.")
     opponent_mix: dict[str, float] = setting(
         default_factory=lambda: {"self": 1.0},
@@ -158,7 +164,7 @@ def exported(
     )
     training = {"trainer": "afterstate", "name": cfg.name, "games": games, "seed": cfg.seed}
     return AfterstateNetwork(
-        cfg.preset, cfg.num_players, cfg.observer, mean, scale, layers, training
+        cfg.preset, cfg.num_players, cfg.observer, mean, scale, layers, cfg.leg_equity, training
     )
 
 
@@ -173,10 +179,10 @@ class SelfPlay:
         self.net = net
         self.games = BatchGames(self.rules, cfg.games, seed=first_seed)
         self.next_seed = first_seed + cfg.games
-        self.observer = BatchObserver(self.rules, **cfg.observer)
+        self.features = AfterstateFeatures(self.rules, cfg.observer, cfg.leg_equity)
         self.rng = np.random.default_rng(first_seed)
         n = cfg.games
-        self.pending = np.zeros((n, self.observer.size), np.float32)  # last row per game
+        self.pending = np.zeros((n, self.features.size), np.float32)  # last row per game
         self.pending_viewer = np.zeros(n, np.int64)
         self.has_pending = np.zeros(n, bool)
         specs = list(cfg.opponent_mix)
@@ -209,8 +215,8 @@ class SelfPlay:
         in its viewer's relative order: the network's chances, the win shares where the race
         ended."""
         running = np.flatnonzero(~after.ended)
-        obs = np.zeros((len(after), self.observer.size), np.float32)
-        obs[running] = self.observer.observe(after.games, viewers[running], running)
+        obs = np.zeros((len(after), self.features.size), np.float32)
+        obs[running] = self.features.rows(after, running, viewers[running])
         values = seats_to_relative(win_shares(after.games.state.coins), viewers)
         if running.size:
             with torch.no_grad():
@@ -313,11 +319,11 @@ def train(cfg: AfterstateConfig, resume: bool = False, command: str | None = Non
     torch.set_num_threads(cfg.threads)
     torch.manual_seed(cfg.seed)
     rules = RuleSet(cfg.preset, num_players=cfg.num_players)
-    observer = BatchObserver(rules, **cfg.observer)
-    net = value_network(observer.size, cfg.hidden, cfg.num_players)
+    features = AfterstateFeatures(rules, cfg.observer, cfg.leg_equity)
+    net = value_network(features.size, cfg.hidden, cfg.num_players)
     optimizer = torch.optim.Adam(net.parameters(), lr=cfg.learning_rate)
-    # The observation's entries are bounded (the Observer's low/high): scaled into [-1, 1].
-    low, high = observer.observer.low, observer.observer.high
+    # Every input is bounded (the observation's low/high, the equities' range): into [-1, 1].
+    low, high = features.bounds()
     mean = ((low + high) / 2).astype(np.float32)
     scale = np.maximum((high - low) / 2, 1e-6).astype(np.float32)
     normalise = nn.Sequential(Normalise(mean, scale), net)
@@ -326,7 +332,7 @@ def train(cfg: AfterstateConfig, resume: bool = False, command: str | None = Non
         net.load_state_dict(saved["net"])
         optimizer.load_state_dict(saved["optimizer"])
     play = SelfPlay(cfg, normalise, first_seed=cfg.seed * 1_000_003 + progress["games"])
-    buffer = ReplayBuffer(cfg.replay_size, observer.size, cfg.num_players)
+    buffer = ReplayBuffer(cfg.replay_size, features.size, cfg.num_players)
     rng = np.random.default_rng(cfg.seed + progress["games"])
     start, last_report = time.time() - progress["seconds"], time.time()
     next_checkpoint = progress["games"] + cfg.checkpoint_every
@@ -334,7 +340,7 @@ def train(cfg: AfterstateConfig, resume: bool = False, command: str | None = Non
     losses: list[float] = []
     print(
         f"afterstate learner: {cfg.name}, {rules.preset} {rules.num_players}p, "
-        f"{observer.size} inputs -> {cfg.hidden} -> {cfg.num_players}",
+        f"{features.size} inputs -> {cfg.hidden} -> {cfg.num_players}",
         flush=True,
     )
     while progress["games"] < cfg.total_games:

@@ -1,0 +1,103 @@
+"""What an afterstate value reads of a position: the viewer's observation, and what each seat
+holds at the exact leg odds.
+
+A value of afterstates (:mod:`agents.afterstate`) judges positions through the eyes of the seat
+that is choosing. Its inputs are that seat's ``camelup_v1`` observation (the observer settings
+its file records: raw board encodings by default, the odds slices optionally) and, with
+``leg_equity``, each seat's **leg equity** - its coins plus what its leg bets, pyramid tiles
+and desert tile are expected to pay at the leg's end at the exact leg odds, the quantity the
+scripted bots and the luck measure compute (:func:`camelup_env.batch.afterstate_kernels.
+leg_equities`) - in the observation's relative seat order, less the seats' mean, in tens of
+coins. A bet's worth changes the moment it is taken, in this number, where the raw board
+would leave the network to learn the leg's odds from the stacks.
+
+None of it reads another seat's race-card colours (R10): the equity counts no race card.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from camelup_env.batch import afterstate_kernels as ak
+from camelup_env.batch.afterstates import Afterstates
+from camelup_env.batch.kernels import N_RACING as ROLL  # the pyramid tile's action index
+from camelup_env.batch.observe import BatchObserver
+from camelup_env.game.rules import RuleSet
+from camelup_env.odds.tables import _tables_of
+
+#: the range the leg-equity inputs are scaled from (tens of coins off the seats' mean)
+EQUITY_RANGE = 5.0
+
+
+class AfterstateFeatures:
+    """The input rows of an afterstate value (module docstring)."""
+
+    def __init__(self, rules: RuleSet, observer: dict[str, Any], leg_equity: bool) -> None:
+        self.rules = rules
+        self.batch_observer = BatchObserver(rules, **observer)
+        self.leg_equity = leg_equity
+        t = _tables_of(rules)
+        self._tables = (t.face_camel, t.face_value, t.face_weight, t.n_faces)
+
+    @property
+    def size(self) -> int:
+        extra = self.rules.num_players if self.leg_equity else 0
+        return self.batch_observer.size + extra
+
+    def bounds(self) -> tuple[np.ndarray, np.ndarray]:
+        """Each input's low and high (the observation's bounds, the equities'
+        :data:`EQUITY_RANGE`): the scaling a network applies first."""
+        ob = self.batch_observer.observer
+        extra = self.size - ob.size
+        low = np.concatenate([ob.low, np.full(extra, -EQUITY_RANGE, np.float32)])
+        high = np.concatenate([ob.high, np.full(extra, EQUITY_RANGE, np.float32)])
+        return low.astype(np.float32), high.astype(np.float32)
+
+    def rows(self, after: Afterstates, idx: np.ndarray, viewers: np.ndarray | int) -> np.ndarray:
+        """``(len(idx), size)`` float32: outcome row ``idx[j]`` of ``after`` seen from
+        ``viewers[j]``. The leg equities of a row whose action leaves the board as it was (a
+        bet, a partnership) read its source position's odds, computed once per source; a
+        desert tile's row reads them too (its tile's own push on the leg's odds is left out:
+        placements would cost one full enumeration each, as much as all the rest); a roll's
+        row, one die fewer, its own exact odds."""
+        idx = np.asarray(idx, np.int64)
+        seats = np.broadcast_to(np.asarray(viewers, np.int64), idx.shape)
+        games = after.games
+        obs = self.batch_observer.observe(games, seats, idx)
+        if not self.leg_equity:
+            return obs
+        rules, n = self.rules, self.rules.num_players
+        sources = after.source
+        running = np.flatnonzero(~sources.game_over)
+        leg = np.zeros((running.size, rules.n_racing, rules.n_racing))
+        arrivals = np.zeros((running.size, rules.track_length + 2))
+        ak.leg_odds.run(
+            sources.threads,
+            sources.state.rows,
+            sources.params,
+            running,
+            *self._tables,
+            leg,
+            arrivals,
+        )
+        slot = np.full(len(sources), -1, np.int64)
+        slot[running] = np.arange(running.size)
+        odds_of = np.where(after.action[idx] == ROLL, -1, slot[after.game[idx]])
+        equity = np.zeros((idx.size, n))
+        ak.leg_equities.run(
+            games.threads,
+            games.state.rows,
+            games.params,
+            idx,
+            odds_of,
+            leg,
+            arrivals,
+            *self._tables,
+            equity,
+        )
+        equity -= equity.mean(axis=1, keepdims=True)
+        order = (seats[:, None] + np.arange(n)) % n
+        relative = np.take_along_axis(equity, order, axis=1) / 10.0
+        return np.concatenate([obs, relative.astype(np.float32)], axis=1)
