@@ -199,6 +199,13 @@ register_prefix(
     "to the end",
     model_file=shipped.model_path,
 )
+# A value file, not a policy file: no model_file (the game is named with --preset/--players).
+register_prefix(
+    "afterstate",
+    _loader("agents.afterstate:load"),
+    "afterstate:path/to/value.npz (or afterstate:equity, afterstate:win-network) - each "
+    "move's outcomes valued by every seat's chance to win, exact over the dice",
+)
 
 
 def _rllib_policy_file(rest: str) -> Path:
