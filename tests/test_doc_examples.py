@@ -99,10 +99,15 @@ def test_only_the_listed_blocks_are_not_run() -> None:
 
 
 def _options(words: list[str]) -> set[str]:
-    """The option strings of the subcommand ``words[0]`` (with the trainer ``words`` pick)."""
+    """The option strings of the subcommand ``words[0]`` (with the trainer ``words`` pick),
+    or of its action ``words[1]`` where it has actions of its own (``camelup ladder init``)."""
     parser = parser_for(words)
-    (subparsers,) = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
-    return set(subparsers.choices[words[0]]._option_string_actions)
+    for word in words:
+        found = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+        if not found or word not in found[0].choices:
+            break
+        parser = found[0].choices[word]
+    return set(parser._option_string_actions)
 
 
 def _placeholders_filled(words: list[str]) -> list[str]:

@@ -27,6 +27,8 @@ import hashlib
 import hmac
 import math
 import secrets
+import threading
+import time
 from dataclasses import dataclass
 
 from starlette.concurrency import run_in_threadpool
@@ -97,13 +99,32 @@ def rating_svg(points: list[tuple[int, float, float]], width: int = 640, height:
     )
 
 
-def _finite(x: float | None) -> float | None:
-    return None if x is None or math.isnan(x) else x
+#: Seconds the table's rows are served from memory: many readers at once cost one read of
+#: the database a second, and a table polled every two seconds is no less live for it.
+TABLE_SECONDS = 1.0
+
+
+class TableCache:
+    """The standings as dicts, read again at most every :data:`TABLE_SECONDS`."""
+
+    def __init__(self, ladder: Ladder) -> None:
+        self.ladder = ladder
+        self.lock = threading.Lock()
+        self.read_at = -math.inf
+        self.rows: list[dict] = []
+
+    def get(self) -> list[dict]:
+        with self.lock:
+            if time.monotonic() - self.read_at >= TABLE_SECONDS:
+                self.rows = [row.as_dict() for row in standings(self.ladder)]
+                self.read_at = time.monotonic()
+            return self.rows
 
 
 def ladder_routes(site: LadderSite, templates: Jinja2Templates) -> list[Route]:
     """The routes of the module docstring."""
     ladder = site.ladder
+    table = TableCache(ladder)
 
     def entry_of(label: str) -> Entry:
         try:
@@ -116,14 +137,14 @@ def ladder_routes(site: LadderSite, templates: Jinja2Templates) -> list[Route]:
             request,
             "ladder.html",
             {
-                "rows": [row.as_dict() for row in standings(ladder)],
+                "rows": table.get(),
                 "settings": ladder.settings(),
                 "submissions": site.upload_kb is not None,
             },
         )
 
     def table_json(request: Request) -> Response:
-        return JSONResponse({"rows": [row.as_dict() for row in standings(ladder)]})
+        return JSONResponse({"rows": table.get()})
 
     def bot_page(request: Request) -> Response:
         entry = entry_of(request.path_params["label"])
@@ -202,6 +223,7 @@ def ladder_routes(site: LadderSite, templates: Jinja2Templates) -> list[Route]:
         if len(data) > limit:
             raise HTTPException(413, f"the upload is over the limit of {site.upload_kb} KiB")
         entry = await run_in_threadpool(_add_upload, ladder, name, token, data)
+        table.read_at = -math.inf  # the new bot shows at once
         return RedirectResponse(f"/ladder/bot/{entry.label}", status_code=303)
 
     return [
