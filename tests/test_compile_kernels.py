@@ -58,10 +58,12 @@ def test_compile_kernels_reaches_every_kernel_of_the_batch_core_and_the_envs() -
 
 
 def test_the_first_compile_of_a_process_says_so(tmp_path: Path) -> None:
-    """A kernel compiled in a process prints the notice once on stderr; one loaded from the
-    disk cache prints nothing (NUMBA_CACHE_DIR: a cache of this test's own)."""
+    """A kernel compiled in a process prints the notice once on stderr, then its progress (here
+    after every compile: no wait between lines); one loaded from the disk cache prints nothing
+    (NUMBA_CACHE_DIR: a cache of this test's own)."""
     code = (
-        "from camelup_env import odds\n"
+        "from camelup_env import compile_notice, odds\n"
+        "compile_notice.PROGRESS_SECONDS = 0.0\n"
         "from camelup_env.game.setup import new_game\n"
         "from camelup_env.game.rules import RuleSet\n"
         "odds.leg_rank_probabilities(new_game(RuleSet('classic', num_players=2), seed=0))\n"
@@ -75,7 +77,9 @@ def test_the_first_compile_of_a_process_says_so(tmp_path: Path) -> None:
     ]
     assert all(run.returncode == 0 for run in runs), runs[0].stderr
     assert runs[0].stderr.count(compile_notice.NOTICE) == 1
-    assert compile_notice.NOTICE not in runs[1].stderr
+    progress = re.findall(r"^  \.\.\. (\d+) kernels compiled, \d+ s$", runs[0].stderr, re.M)
+    assert progress and [int(n) for n in progress] == list(range(1, len(progress) + 1))
+    assert compile_notice.NOTICE not in runs[1].stderr and "kernels compiled" not in runs[1].stderr
 
 
 def test_camelup_compile_warms_every_kernel_with_progress(tmp_path: Path) -> None:
