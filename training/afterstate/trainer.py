@@ -106,8 +106,8 @@ class AfterstateConfig:
     )
     max_turns: int = setting(
         300,
-        help="Actions after which a game is dealt anew without a target (a value that has "
-        "not learned yet can move its tile for ever).",
+        help="Actions after which a game stops, its last position scored by the coins as they "
+        "stand (a value that has not learned yet can move its tile for ever).",
     )
     snapshot_every: int = setting(2_000, help="Games between snapshots (curve points).")
     checkpoint_every: int = setting(500, help="Games between checkpoints.")
@@ -260,6 +260,11 @@ class SelfPlay:
         self.pending_viewer[:] = movers
         stalled = ~ended & (games.state.turns >= self.cfg.max_turns)
         self.truncated += int(stalled.sum())
+        if stalled.any():  # scored as it stands: stalling wins nothing the coins do not
+            last = np.flatnonzero(stalled)
+            rows = np.concatenate([rows, self.pending[last]])
+            shares = win_shares(games.state.coins[last])
+            targets = np.concatenate([targets, seats_to_relative(shares, movers[last])])
         self.has_pending[:] = ~ended & ~stalled
         done = np.flatnonzero(ended | stalled)
         if done.size:
