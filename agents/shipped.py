@@ -7,9 +7,10 @@ plays that file; any other rest is a path, as before. Each file's training recor
 learning curve, evaluations) stays in the repository's ``results/models/<name>/``: that is
 the run's history, this is the artifact.
 
-A name is a file's stem, so a shipped file can never shadow a path: a name holds no ``/`` and
-no suffix. An old spec of the repository's former layout (``results/models/classic4/model.zip``)
-is recognised and answered with its name (:func:`missing_hint`).
+A name is a file's stem: it holds no ``/`` and no suffix, so the only path it can shadow is a
+file of that bare name in the current folder (model files end in ``.zip``). An old spec of the
+repository's former layout (``results/models/classic4/model.zip``) is recognised and answered
+with its name (:func:`missing_hint`).
 """
 
 from __future__ import annotations
