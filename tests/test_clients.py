@@ -5,8 +5,9 @@ TorchRL: ``PettingZooWrapper(use_mask=True)`` on ``camelup_v1`` at 2 and 4 playe
 of a registered id with its info reader and Gymnasium's vector env, ``GymWrapper`` around
 ``gymnasium.make_vec``, each through ``check_env_specs``, and a short masked PPO (a
 ``MaskedCategorical`` actor, ``ClipPPOLoss``). Tianshou: ``PettingZooEnv`` with masked random
-policies under ``MultiAgentOffPolicyAlgorithm`` in a ``Collector`` with a replay buffer,
-``DummyVectorEnv`` of ``gymnasium.make``, and a short masked DQN (its tic-tac-toe recipe). Every
+policies under ``MultiAgentOffPolicyAlgorithm`` in a ``Collector`` with a replay buffer, and
+short masked DQNs: on ``DummyVectorEnv`` of ``gymnasium.make`` (the dict observation under
+Tianshou's key names) and its tic-tac-toe recipe (a DQN seat against a random one). Every
 check that an action was legal reads the mask the library itself used."""
 
 from __future__ import annotations
@@ -163,19 +164,37 @@ def test_tianshou_pettingzoo_env_with_masked_random_policies(players: int) -> No
     assert_legal(buffer)
 
 
-def test_tianshou_dummy_vector_env_of_the_gymnasium_env() -> None:
-    envs = DummyVectorEnv([lambda: gymnasium.make(ID, **PLAIN) for _ in range(2)])
-    env = gymnasium.make(ID, **PLAIN)
-    net = Net(state_shape=env.observation_space.shape, action_shape=env.action_space.n)
+def test_tianshou_masked_dqn_on_dummy_vector_env_of_the_gymnasium_env() -> None:
+    """The Gymnasium env with its dict observation under Tianshou's key names, which its DQN
+    reads (``obs.obs`` for the network, ``obs.mask`` for the legal actions)."""
+
+    def make() -> gymnasium.Env:
+        return gymnasium.make(ID, dict_observation=("obs", "mask"), **PLAIN)
+
+    env = make()
+    net = Net(state_shape=env.observation_space["obs"].shape, action_shape=env.action_space.n)
     policy = DiscreteQLearningPolicy(model=net, action_space=env.action_space, eps_training=0.5)
     algorithm = DQN(policy=policy, optim=AdamOptimizerFactory(lr=1e-3))
-    buffer = VectorReplayBuffer(1_000, len(envs))
+    envs = DummyVectorEnv([make for _ in range(2)])
+    buffer = VectorReplayBuffer(2_000, len(envs))
     collector = Collector[CollectStats](algorithm, envs, buffer, exploration_noise=True)
     collector.reset()
-    collector.collect(n_step=200)
+    result = algorithm.run_training(
+        OffPolicyTrainerParams(
+            training_collector=collector,
+            max_epochs=1,
+            epoch_num_steps=200,
+            collection_step_num_env_steps=50,
+            batch_size=32,
+            update_step_num_gradient_steps_per_sample=0.2,
+            test_in_training=False,
+        )
+    )
+    assert result.update_step > 0 and result.train_episode >= 2
+    assert_legal(buffer)
     stored = buffer[buffer.sample_indices(0)]
-    assert stored.info.action_mask.shape == (len(buffer), env.action_space.n)
-    assert stored.info.illegal_action.dtype == bool
+    assert stored.info.action_mask.shape == (len(stored), env.action_space.n)
+    assert not stored.info.illegal_action.any()
 
 
 def test_tianshou_masked_dqn_learns_against_random_with_no_illegal_action() -> None:

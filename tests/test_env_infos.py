@@ -21,6 +21,12 @@ from camelup_env.envs.registration import ID_NAMES, env_id
 PLAIN = {"odds_features": False, "action_values": False}
 #: a player count every preset seats (the Cup seats four only)
 PLAYERS = 4
+#: the vector alone, the dict observation, and the dict under Tianshou's key names
+OBSERVATIONS = [False, True, ("obs", "mask")]
+
+
+def mask_key(dict_observation: bool | tuple[str, str]) -> str:
+    return dict_observation[1] if isinstance(dict_observation, tuple) else "action_mask"
 
 
 def signature(info: dict[str, Any], where: str) -> dict[str, Any]:
@@ -70,10 +76,10 @@ def test_aec_infos_are_numbers_of_one_shape_at_every_step(preset: str) -> None:
     assert not env.agents  # walked to the episode's end (the race's, or max_turns)
 
 
-@pytest.mark.parametrize("dict_observation", [False, True], ids=["box", "dict"])
+@pytest.mark.parametrize("dict_observation", OBSERVATIONS, ids=["box", "dict", "renamed"])
 @pytest.mark.parametrize("preset", sorted(ID_NAMES))
 def test_gymnasium_infos_are_numbers_of_one_shape_at_every_step(
-    preset: str, dict_observation: bool
+    preset: str, dict_observation: bool | tuple[str, str]
 ) -> None:
     env = gymnasium.make(env_id(preset, PLAYERS), dict_observation=dict_observation, **PLAIN)
     walk = Walk()
@@ -85,8 +91,9 @@ def test_gymnasium_infos_are_numbers_of_one_shape_at_every_step(
             walk.see(info, f"{preset} step {walk.steps}")
             assert env.observation_space.contains(obs)
             if dict_observation:  # the same mask in the observation, bool as in info
-                np.testing.assert_array_equal(obs["action_mask"], info["action_mask"])
-                assert obs["action_mask"].dtype == info["action_mask"].dtype == bool
+                mask = obs[mask_key(dict_observation)]
+                np.testing.assert_array_equal(mask, info["action_mask"])
+                assert mask.dtype == info["action_mask"].dtype == bool
             obs, _, terminated, truncated, info = env.step(random_legal(info["action_mask"], rng))
             done = terminated or truncated
         walk.see(info, f"{preset} last step")
@@ -94,10 +101,10 @@ def test_gymnasium_infos_are_numbers_of_one_shape_at_every_step(
     assert walk.first is not None and set(walk.first) == {"action_mask", "illegal_action"}
 
 
-@pytest.mark.parametrize("dict_observation", [False, True], ids=["box", "dict"])
+@pytest.mark.parametrize("dict_observation", OBSERVATIONS, ids=["box", "dict", "renamed"])
 @pytest.mark.parametrize("preset", sorted(ID_NAMES))
 def test_vector_infos_are_numbers_of_one_shape_at_every_step(
-    preset: str, dict_observation: bool
+    preset: str, dict_observation: bool | tuple[str, str]
 ) -> None:
     """The keys of every step are numbers of one shape; Gymnasium's same-step autoreset keys
     come with a game's end, ``final_info`` numbers too and ``final_obs`` one observation of
@@ -119,8 +126,8 @@ def test_vector_infos_are_numbers_of_one_shape_at_every_step(
     for step in range(200):
         assert envs.observation_space.contains(obs)
         if dict_observation:
-            np.testing.assert_array_equal(obs["action_mask"], info["action_mask"])
-            assert obs["action_mask"].dtype == bool
+            np.testing.assert_array_equal(obs[mask_key(dict_observation)], info["action_mask"])
+            assert obs[mask_key(dict_observation)].dtype == bool
         final = {key: info.pop(key) for key in list(info) if "final_" in key}
         every_step.see(info, f"{preset} step {step}")
         if final:
@@ -155,3 +162,10 @@ def test_events_are_kept_beside_the_infos_and_in_them_on_request() -> None:
             assert info["events"] is env.unwrapped.last_events
         else:
             assert "events" not in info
+
+
+@pytest.mark.parametrize("bad", [("obs",), ("obs", "obs"), ("obs", ""), "obs", 1])
+def test_a_bad_dict_observation_is_a_one_line_error(bad) -> None:
+    with pytest.raises(ValueError, match="dict_observation must be True, False or two") as error:
+        gymnasium.make(env_id("classic", 2), dict_observation=bad, **PLAIN)
+    assert "\n" not in str(error.value)

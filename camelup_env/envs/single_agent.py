@@ -49,12 +49,7 @@ import numpy as np
 
 from camelup_env.batch.engine_games import EngineGames
 from camelup_env.batch.learner import LearnerGames, Opponent
-from camelup_env.envs.spaces import (
-    GYMNASIUM_MASK_DTYPE,
-    masked_observation,
-    masked_observation_space,
-    vector_space,
-)
+from camelup_env.envs.spaces import GYMNASIUM_MASK_DTYPE, GymnasiumObservation
 from camelup_env.game.episode import DEFAULT_COIN_SHAPING, DEFAULT_MAX_TURNS, DEFAULT_REWARD_MODE
 from camelup_env.game.events import Event
 from camelup_env.game.events import public_view as public_event
@@ -129,7 +124,8 @@ class SingleAgentEnv(gymnasium.Env):
         dict_observation: observe ``{"observation", "action_mask"}`` (the ``camelup_v1``
             observation dict, its mask ``bool`` as every mask of this env) instead of the
             vector alone: for the libraries that read the mask from the observation (TorchRL's
-            ``ActionMask`` and ``MaskedCategorical``).
+            ``ActionMask`` and ``MaskedCategorical``). Two key names instead of ``True``
+            rename the vector's and the mask's keys: ``("obs", "mask")`` are Tianshou's.
         info_events: put :attr:`last_events` in ``info["events"]`` too (a tuple of event
             objects: off by default, as libraries that stack infos into arrays fail on it).
 
@@ -165,7 +161,7 @@ class SingleAgentEnv(gymnasium.Env):
         action_values: bool = True,
         render_mode: str | None = None,
         render_viewer: int | str | None = "current",
-        dict_observation: bool = False,
+        dict_observation: bool | Sequence[str] = False,
         info_events: bool = False,
     ):
         self.rules = RuleSet(preset, num_players=num_players) if rules is None else rules
@@ -195,10 +191,11 @@ class SingleAgentEnv(gymnasium.Env):
         self.observer: Observer = self.learner.observers[0]
         self.dict_observation = dict_observation
         self.info_events = info_events
+        self._observation = GymnasiumObservation(
+            self.observer, self.learner.num_actions, dict_observation
+        )
         self.observation_space: gymnasium.spaces.Box | gymnasium.spaces.Dict = (
-            masked_observation_space(self.observer, self.learner.num_actions, GYMNASIUM_MASK_DTYPE)
-            if dict_observation
-            else vector_space(self.observer)
+            self._observation.space
         )
         self.action_space = gymnasium.spaces.Discrete(self.learner.num_actions)
         self._done = True
@@ -272,9 +269,7 @@ class SingleAgentEnv(gymnasium.Env):
         info: dict[str, Any] = {"action_mask": mask, "illegal_action": np.bool_(illegal)}
         if self.info_events:
             info["events"] = self.last_events
-        if self.dict_observation:
-            return masked_observation(vector, mask, GYMNASIUM_MASK_DTYPE), info
-        return vector, info
+        return self._observation(vector, mask), info
 
     def _new_events(self) -> tuple[Event, ...]:
         """The game's events since the learner last saw them, as the learner may see them."""

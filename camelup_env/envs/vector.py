@@ -55,12 +55,7 @@ from camelup_env.batch.engine_chance import EngineChanceGames
 from camelup_env.batch.games import BatchGames
 from camelup_env.batch.learner import LearnerGames
 from camelup_env.envs.single_agent import Opponent, opponent_list
-from camelup_env.envs.spaces import (
-    GYMNASIUM_MASK_DTYPE,
-    masked_observation,
-    masked_observation_space,
-    vector_space,
-)
+from camelup_env.envs.spaces import GYMNASIUM_MASK_DTYPE, GymnasiumObservation
 from camelup_env.game.episode import DEFAULT_COIN_SHAPING, DEFAULT_MAX_TURNS, DEFAULT_REWARD_MODE
 from camelup_env.game.rules import RuleSet
 from camelup_env.observation import Observer
@@ -104,7 +99,7 @@ class SingleAgentVectorEnv(VectorEnv):
         race_samples: int | None = None,
         action_values: bool = True,
         render_mode: str | None = None,
-        dict_observation: bool = False,
+        dict_observation: bool | Sequence[str] = False,
     ) -> None:
         if render_mode is not None:
             raise ValueError(
@@ -133,10 +128,11 @@ class SingleAgentVectorEnv(VectorEnv):
         #: ``agents.policy_file`` records its settings in a model file).
         self.observer: Observer = self.learner.observers[0]
         self.dict_observation = dict_observation
+        self._observation = GymnasiumObservation(
+            self.observer, self.learner.num_actions, dict_observation
+        )
         self.single_observation_space: gymnasium.spaces.Box | gymnasium.spaces.Dict = (
-            masked_observation_space(self.observer, self.learner.num_actions, GYMNASIUM_MASK_DTYPE)
-            if dict_observation
-            else vector_space(self.observer)
+            self._observation.space
         )
         self.single_action_space = gymnasium.spaces.Discrete(self.learner.num_actions)
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
@@ -153,7 +149,7 @@ class SingleAgentVectorEnv(VectorEnv):
 
     def reset(
         self, *, seed: int | Sequence[int] | None = None, options: dict[str, Any] | None = None
-    ) -> tuple[np.ndarray, dict[str, Any]]:
+    ) -> tuple[Any, dict[str, Any]]:
         """Deal every game. ``seed``: game ``i`` is seeded ``seed + i`` (or ``seed[i]``), as
         ``SingleAgentEnv.reset(seed=...)``; without one each game draws its next episode from
         its own generator. ``options`` are not used (as in the single env)."""
@@ -192,12 +188,6 @@ class SingleAgentVectorEnv(VectorEnv):
             self._add_info(info, {"final_obs": final, "final_info": last}, i)
         observations = self._observation(obs, masks)
         return observations, rewards.astype(np.float64), dones & ~truncations, truncations, info
-
-    def _observation(self, vectors: np.ndarray, masks: np.ndarray) -> Any:
-        """The games' observations (or one game's) in the observation space's form."""
-        if self.dict_observation:
-            return masked_observation(vectors, masks, GYMNASIUM_MASK_DTYPE)
-        return vectors
 
     def _mask_info(self, masks: np.ndarray) -> dict[str, Any]:
         return {"action_mask": masks, "_action_mask": np.ones(self.num_envs, bool)}
