@@ -51,7 +51,7 @@ from tournament.ladder import schema  # noqa: E402
 from tournament.ladder.claims import register, unregister  # noqa: E402
 from tournament.ladder.results import Place, record_game  # noqa: E402
 from tournament.ladder.runner import run_ladder  # noqa: E402
-from tournament.ladder.store import Ladder, Settings  # noqa: E402
+from tournament.ladder.store import Ladder, Settings, new_id  # noqa: E402
 from tournament.run import run_tournament  # noqa: E402
 from tournament.schedule import schedule  # noqa: E402
 
@@ -104,26 +104,33 @@ def throughput(args: argparse.Namespace) -> None:
 
 def build(folder: Path, bots: int, games: int, players: int = 4) -> None:
     """A ladder of ``bots`` random bots holding ``games`` synthetic stored games (module
-    docstring): bot ``i`` wins more often the larger ``i``, so the table has an order."""
-    settings = Settings(
-        preset="classic",
-        players=players,
-        rules={},
-        seed=0,
-        limits=tournament_config(None, {"agents": ["random"]}).limits(),
-        max_turns=2000,
-        suspend_after=3,
-        newcomer_games=0,
-    )
-    ladder = Ladder.create(folder, settings)
-    entries = [ladder.add(f"b{i:03d}", "random") for i in range(bots)]
+    docstring), or the rest of them where ``folder`` holds fewer (the build resumes): bot
+    ``i`` wins more often the larger ``i``, so the table has an order."""
+    if (folder / "ladder.json").exists():
+        ladder = Ladder.open(folder)
+        settings = ladder.settings()
+        entries = ladder.entries()
+    else:
+        settings = Settings(
+            preset="classic",
+            players=players,
+            rules={},
+            seed=0,
+            limits=tournament_config(None, {"agents": ["random"]}).limits(),
+            max_turns=2000,
+            suspend_after=3,
+            newcomer_games=0,
+        )
+        ladder = Ladder.create(folder, settings)
+        entries = [ladder.add(f"b{i:03d}", "random") for i in range(bots)]
     runner = register(ladder)
     segment = folder / "games" / "bulk"
-    segment.mkdir(parents=True)
-    rng = random.Random(0)
+    segment.mkdir(parents=True, exist_ok=True)
     deals = games // players
-    with open(segment / "games.jsonl", "wb") as log:
-        for first in range(0, deals, 250):
+    start = stored_games(folder) // players
+    rng = random.Random(start)
+    with open(segment / "games.jsonl", "ab") as log:
+        for first in range(start, deals, 250):
             with ladder.engine.begin() as conn:
                 for deal in range(first, min(first + 250, deals)):
                     table = rng.sample(entries, players)
@@ -132,17 +139,19 @@ def build(folder: Path, bots: int, games: int, players: int = 4) -> None:
                         strength = [e.id + rng.gauss(0, bots / 3) for e in seats]
                         order = sorted(range(players), key=lambda s: -strength[s])
                         ranks = [order.index(s) + 1 for s in range(players)]
-                        game = conn.execute(
-                            insert(schema.games).values(
-                                deal=deal,
-                                rotation=rotation,
-                                seed=deal,
-                                seats=json.dumps([e.id for e in seats]),
-                                status="claimed",
-                                runner_id=runner.id,
-                                claimed_at=time.time(),
+                        game = new_id(
+                            conn.execute(
+                                insert(schema.games).values(
+                                    deal=deal,
+                                    rotation=rotation,
+                                    seed=deal,
+                                    seats=json.dumps([e.id for e in seats]),
+                                    status="claimed",
+                                    runner_id=runner.id,
+                                    claimed_at=time.time(),
+                                )
                             )
-                        ).inserted_primary_key[0]
+                        )
                         record = {
                             "game": game,
                             "seed": deal,
@@ -157,7 +166,7 @@ def build(folder: Path, bots: int, games: int, players: int = 4) -> None:
                             "luck": [rng.gauss(0, 0.1) for _ in seats],
                         }
                         line = (json.dumps(record) + "\n").encode()
-                        place = Place("bulk", log.tell(), len(line))
+                        place = Place("bulk", log.seek(0, os.SEEK_END), len(line))
                         log.write(line)
                         record_game(conn, settings, runner.id, record, place)
             print(f"\r  built {min(first + 250, deals) * players:,} games", end="", flush=True)
@@ -219,7 +228,7 @@ def stored_games(folder: Path) -> int:
 def table(args: argparse.Namespace) -> None:
     tmp = tempfile.TemporaryDirectory()
     folder = Path(args.keep) if args.keep else Path(tmp.name) / "ladder"
-    if not (folder / "ladder.json").exists():
+    if not (folder / "ladder.json").exists() or stored_games(folder) < args.games:
         start = time.perf_counter()
         build(folder, args.bots, args.games)
         print(f"  built in {time.perf_counter() - start:.0f} s")

@@ -168,7 +168,10 @@ def ladder_routes(site: LadderSite, templates: Jinja2Templates) -> list[Route]:
         place = place_of(ladder, game)
         if place is None:
             raise HTTPException(404, f"no stored game {game} in this ladder")
-        record = read_record(ladder.folder, place)
+        try:
+            record = read_record(ladder.folder, place)
+        except (OSError, ValueError) as exc:
+            raise HTTPException(404, f"the record of game {game} cannot be read: {exc}") from None
         rules = ladder.settings().ruleset()
         steps = replayed(rules, record)
         if not 0 <= k < len(steps):

@@ -11,10 +11,13 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from camelup_env.interrupts import interrupts_stop_the_run, stop_requested
 from tournament.config import TournamentConfig, TournamentError, check_workers
+
+if TYPE_CHECKING:
+    from tournament.ladder.store import Settings
 
 #: Forfeits in a row after which a bot is suspended, and the games a newcomer plays first.
 SUSPEND_AFTER, NEWCOMER_GAMES = 3, 8
@@ -128,7 +131,7 @@ def init(args: argparse.Namespace) -> str:
     return f"a {config.players}-player {config.preset} ladder in {args.dir}/"
 
 
-def check_entry(spec: str, kwargs: dict[str, Any], allow_code: bool, settings) -> None:
+def check_entry(spec: str, kwargs: dict[str, Any], allow_code: bool, settings: Settings) -> None:
     """Refuse a spec the ladder cannot seat, before it is added: code without
     ``--allow-code``, an unknown agent, a model of another game, a bot that does not start."""
     import agents as registry

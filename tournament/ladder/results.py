@@ -18,7 +18,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import insert, select, update
+from sqlalchemy import bindparam, func, insert, select, update
 from sqlalchemy.engine import Connection
 
 from tournament.ladder import schema
@@ -83,87 +83,112 @@ def record_game(
     teams = [[model.rating(mu=by_id[i].mu, sigma=by_id[i].sigma)] for i in seat_ids]
     rated = model.rate(teams, ranks=list(record["ranks"]))
     luck = record.get("luck")
-    suspended = []
+    ranks = record["ranks"]
+    shares = [win_share(record, seat) for seat in range(len(seat_ids))]
+    adjusted = [None if luck is None else shares[s] - float(luck[s]) for s in range(len(shares))]
+    seat_rows, entry_rows, suspended = [], [], []
     for seat, entry_id in enumerate(seat_ids):
-        entry = by_id[entry_id]
-        share = win_share(record, seat)
-        adjusted = None if luck is None else share - float(luck[seat])
-        new = rated[seat][0]
-        conn.execute(
-            insert(schema.seats).values(
-                game_id=game_id,
-                seat=seat,
-                entry_id=entry_id,
-                rank=int(record["ranks"][seat]),
-                coins=float(record["coins"][seat]),
-                share=share,
-                luck=None if luck is None else float(luck[seat]),
-                mu=new.mu,
-                sigma=new.sigma,
-            )
+        entry, new, adj = by_id[entry_id], rated[seat][0], adjusted[seat]
+        seat_rows.append(
+            {
+                "game_id": game_id,
+                "seat": seat,
+                "entry_id": entry_id,
+                "rank": int(ranks[seat]),
+                "coins": float(record["coins"][seat]),
+                "share": shares[seat],
+                "luck": None if luck is None else float(luck[seat]),
+                "mu": new.mu,
+                "sigma": new.sigma,
+            }
         )
-        values: dict[str, Any] = {
-            "mu": new.mu,
-            "sigma": new.sigma,
-            "games": entries.c.games + 1,
-            "wins": entries.c.wins + share,
-        }
-        if adjusted is not None:
-            values.update(
-                adjusted_sum=entries.c.adjusted_sum + adjusted,
-                adjusted_squares=entries.c.adjusted_squares + adjusted * adjusted,
-                adjusted_games=entries.c.adjusted_games + 1,
-            )
+        streak = 0 if forfeit_entry is None else entry.fault_streak
+        why = None
         if entry_id == forfeit_entry:
-            streak = entry.fault_streak + 1
-            values.update(forfeits=entries.c.forfeits + 1, fault_streak=streak)
+            streak += 1
             if streak >= settings.suspend_after and entry.suspended_reason is None:
-                values["suspended_reason"] = f"{streak} forfeits in a row, the last: {reason}"[:500]
+                why = f"{streak} forfeits in a row, the last: {reason}"[:500]
                 suspended.append(entry.label)
-        elif forfeit_entry is None:
-            values["fault_streak"] = 0
-        conn.execute(update(entries).where(entries.c.id == entry_id).values(**values))
+        entry_rows.append(
+            {
+                "entry": entry_id,
+                "new_mu": new.mu,
+                "new_sigma": new.sigma,
+                "share": shares[seat],
+                "adj": adj or 0.0,
+                "adj2": (adj or 0.0) ** 2,
+                "adj_n": 0 if adj is None else 1,
+                "forfeit": int(entry_id == forfeit_entry),
+                "streak": streak,
+                "why": why,
+            }
+        )
+    conn.execute(insert(schema.seats), seat_rows)
+    conn.execute(ENTRY_UPDATE, entry_rows)
+    pair_rows = []
     for i, j in itertools.permutations(range(len(seat_ids)), 2):
-        ranks = record["ranks"]
-        ahead = 1.0 if ranks[i] < ranks[j] else 0.5 if ranks[i] == ranks[j] else 0.0
-        adjusted = None if luck is None else win_share(record, i) - float(luck[i])
-        _add_pair(conn, seat_ids[i], seat_ids[j], ahead, adjusted)
+        adj = adjusted[i]
+        pair_rows.append(
+            {
+                "a": seat_ids[i],
+                "b": seat_ids[j],
+                "met": 1,
+                "ahead": 1.0 if ranks[i] < ranks[j] else 0.5 if ranks[i] == ranks[j] else 0.0,
+                "adjusted_sum": adj or 0.0,
+                "adjusted_squares": (adj or 0.0) ** 2,
+                "adjusted_games": 0 if adj is None else 1,
+            }
+        )
+    _add_pairs(conn, pair_rows)
     if suspended:
         bump_entries_version(conn)
     return suspended
+
+
+#: One seat's game added to its entry: the new rating, the totals, the fault streak, and the
+#: suspension's reason where this game suspends it (one statement for every seat of a game).
+ENTRY_UPDATE = (
+    update(schema.entries)
+    .where(schema.entries.c.id == bindparam("entry"))
+    .values(
+        mu=bindparam("new_mu"),
+        sigma=bindparam("new_sigma"),
+        games=schema.entries.c.games + 1,
+        wins=schema.entries.c.wins + bindparam("share"),
+        adjusted_sum=schema.entries.c.adjusted_sum + bindparam("adj"),
+        adjusted_squares=schema.entries.c.adjusted_squares + bindparam("adj2"),
+        adjusted_games=schema.entries.c.adjusted_games + bindparam("adj_n"),
+        forfeits=schema.entries.c.forfeits + bindparam("forfeit"),
+        fault_streak=bindparam("streak"),
+        suspended_reason=func.coalesce(schema.entries.c.suspended_reason, bindparam("why")),
+    )
+)
+PAIR_TOTALS = ("met", "ahead", "adjusted_sum", "adjusted_squares", "adjusted_games")
 
 
 class Lost(Exception):
     """The game's claim went to another runner (this one was taken for gone)."""
 
 
-def _add_pair(conn: Connection, a: int, b: int, ahead: float, adjusted: float | None) -> None:
-    """Add one game to the totals of ``a`` against ``b`` (an upsert where the database has
-    one)."""
-    n = 0 if adjusted is None else 1
-    adj = adjusted or 0.0
-    values = {
-        "met": 1,
-        "ahead": ahead,
-        "adjusted_sum": adj,
-        "adjusted_squares": adj * adj,
-        "adjusted_games": n,
-    }
+def _add_pairs(conn: Connection, rows: list[dict[str, Any]]) -> None:
+    """Add one game to the totals of each ordered pair of its seats (an upsert where the
+    database has one)."""
     pairs = schema.pairs
     dialect = conn.dialect.name
-    added = {key: getattr(pairs.c, key) + value for key, value in values.items()}
-    if dialect == "sqlite":
-        from sqlalchemy.dialects import sqlite
+    if dialect in ("sqlite", "postgresql"):
+        if dialect == "sqlite":
+            from sqlalchemy.dialects.sqlite import insert as upsert_sqlite
 
-        lite = sqlite.insert(pairs).values(a=a, b=b, **values)
-        conn.execute(lite.on_conflict_do_update(index_elements=["a", "b"], set_=added))
-        return
-    if dialect == "postgresql":
-        from sqlalchemy.dialects import postgresql
+            statement: Any = upsert_sqlite(pairs)
+        else:
+            from sqlalchemy.dialects.postgresql import insert as upsert_pg
 
-        pg = postgresql.insert(pairs).values(a=a, b=b, **values)
-        conn.execute(pg.on_conflict_do_update(index_elements=["a", "b"], set_=added))
+            statement = upsert_pg(pairs)
+        added = {k: getattr(pairs.c, k) + getattr(statement.excluded, k) for k in PAIR_TOTALS}
+        conn.execute(statement.on_conflict_do_update(index_elements=["a", "b"], set_=added), rows)
         return
-    done = conn.execute(update(pairs).where(pairs.c.a == a, pairs.c.b == b).values(**added))
-    if done.rowcount == 0:
-        conn.execute(insert(pairs).values(a=a, b=b, **values))
+    for row in rows:
+        added = {k: getattr(pairs.c, k) + row[k] for k in PAIR_TOTALS}
+        where = (pairs.c.a == row["a"]) & (pairs.c.b == row["b"])
+        if conn.execute(update(pairs).where(where).values(**added)).rowcount == 0:
+            conn.execute(insert(pairs).values(**row))
