@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 from starlette.testclient import TestClient
 
+from agents import shipped
 from camelup_cli.main import main
 from camelup_env.game.actions import TakePyramidTile, action_table
 from camelup_env.game.rules import RuleSet
@@ -28,7 +29,7 @@ from tournament.bots import BotFault, BotProcess
 from tournament.config import AgentEntry, TournamentConfig
 from webapp.app import create_app
 from webapp.games import GameStore
-from webapp.play_options import SEED_BITS, play_options
+from webapp.play_options import SEED_BITS, play_options, suggested_opponents
 from webapp.specs import Allowed
 
 BASE = "http://localhost"
@@ -120,6 +121,16 @@ def test_a_shipped_model_plays_by_its_path_in_the_models_folder(tmp_path: Path) 
     assert options.opponents[0].spec == f"ppo:{(models / 'm' / 'model.zip').resolve()}"
     with pytest.raises(ValueError, match="served models folder"):
         play_options({"opponents": "ppo:m/link.zip"}, allowed)
+
+
+def test_the_shipped_models_are_served_and_offered_by_name() -> None:
+    """By default the served folder is the package's shipped models: the start page offers each
+    as ``ppo:NAME`` and that name starts its file; a file at a folder's top plays by its name."""
+    allowed = Allowed.of()
+    offered = suggested_opponents(allowed)
+    assert [s for s in offered if s.startswith("ppo:")] == [f"ppo:{n}" for n in shipped.names()]
+    options = play_options({"opponents": "ppo:classic4", "players": "4"}, allowed)
+    assert {o.spec for o in options.opponents} == {f"ppo:{shipped.model_path('classic4')}"}
 
 
 def test_bots_that_cannot_load_refuse_the_game_instead_of_sharing_a_win() -> None:
