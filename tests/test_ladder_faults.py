@@ -3,7 +3,7 @@ ladder, and bots that crash, hang or write garbage. After each, every stored gam
 once with its record, every deal is whole, the totals agree with the games, and SQLite's
 ``PRAGMA integrity_check`` passes.
 
-The kill test runs ``CAMELUP_LADDER_KILLS`` kills (3 by default, so CI stays short; the
+The kill test runs ``CAMELUP_LADDER_KILLS`` kills (2 by default, so CI stays short; the
 performance page gives the command of the run with 20).
 """
 
@@ -27,7 +27,7 @@ from tournament.ladder.store import Ladder
 from tournament.records import read_games
 
 ROOT = Path(__file__).resolve().parents[1]
-KILLS = int(os.environ.get("CAMELUP_LADDER_KILLS", "3"))
+KILLS = int(os.environ.get("CAMELUP_LADDER_KILLS", "2"))
 
 #: A bot that starts properly and then answers every move with a line that is not JSON.
 GARBAGE_BOT = """
