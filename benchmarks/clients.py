@@ -228,19 +228,13 @@ def tianshou_pettingzoo(players: int) -> Loop:
 
 
 def tianshou_gymnasium(name: str) -> Loop:
-    """The Gymnasium env's dict observation, whose mask a random legal policy reads (Tianshou's
-    own masked random policy reads ``obs.mask``, the key its ``PettingZooEnv`` writes)."""
-    from tianshou.algorithm.algorithm_base import Policy
-    from tianshou.data import Batch
-
-    class LegalRandom(Policy):
-        def forward(self, batch: Any, state: Any = None, **kwargs: Any) -> Batch:
-            masks = np.asarray(batch.obs.action_mask, dtype=bool)
-            return Batch(act=random_rows(masks, np.random.default_rng()))
+    """The Gymnasium env with its dict observation under Tianshou's key names, which the masked
+    random policy reads (``obs.mask``)."""
+    from tianshou.algorithm import MARLRandomDiscreteMaskedOffPolicyAlgorithm
 
     return tianshou_collector(
-        lambda: gymnasium.make(name, dict_observation=True, **PLAIN),
-        lambda env: LegalRandom(action_space=env.action_space),
+        lambda: gymnasium.make(name, dict_observation=("obs", "mask"), **PLAIN),
+        lambda env: MARLRandomDiscreteMaskedOffPolicyAlgorithm(action_space=env.action_space),
     )
 
 

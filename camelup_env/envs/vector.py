@@ -29,7 +29,7 @@ What it promises, and ``tests/test_vector_env.py`` checks:
   (``action_mask`` (N, A) bool, ``_action_mask`` (N,) bool), and ``final_info``'s are too
   (``action_mask`` (N, A), ``illegal_action`` (N,), with ``_illegal_action``...);
 * spaces: ``single_observation_space`` the single env's ``Box`` (or, with
-  ``dict_observation=True``, its ``Dict`` of the vector and the ``bool`` mask, and the
+  ``dict_observation``, its ``Dict`` of the vector and the ``bool`` mask, and the
   observations are dicts of (N, ...) arrays), ``single_action_space`` its ``Discrete``;
   ``observation_space`` and ``action_space`` their batches.
 
