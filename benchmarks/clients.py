@@ -2,7 +2,7 @@
 legal actions and no learning, as a ratio to the raw environment it wraps, measured in the same
 run (docs/clients.md prints the figures).
 
-    python benchmarks/clients.py [--players 2] [--seconds 2] [--rounds 3] [--envs 16]
+    python benchmarks/clients.py [--players 2] [--seconds 2] [--rounds 5] [--envs 16]
 
 Three raw loops are the baselines: ``camelup_v1`` (AEC steps: ``last()`` + ``step()``, one per
 agent's decision), ``gymnasium.make(id)`` (learner steps, the opponents' replies included) and
@@ -243,7 +243,7 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--envs", type=int, default=16, help="games of the vector loops")
     parser.add_argument("--seconds", type=float, default=2.0)
-    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--rounds", type=int, default=5)
     args = parser.parse_args()
     torch.set_num_threads(1)
     name = env_id("classic", args.players)
