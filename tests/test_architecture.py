@@ -151,6 +151,7 @@ WINGS = {
     "compile_notice": 0,
     "stale_cache": 0,
     "interrupts": 0,
+    "moved": 0,
     "game": 1,
     "odds": 2,
     "render": 2,
