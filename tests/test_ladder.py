@@ -107,6 +107,12 @@ def test_the_table_command_prints_text_and_csv(played: Path, capsys) -> None:
     assert ladder_cli("table", played, "--csv") == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].startswith("place,bot,") and len(lines) == 4
+    assert ladder_cli("table", played, "--bot", "ann") == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("ann@1: rating") and {line.split()[0] for line in lines[2:]} == {
+        "bob@1",
+        "cid@1",
+    }
 
 
 def test_a_new_version_replaces_the_old_one_which_keeps_its_games(tmp_path: Path) -> None:

@@ -82,6 +82,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     table.add_argument("dir")
     table.add_argument("--csv", action="store_true", help="as CSV")
     table.add_argument("--all", action="store_true", help="retired bots too")
+    table.add_argument("--bot", help="instead, this bot against each other (NAME or NAME@N)")
     export = sub.add_parser("export", help="every game as a tournament folder (camelup replay)")
     export.add_argument("dir")
     export.add_argument("out")
@@ -216,10 +217,19 @@ def run_games(args: argparse.Namespace) -> str:
 
 def table(args: argparse.Namespace) -> str:
     from tournament.ladder.store import Ladder
-    from tournament.ladder.table import csv_table, standings, text_table
+    from tournament.ladder.table import (
+        csv_table,
+        head_to_head,
+        standings,
+        text_head_to_head,
+        text_table,
+    )
 
     ladder = Ladder.open(Path(args.dir))
     try:
+        if args.bot is not None:
+            entry = ladder.entry(args.bot)
+            return text_head_to_head(entry, head_to_head(ladder, entry))
         rows = standings(ladder, everyone=args.all)
     finally:
         ladder.close()

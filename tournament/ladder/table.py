@@ -136,6 +136,20 @@ CSV_FIELDS = (
 )
 
 
+def text_head_to_head(entry: Entry, rows: list[dict[str, Any]]) -> str:
+    """:func:`head_to_head` for a terminal."""
+    lines = [["against", "games", "finished ahead", "luck-adj. win"]]
+    for row in rows:
+        adjusted = f"{_fmt(row['adjusted'])} ± {_fmt(row['adjusted_ci'])}"
+        lines.append([row["opponent"], str(row["games"]), f"{row['ahead']:.3f}", adjusted])
+    widths = [max(len(line[i]) for line in lines) for i in range(4)]
+    body = "\n".join(
+        "  ".join(cell.ljust(w) for cell, w in zip(line, widths, strict=True)).rstrip()
+        for line in lines
+    )
+    return f"{entry.label}: rating {entry.ordinal:.2f}, {entry.games} games\n{body}"
+
+
 def csv_table(rows: list[Standing]) -> str:
     out = io.StringIO()
     dicts = [row.as_dict() for row in rows]
@@ -189,20 +203,18 @@ def rating_history(ladder: Ladder, entry: Entry) -> list[tuple[int, float, float
     return points
 
 
-def recent_games(ladder: Ladder, entry: Entry | None = None, limit: int = 20) -> list[dict]:
-    """The last stored games (of ``entry``, if given), newest first: id, bots by seat, ranks,
-    forfeit."""
+def recent_games(ladder: Ladder, entry: Entry, limit: int = 20) -> list[dict]:
+    """The last stored games of ``entry``, newest first: id, bots by seat, ranks, forfeit."""
     games, seats = schema.games, schema.seats
-    query = select(games).where(games.c.status == "done")
-    if entry is not None:
-        query = query.where(
-            games.c.id.in_(
-                select(seats.c.game_id)
-                .where(seats.c.entry_id == entry.id)
-                .order_by(seats.c.game_id.desc())
-                .limit(limit)
-            )
-        )
+    query = select(games).where(
+        games.c.status == "done",
+        games.c.id.in_(
+            select(seats.c.game_id)
+            .where(seats.c.entry_id == entry.id)
+            .order_by(seats.c.game_id.desc())
+            .limit(limit)
+        ),
+    )
     labels = {e.id: e.label for e in ladder.entries()}
     with ladder.reader.connect() as conn:
         rows = conn.execute(query.order_by(games.c.id.desc()).limit(limit)).all()
