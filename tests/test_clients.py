@@ -94,9 +94,15 @@ def test_torchrl_gym_wrapper_around_make_vec() -> None:
     env = GymWrapper(envs, categorical_action_encoding=True)
     check_env_specs(env)
     assert env.batch_size == (3,)
-    # Through a game's end: TorchRL swaps the same-step reset's observation for the last one
+    # Through games' ends (random actions, illegal ones included, end games early): TorchRL
+    # reads the same-step autoreset, so a game's next observation at its end is its last one
+    # (info["final_obs"]) and the following step starts from the new deal
     rollout = env.rollout(100, break_when_any_done=False)
-    assert rollout["next", "done"].any()
+    ends = rollout["next", "done"].squeeze(-1)[:, :-1].nonzero().tolist()
+    assert ends
+    for game, t in ends:
+        last, dealt = rollout["next", "observation"][game, t], rollout["observation"][game, t + 1]
+        assert not torch.equal(last, dealt)
 
 
 def test_torchrl_masked_ppo_plays_no_illegal_action() -> None:
