@@ -25,17 +25,19 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import json
 import math
 import secrets
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import UploadFile
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import JSONResponse, RedirectResponse, Response
+from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 from starlette.templating import Jinja2Templates
 
@@ -99,26 +101,36 @@ def rating_svg(points: list[tuple[int, float, float]], width: int = 640, height:
     )
 
 
-#: Seconds the table's rows are served from memory: many readers at once cost one read of
-#: the database a second, and a table polled every two seconds is no less live for it.
+#: Seconds the table is served from memory: many readers at once cost one read of the
+#: database and one rendering a second, and a table polled every two seconds is no less live.
 TABLE_SECONDS = 1.0
 
 
 class TableCache:
-    """The standings as dicts, read again at most every :data:`TABLE_SECONDS`."""
+    """The table, read from the database at most every :data:`TABLE_SECONDS`, and what is made
+    of it (the page, the JSON), made once per reading."""
 
     def __init__(self, ladder: Ladder) -> None:
         self.ladder = ladder
         self.lock = threading.Lock()
         self.read_at = -math.inf
         self.rows: list[dict] = []
+        self.made: dict[str, bytes] = {}
 
-    def get(self) -> list[dict]:
+    def clear(self) -> None:
+        with self.lock:
+            self.read_at = -math.inf
+
+    def get(self, kind: str, make: Callable[[list[dict]], bytes]) -> bytes:
+        """``make(rows)`` of the current rows, ``kind`` naming what is made."""
         with self.lock:
             if time.monotonic() - self.read_at >= TABLE_SECONDS:
                 self.rows = [row.as_dict() for row in standings(self.ladder)]
                 self.read_at = time.monotonic()
-            return self.rows
+                self.made = {}
+            if kind not in self.made:
+                self.made[kind] = make(self.rows)
+            return self.made[kind]
 
 
 def ladder_routes(site: LadderSite, templates: Jinja2Templates) -> list[Route]:
@@ -132,19 +144,25 @@ def ladder_routes(site: LadderSite, templates: Jinja2Templates) -> list[Route]:
         except LadderError as exc:
             raise HTTPException(404, str(exc)) from None
 
+    settings = ladder.settings()
+
     def table_page(request: Request) -> Response:
-        return templates.TemplateResponse(
-            request,
-            "ladder.html",
-            {
-                "rows": table.get(),
-                "settings": ladder.settings(),
+        def render(rows: list[dict]) -> bytes:
+            context = {
+                "request": request,
+                "rows": rows,
+                "settings": settings,
                 "submissions": site.upload_kb is not None,
-            },
-        )
+            }
+            return templates.get_template("ladder.html").render(context).encode()
+
+        return Response(table.get("page", render), media_type="text/html")
 
     def table_json(request: Request) -> Response:
-        return JSONResponse({"rows": table.get()})
+        return Response(
+            table.get("json", lambda rows: json.dumps({"rows": rows}).encode()),
+            media_type="application/json",
+        )
 
     def bot_page(request: Request) -> Response:
         entry = entry_of(request.path_params["label"])
@@ -172,7 +190,7 @@ def ladder_routes(site: LadderSite, templates: Jinja2Templates) -> list[Route]:
             record = read_record(ladder.folder, place)
         except (OSError, ValueError) as exc:
             raise HTTPException(404, f"the record of game {game} cannot be read: {exc}") from None
-        rules = ladder.settings().ruleset()
+        rules = settings.ruleset()
         steps = replayed(rules, record)
         if not 0 <= k < len(steps):
             raise HTTPException(400, f"step must be 0..{len(steps) - 1}, got {k}")
@@ -204,7 +222,7 @@ def ladder_routes(site: LadderSite, templates: Jinja2Templates) -> list[Route]:
         return templates.TemplateResponse(
             request,
             "ladder_submit.html",
-            {"limit_kb": site.upload_kb, "settings": ladder.settings()},
+            {"limit_kb": site.upload_kb, "settings": settings},
         )
 
     async def submit(request: Request) -> Response:
@@ -226,7 +244,7 @@ def ladder_routes(site: LadderSite, templates: Jinja2Templates) -> list[Route]:
         if len(data) > limit:
             raise HTTPException(413, f"the upload is over the limit of {site.upload_kb} KiB")
         entry = await run_in_threadpool(_add_upload, ladder, name, token, data)
-        table.read_at = -math.inf  # the new bot shows at once
+        table.clear()  # the new bot shows at once
         return RedirectResponse(f"/ladder/bot/{entry.label}", status_code=303)
 
     return [
