@@ -164,6 +164,8 @@ def take(
     ladder holds (or has claimed) ``target`` games."""
     games = schema.games
     with ladder.engine.begin() as conn:
+        # one runner takes work at a time: SQLite's BEGIN IMMEDIATE, a server's row lock
+        conn.execute(select(schema.settings.c.id).with_for_update())
         orphans = _orphans(ladder, conn, runner_id)
         if orphans:
             if any(set(json.loads(row.seats)) - known for row in orphans):

@@ -57,7 +57,13 @@ def record_game(
     seat_ids = json.loads(row.seats)
     by_id = {
         r["id"]: entry_of(r)
-        for r in conn.execute(select(entries).where(entries.c.id.in_(seat_ids))).mappings()
+        for r in conn.execute(
+            # a server database locks the rows (SQLite's BEGIN IMMEDIATE has locked it all)
+            select(entries)
+            .where(entries.c.id.in_(seat_ids))
+            .order_by(entries.c.id)
+            .with_for_update()
+        ).mappings()
     }
     labels = [by_id[i].label for i in seat_ids]
     if labels != record["agents"]:
