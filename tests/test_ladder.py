@@ -172,3 +172,14 @@ def test_newcomers_are_seated_first_then_the_least_certain() -> None:
     assert rotations([1, 2, 3]) == [(1, 2, 3), (2, 3, 1), (3, 1, 2)]
     with pytest.raises(ValueError, match="needs 3"):
         choose_table(old[:2], 3, 5, rng)
+
+
+def test_the_database_may_live_elsewhere_named_by_its_url(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'elsewhere' / 'league.db'}"
+    (tmp_path / "elsewhere").mkdir()
+    assert ladder_cli("init", tmp_path / "l", "--players", 2, "--database", url) == 0
+    assert not (tmp_path / "l" / "ladder.db").exists()
+    Ladder.open(tmp_path / "l").add("ann", "random")
+    assert Ladder.open(tmp_path / "l").url == url
+    with sqlite3.connect(tmp_path / "elsewhere" / "league.db") as db:
+        assert db.execute("select name from entries").fetchall() == [("ann",)]
