@@ -16,7 +16,7 @@ from pathlib import Path
 from camelup_cli.main import main as camelup
 
 QUICK = os.environ.get("CAMELUP_TUTORIAL_QUICK") == "1"
-GAMES = 40 if QUICK else 500  # games the ladder plays in all
+GAMES = 24 if QUICK else 500  # games the ladder plays in all
 
 ROOT = Path.cwd()  # the project root (the tutorials run from it)
 LADDER = ROOT / "runs" / "tutorials" / "class_ladder"
