@@ -106,7 +106,7 @@ def test_kill_9_at_random_moments_loses_nothing_stored_and_doubles_nothing(
     folder = tmp_path / "l"
     make_ladder(folder, ("r1", "random"), ("r2", "random"), ("h", "heuristic"))
     rng = random.Random(KILLS)
-    target = 20 + 20 * KILLS
+    target = 30 + 20 * KILLS
     stored: list[int] = []
     for _ in range(KILLS):
         before = stored_count(folder)
