@@ -89,3 +89,23 @@ def test_a_bad_setting_is_one_line_before_any_game(
     err = capsys.readouterr().err.strip()
     assert code == 2 and message in err and "\n" not in err
     assert not (tmp_path / "progress.json").exists()
+
+
+def test_lambda_returns_mix_the_next_worth_with_the_rest_of_the_game(tmp_path: Path) -> None:
+    from training.afterstate.trainer import SelfPlay, value_network
+
+    cfg = tiny(tmp_path, td_lambda=0.5, num_players=2, opponent_mix={"self": 1.0})
+    play = SelfPlay(cfg, value_network(4, [2], 2), first_seed=0)
+    rows = [np.full(3, k, np.float32) for k in range(3)]
+    nexts = [np.array([0.2, 0.8]), np.array([0.6, 0.4]), np.array([1.0, 0.0])]
+    episode = [(rows[k], k % 2, nexts[k]) for k in range(3)]  # seats take turns viewing
+    x, y = play._returns(episode, final=np.array([0.0, 1.0]))
+    g2 = 0.5 * nexts[2] + 0.5 * np.array([0.0, 1.0])  # seat order
+    g1 = 0.5 * nexts[1] + 0.5 * g2
+    g0 = 0.5 * nexts[0] + 0.5 * g1
+    np.testing.assert_allclose(y, [g0, g1[::-1], g2], atol=1e-6)  # row 1 seen by seat 1
+    np.testing.assert_array_equal(x, np.stack(rows))
+    cfg0 = tiny(tmp_path, td_lambda=0.0, num_players=2, opponent_mix={"self": 1.0})
+    play0 = SelfPlay(cfg0, value_network(4, [2], 2), first_seed=0)
+    _, y0 = play0._returns(episode, final=np.array([0.0, 1.0]))
+    np.testing.assert_allclose(y0, [nexts[0], nexts[1][::-1], nexts[2]], atol=1e-6)  # TD(0)

@@ -10,15 +10,18 @@ with their exact chances (:func:`camelup_env.batch.afterstates.afterstates`), va
 network (an outcome that ends the race by its win shares), and take the action whose outcomes
 are worth most to the mover in exact expectation over the dice.
 
-**Targets: TD(0) over the afterstate expectation.** A seat moves in game ``i`` and one of its
-action's outcomes happens: that position, seen by that seat, is a training row. Its target is
-what the next mover's choice is worth in exact expectation over that choice's dice - the value
-vector of the chosen action, read by the next mover and turned into the earlier seat's
-relative order - or the win shares when the outcome ended the race. The expectation is exact,
-so a target carries no noise of the next roll, only that of the network (backgammon's learners
-measured this as what made afterstate values learnable). Rows wait in a replay buffer; each
-step of the games is followed by ``updates`` minibatches of cross-entropy between the network's
-chances and the targets.
+**Targets: TD(0) over the afterstate expectation, or TD(lambda).** A seat moves in game ``i``
+and one of its action's outcomes happens: that position, seen by that seat, is a training row.
+Its one-step target is what the next mover's choice is worth in exact expectation over that
+choice's dice - the value vector of the chosen action, read by the next mover - or the win
+shares when the outcome ended the race. The expectation is exact, so a target carries no noise
+of the next roll, only that of the network (backgammon's learners measured this as what made
+afterstate values learnable). With ``td_lambda`` above 0 a row's target mixes in the return of
+the rest of the game (TD-Gammon's lambda-returns: 0.7), so the outcome reaches the first moves
+without waiting for the values in between to learn it. A game's rows are kept until it ends,
+then wait in a replay buffer, each turned into its viewer's relative order; each step of the
+games is followed by ``updates`` minibatches of cross-entropy between the network's chances
+and the targets.
 
 **Exploration**: with probability ``epsilon`` a seat plays a uniformly random legal action
 (its row still learns the value of what follows). **Opponents**: ``opponent_mix`` seats
@@ -87,6 +90,11 @@ class AfterstateConfig:
     updates: int = setting(1, help="Minibatches after each step of the games.")
     replay_size: int = setting(200_000, help="Rows the replay buffer keeps (the newest).")
     epsilon: float = setting(0.02, help="Chance of a uniformly random legal move.")
+    td_lambda: float = setting(
+        0.0,
+        help="Each row's target mixes the next choice's exact worth (1 - lambda) with the "
+        "return of the rest of the game (lambda): 0 is TD(0), 1 the game's outcome.",
+    )
     odds_features: bool = setting(
         False,
         help="The observation's exact leg odds and race odds (costly per outcome row: "
@@ -122,6 +130,8 @@ class AfterstateConfig:
                 raise ConfigError(f"{name} must be >= 1, got {getattr(self, name)}")
         if not 0.0 <= self.epsilon <= 1.0:
             raise ConfigError(f"epsilon must be in [0, 1], got {self.epsilon}")
+        if not 0.0 <= self.td_lambda <= 1.0:
+            raise ConfigError(f"td_lambda must be in [0, 1], got {self.td_lambda}")
         if not self.hidden or min(self.hidden) < 1:
             raise ConfigError(f"hidden must list positive layer widths, got {self.hidden}")
         if not self.opponent_mix or min(self.opponent_mix.values()) < 0:
@@ -195,6 +205,8 @@ class SelfPlay:
         }
         self.seating = np.zeros((n, self.rules.num_players), np.int64)
         self._seat_games(np.arange(n))
+        #: each game's rows so far: (inputs, viewer, the next choice's worth in seat order)
+        self.episodes: list[list[tuple[np.ndarray, int, np.ndarray]]] = [[] for _ in range(n)]
         #: games dealt anew after ``max_turns`` actions
         self.truncated = 0
 
@@ -225,9 +237,9 @@ class SelfPlay:
         return obs, values
 
     def step(self) -> tuple[np.ndarray, np.ndarray, int]:
-        """One decision in every game: the rows whose targets it settles (observations,
-        targets) and how many games ended (a game stopped at ``max_turns`` is not counted:
-        :attr:`truncated`)."""
+        """One decision in every game: the rows of the games it finished with their targets
+        (inputs, targets) and how many games ended (a game stopped at ``max_turns`` is not
+        counted: :attr:`truncated`)."""
         games, n = self.games, self.cfg.games
         movers = games.current_player.astype(np.int64)
         after = afterstates(games)
@@ -245,13 +257,15 @@ class SelfPlay:
             if spec != "self" and idx.size:
                 actions[idx] = self.players[spec].act(games, idx)
         chosen = q[np.arange(n), actions]  # what the chosen action is worth, mover's order
-        # Targets of the rows waiting for this move: the chosen action's worth, in the
-        # earlier viewer's order.
-        settled = np.flatnonzero(self.has_pending)
-        targets = seats_to_relative(
-            relative_to_seats(chosen[settled], movers[settled]), self.pending_viewer[settled]
-        )
-        rows = self.pending[settled].copy()
+        # The rows waiting for this move learn what the chosen action is worth (seat order).
+        for i in np.flatnonzero(self.has_pending):
+            self.episodes[i].append(
+                (
+                    self.pending[i].copy(),
+                    int(self.pending_viewer[i]),
+                    relative_to_seats(chosen[i : i + 1], movers[i : i + 1])[0],
+                )
+            )
         # The outcome that happens, drawn by its chance; its row waits for the next move.
         realised = draw_outcomes(after, actions, self.rng)
         games.state.rows[:] = after.games.state.rows[realised]
@@ -260,19 +274,46 @@ class SelfPlay:
         self.pending_viewer[:] = movers
         stalled = ~ended & (games.state.turns >= self.cfg.max_turns)
         self.truncated += int(stalled.sum())
-        if stalled.any():  # scored as it stands: stalling wins nothing the coins do not
-            last = np.flatnonzero(stalled)
-            rows = np.concatenate([rows, self.pending[last]])
-            shares = win_shares(games.state.coins[last])
-            targets = np.concatenate([targets, seats_to_relative(shares, movers[last])])
         self.has_pending[:] = ~ended & ~stalled
         done = np.flatnonzero(ended | stalled)
+        # An ended game's rows learn the win shares; a stalled one's its coins as they stand
+        # (stalling wins nothing the coins do not), its last row among them.
+        final = win_shares(games.state.coins[done])
+        rows, targets = [], []
+        for i, last in zip(done.tolist(), final, strict=True):
+            if stalled[i]:
+                self.episodes[i].append((self.pending[i].copy(), int(movers[i]), last))
+            x, y = self._returns(self.episodes[i], last)
+            rows.append(x)
+            targets.append(y)
+            self.episodes[i] = []
         if done.size:
             seeds = np.arange(self.next_seed, self.next_seed + done.size)
             self.next_seed += done.size
             games.reset(done, seed=seeds)
             self._seat_games(done)
-        return rows, targets.astype(np.float32), int(ended.sum())
+        width, players = self.features.size, self.rules.num_players
+        return (
+            np.concatenate(rows) if rows else np.zeros((0, width), np.float32),
+            np.concatenate(targets) if targets else np.zeros((0, players), np.float32),
+            int(ended.sum()),
+        )
+
+    def _returns(
+        self, episode: list[tuple[np.ndarray, int, np.ndarray]], final: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """One finished game's rows and their lambda-returns, each in its viewer's order:
+        ``G_k = (1 - lambda) * next_k + lambda * G_{k+1}``, ``next_k`` the exact expectation
+        of the next mover's choice, ``G`` after the last row the game's ``final`` shares (TD(0)
+        at ``td_lambda`` 0, the game's outcome at 1)."""
+        lam = self.cfg.td_lambda
+        later = final
+        targets = []
+        for _, viewer, next_value in reversed(episode):
+            later = (1.0 - lam) * next_value + lam * later
+            targets.append(seats_to_relative(later[None], [viewer])[0])
+        rows = np.stack([row for row, _, _ in episode])
+        return rows, np.stack(targets[::-1]).astype(np.float32)
 
 
 def draw_outcomes(after: Afterstates, actions: np.ndarray, rng: np.random.Generator) -> np.ndarray:
