@@ -30,6 +30,10 @@ def test_training_config_loads_and_validates(path: Path) -> None:
     if "rllib" in path.name:
         rllib = pytest.importorskip("training.rllib_trainer", reason="the distributed extra")
         load_config(rllib.RLlibConfig, path, {})
+    elif path.name.startswith("afterstate_"):  # camelup train --trainer afterstate
+        from training.afterstate.trainer import AfterstateConfig
+
+        load_config(AfterstateConfig, path, {}).check()
     else:  # loading validates: the rule set, numbers, every agent named (check_game_settings)
         load_config(TrainConfig, path, {})
 
