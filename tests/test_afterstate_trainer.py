@@ -12,6 +12,7 @@ import pytest
 import agents
 from agents.afterstate_network import load_afterstate_network
 from camelup_cli.main import main as camelup
+from camelup_config import ConfigError
 from camelup_env import RuleSet, legal_action_indices
 from camelup_env.batch import BatchGames, random_streams
 from camelup_env.batch.afterstates import afterstates
@@ -109,3 +110,19 @@ def test_lambda_returns_mix_the_next_worth_with_the_rest_of_the_game(tmp_path: P
     play0 = SelfPlay(cfg0, value_network(4, [2], 2), first_seed=0)
     _, y0 = play0._returns(episode, final=np.array([0.0, 1.0]))
     np.testing.assert_allclose(y0, [nexts[0], nexts[1][::-1], nexts[2]], atol=1e-6)  # TD(0)
+
+
+def test_a_run_starts_from_a_value_file_and_refuses_a_foreign_one(tmp_path: Path) -> None:
+    first = train(tiny(tmp_path / "first"))
+    second = train(tiny(tmp_path / "second", init_from=str(first), total_games=1))
+    before, after = load_afterstate_network(first), load_afterstate_network(second)
+    assert before.layers[0][0].shape == after.layers[0][0].shape
+    # a few updates from the file's weights stay near them; a fresh start would not
+    fresh = train(tiny(tmp_path / "fresh", total_games=1))
+    near = np.abs(after.layers[0][0] - before.layers[0][0]).mean()
+    far = np.abs(load_afterstate_network(fresh).layers[0][0] - before.layers[0][0]).mean()
+    assert near < far / 2
+    with pytest.raises(ConfigError, match="other layers"):
+        train(tiny(tmp_path / "wide", init_from=str(first), hidden=[32]))
+    with pytest.raises(ConfigError, match="init_from"):
+        train(tiny(tmp_path / "two", init_from=str(first), num_players=2))

@@ -55,6 +55,7 @@ from torch import nn
 import agents
 from agents.afterstate_network import (
     AfterstateNetwork,
+    load_afterstate_network,
     relative_to_seats,
     save_afterstate_network,
     seats_to_relative,
@@ -116,6 +117,12 @@ class AfterstateConfig:
         300,
         help="Actions after which a game stops, its last position scored by the coins as they "
         "stand (a value that has not learned yet can move its tile for ever).",
+    )
+    init_from: str | None = setting(
+        None,
+        help="An afterstate value file (value.npz) whose network this run starts from, with a "
+        "fresh optimizer: a run whose checkpoint is gone goes on from its committed snapshot. "
+        "Its rule set, inputs and layers must be this run's.",
     )
     snapshot_every: int = setting(2_000, help="Games between snapshots (curve points).")
     checkpoint_every: int = setting(500, help="Games between checkpoints.")
@@ -377,6 +384,8 @@ def train(cfg: AfterstateConfig, resume: bool = False, command: str | None = Non
         saved = torch.load(out / "checkpoint.pt", weights_only=True)
         net.load_state_dict(saved["net"])
         optimizer.load_state_dict(saved["optimizer"])
+    elif cfg.init_from is not None:
+        start_from(net, cfg, mean, scale)
     play = SelfPlay(cfg, normalise, first_seed=cfg.seed * 1_000_003 + progress["games"])
     buffer = ReplayBuffer(cfg.replay_size, features.size, cfg.num_players)
     rng = np.random.default_rng(cfg.seed + progress["games"])
@@ -431,6 +440,37 @@ def train(cfg: AfterstateConfig, resume: bool = False, command: str | None = Non
         flush=True,
     )
     return out / "value.npz"
+
+
+def start_from(
+    net: nn.Sequential, cfg: AfterstateConfig, mean: np.ndarray, scale: np.ndarray
+) -> None:
+    """``net``'s weights from the value file ``cfg.init_from``, which must read this run's
+    game and inputs with this run's layers; a one-line ConfigError otherwise."""
+    path = Path(str(cfg.init_from))
+    try:
+        start = load_afterstate_network(path)
+        start.check_rules(RuleSet(cfg.preset, num_players=cfg.num_players))
+    except ValueError as exc:
+        raise ConfigError(f"init_from: {exc}") from None
+    linear = [m for m in net if isinstance(m, nn.Linear)]
+    shapes = [tuple(m.weight.shape[::-1]) for m in linear]
+    same = (
+        start.observer == cfg.observer
+        and start.leg_equity == cfg.leg_equity
+        and [w.shape for w, _ in start.layers] == shapes
+        and np.array_equal(start.mean, mean)
+        and np.array_equal(start.scale, scale)
+    )
+    if not same:
+        raise ConfigError(
+            f"init_from: {path} reads other inputs or has other layers than this run "
+            f"({[w.shape for w, _ in start.layers]} against {shapes})"
+        )
+    with torch.no_grad():
+        for m, (w, b) in zip(linear, start.layers, strict=True):
+            m.weight.copy_(torch.from_numpy(w.T))
+            m.bias.copy_(torch.from_numpy(b))
 
 
 class Normalise(nn.Module):
