@@ -92,9 +92,10 @@ class AfterstateConfig:
     replay_size: int = setting(200_000, help="Rows the replay buffer keeps (the newest).")
     epsilon: float = setting(0.02, help="Chance of a uniformly random legal move.")
     td_lambda: float = setting(
-        0.0,
+        0.7,
         help="Each row's target mixes the next choice's exact worth (1 - lambda) with the "
-        "return of the rest of the game (lambda): 0 is TD(0), 1 the game's outcome.",
+        "return of the rest of the game (lambda): 0 is TD(0), 1 the game's outcome. 0.7, "
+        "TD-Gammon's: from scratch TD(0) learned a flat value (docs/afterstate.md, attempts).",
     )
     odds_features: bool = setting(
         False,
