@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from camelup_env.game.rules import RuleSet
-from camelup_env.odds.network_file import forward, read_network, save_network
+from camelup_env.odds.network_file import forward, read_network, save_network, softmax
 from camelup_env.odds.win_network import OBSERVER_KEYS
 
 #: the header's ``kind``: a file of another kind of network is refused by name
@@ -52,10 +52,7 @@ class AfterstateNetwork:
     def chances(self, obs: np.ndarray) -> np.ndarray:
         """``(B, players)`` chances to win, slot ``k`` the seat ``k`` places after the
         viewer, of observations ``(B, F)`` (each row from its viewer's seat)."""
-        z = forward(obs, self.mean, self.scale, self.layers)
-        z = z - z.max(axis=1, keepdims=True)
-        e = np.exp(z)
-        return e / e.sum(axis=1, keepdims=True)
+        return softmax(forward(obs, self.mean, self.scale, self.layers))
 
     def check_rules(self, rules: RuleSet) -> None:
         if rules.preset != self.preset or rules.num_players != self.players:

@@ -172,7 +172,8 @@ def leg_equities(g, r, idx, odds_of, leg, arrivals, fc, fv, fw, nf, out):
 
 def drop_stale_cache() -> bool:
     """Flush this file's numba disk cache when the files it bakes in changed (the layout and
-    the inlined rule helpers of :mod:`camelup_env.batch.kernels`, the compiled rules, how
+    the inlined rule helpers of :mod:`camelup_env.batch.kernels`, the luck measure's equity
+    helpers and the odds' leg kernel they call, the compiled rules, how
     :mod:`camelup_env.batch.game_loops` compiles); returns whether it flushed."""
     return stale_cache.drop_stale_cache(__name__, DEPENDENCIES)
 

@@ -35,6 +35,12 @@ def forward(x: np.ndarray, mean: np.ndarray, scale: np.ndarray, layers: Layers) 
     return h
 
 
+def softmax(scores: np.ndarray) -> np.ndarray:
+    """Chances from scores along the last axis (the seats'), stable for large scores."""
+    z = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    return z / z.sum(axis=-1, keepdims=True)
+
+
 def save_network(
     path: Path,
     meta: dict[str, Any],

@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from camelup_env.game.rules import RuleSet
-from camelup_env.odds.network_file import forward, read_network, save_network
+from camelup_env.odds.network_file import forward, read_network, save_network, softmax
 
 #: the observer settings a network file must name (``camelup_v1``'s)
 OBSERVER_KEYS = ("odds_features", "race_samples", "action_values")
@@ -46,10 +46,7 @@ class WinNetwork:
 
     def probabilities(self, obs: np.ndarray) -> np.ndarray:
         """Win probabilities ``(B, seats)`` from every seat's observation ``(B, seats, F)``."""
-        h = forward(obs, self.mean, self.scale, self.layers)
-        z = h[..., 0] - h[..., 0].max(axis=1, keepdims=True)
-        e = np.exp(z)
-        return e / e.sum(axis=1, keepdims=True)
+        return softmax(forward(obs, self.mean, self.scale, self.layers)[..., 0])
 
     def check_rules(self, rules: RuleSet) -> None:
         if rules.preset != self.preset or rules.num_players != self.players:
