@@ -3,7 +3,7 @@ pass for every game where it is on move) or the built-in uniform random agent (d
 batch core's own random streams, one per game).
 
 Evaluations on the batch core (:mod:`tournament.batch_evaluate`) and the win network's games
-(:mod:`training.win_network`) seat these players. Nothing else decides batches: a model file is
+(:mod:`training.odds.win_network`) seat these players. Nothing else decides batches: a model file is
 data, loaded here; any other agent may run a stranger's code and plays through the referee.
 """
 

@@ -1,7 +1,7 @@
 """RLlib checkpoints as agents: ``agents.make("rllib:runs/rllib_selfplay/checkpoints/iter_000020")``
 (a checkpoint folder).
 
-``camelup train --trainer rllib`` (:mod:`training.rllib_trainer`) writes, into every RLlib
+``camelup train --trainer rllib`` (:mod:`training.policy.rllib_trainer`) writes, into every RLlib
 checkpoint folder, ``camelup_policy.zip``: the learner's weights as a camelup model file
 (:mod:`agents.policy_file`: JSON and plain tensors). This loader reads that file and nothing
 else of the checkpoint. RLlib's own restore (``Algorithm.from_checkpoint``,
@@ -23,7 +23,7 @@ from typing import Any
 from agents.ppo import ModelFileError, PolicyAgent, load_agent
 
 #: What ``camelup train --trainer rllib`` writes into each checkpoint folder (one home:
-#: training.rllib_trainer imports these names from here, so the loader needs no Ray).
+#: training.policy.rllib_trainer imports these names from here, so the loader needs no Ray).
 POLICY_FILE = "camelup_policy.zip"
 CHECKPOINT_PREFIX = "iter_"
 

@@ -13,9 +13,9 @@ policies, as in a long run. Three runs: the training path with the config's oppo
 same with every distilled bot replaced by its exact-odds scripted teacher (the mix before
 distillation), and the old path with that mix. The paths:
 
-* **new**: :class:`training.vec_env.CamelUpVecEnv` (``n_envs`` games on the batch core, a
+* **new**: :class:`training.policy.vec_env.CamelUpVecEnv` (``n_envs`` games on the batch core, a
   policy opponent's moves decided by one forward pass per round), split over the config's
-  ``env_workers`` processes (:class:`training.sharded_vec_env.ShardedVecEnv`), what
+  ``env_workers`` processes (:class:`training.policy.sharded_vec_env.ShardedVecEnv`), what
   ``camelup train`` uses;
 * **old**: ``SelfPlaySingleAgentEnv`` (a ``SingleAgentEnv``) in SB3's ``SubprocVecEnv``, one
   process per core, each opponent policy move a batch-1 ``predict``: what ``camelup train``
@@ -48,8 +48,8 @@ from stable_baselines3.common.callbacks import BaseCallback
 from stable_baselines3.common.vec_env import SubprocVecEnv, VecEnv, VecEnvWrapper
 
 from camelup_config import load_config
-from training.sb3_trainer import TrainConfig, build_model, make_env, save_model
-from training.selfplay import SelfPlaySingleAgentEnv
+from training.policy.sb3_trainer import TrainConfig, build_model, make_env, save_model
+from training.policy.selfplay import SelfPlaySingleAgentEnv
 
 
 class StepTimer(VecEnvWrapper):
@@ -134,7 +134,7 @@ class ZeroCostVecEnv(VecEnv):
 
 def real_samples(cfg: TrainConfig, count: int = 4096) -> tuple[np.ndarray, np.ndarray]:
     """Observations and masks of the learner from random play of ``cfg``'s game."""
-    from training.vec_env import CamelUpVecEnv, fixed_opponents
+    from training.policy.vec_env import CamelUpVecEnv, fixed_opponents
 
     venv = CamelUpVecEnv(
         64,

@@ -6,7 +6,7 @@
 
 Loads ``--model`` into the config's network, then plays ``--games`` games of ``--teacher``
 against itself and fits the value head alone to the win-probability model's expected return
-of each acting seat (:mod:`training.value_warmup`, what ``value_warmup_games`` does before a
+of each acting seat (:mod:`training.policy.value_warmup`, what ``value_warmup_games`` does before a
 run), and scores, on ``--holdout`` other games of the same teacher, how much of the returns the
 seats then got each critic explains: the model file's own, the fitted one, and the model's
 values themselves. The last line: ``value warmup: held-out returns explained: the file's
@@ -30,8 +30,8 @@ import torch  # noqa: E402
 from agents.ppo import load_into  # noqa: E402
 from camelup_config import load_config  # noqa: E402
 from camelup_env.observation import Observer  # noqa: E402
-from training.sb3_trainer import TrainConfig, build_model, make_env  # noqa: E402
-from training.value_warmup import (  # noqa: E402
+from training.policy.sb3_trainer import TrainConfig, build_model, make_env  # noqa: E402
+from training.policy.value_warmup import (  # noqa: E402
     collect_value_targets,
     critic_values,
     explained,

@@ -24,9 +24,9 @@ from camelup_config import ConfigError
 SUBCOMMANDS: dict[str, str] = {
     "demo": "camelup_env.cli.demo",
     "odds": "camelup_env.cli.odds",
-    "train": "training.sb3_trainer",
-    "distill": "training.distill",
-    "iterate": "training.expert_iteration",
+    "train": "training.policy.sb3_trainer",
+    "distill": "training.policy.distill",
+    "iterate": "training.policy.expert_iteration",
     "evaluate": "tournament.evaluate",
     "compare": "tournament.compare",
     "agents": "agents.cli",

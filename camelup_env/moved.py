@@ -18,8 +18,8 @@ from importlib.abc import MetaPathFinder
 from importlib.machinery import ModuleSpec
 from types import ModuleType
 
-#: former module -> present module (CHANGELOG.md, 0.2.0: when each moved). Names of packages
-#: that import camelup_env (so that the finder is in place when they are imported).
+#: former module -> present module (CHANGELOG.md: when each moved, 0.2.0 unless marked). Names
+#: of packages that import camelup_env (so that the finder is in place when they are imported).
 MOVED = {
     "camelup_env.actions": "camelup_env.game.actions",
     "camelup_env.engine": "camelup_env.game.engine",
@@ -43,11 +43,30 @@ MOVED = {
     "camelup_env.odds_cli": "camelup_env.cli.odds",
     "camelup_env.batch.stale_cache": "camelup_env.stale_cache",
     "agents.arena": "camelup_env.match",
-    "training.train_ppo": "training.sb3_trainer",
-    "training.rllib_selfplay": "training.rllib_trainer",
+    "training.train_ppo": "training.policy.sb3_trainer",
+    "training.rllib_selfplay": "training.policy.rllib_trainer",
     "training.evaluate": "tournament.evaluate",
     "training.tournament": "tournament.run",
     "training.config": "camelup_config",
+    # 0.3.0: training's parts in their own folders (the policy-gradient line, the odds files'
+    # fitting); ``name_setting`` and ``out_dir_setting`` left training.settings for
+    # training.run_folder
+    "training.sb3_trainer": "training.policy.sb3_trainer",
+    "training.rllib_trainer": "training.policy.rllib_trainer",
+    "training.vec_env": "training.policy.vec_env",
+    "training.sharded_vec_env": "training.policy.sharded_vec_env",
+    "training.selfplay": "training.policy.selfplay",
+    "training.opponent_focus": "training.policy.opponent_focus",
+    "training.imitation": "training.policy.imitation",
+    "training.value_warmup": "training.policy.value_warmup",
+    "training.distill": "training.policy.distill",
+    "training.expert_iteration": "training.policy.expert_iteration",
+    "training.curves": "training.policy.curves",
+    "training.settings": "training.policy.settings",
+    "training.win_model": "training.odds.win_model",
+    "training.win_network": "training.odds.win_network",
+    "training.luck_shares": "training.odds.luck_shares",
+    "training.mix_games": "training.odds.mix_games",
 }
 
 

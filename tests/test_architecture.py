@@ -166,6 +166,10 @@ WINGS = {
 }
 #: The PettingZoo version modules live beside the environments' wing, as PettingZoo's do.
 SAME_WING = {"camelup_v0": "envs", "camelup_v1": "envs"}
+#: training's parts with the floor each stands on (docs/contributing.md, Architecture): a run's
+#: folder, shared by every trainer (as is ``training/__init__.py``, the trainers by name and
+#: their command line); then each learning line, none importing another.
+TRAINING_PARTS = {"run_folder": 0, "policy": 1, "odds": 1, "afterstate": 1}
 
 
 def _wing(module: str) -> str:
@@ -173,17 +177,20 @@ def _wing(module: str) -> str:
     return SAME_WING.get(part, part)
 
 
-def test_camelup_env_wings_import_only_down() -> None:
+@pytest.mark.parametrize(
+    ("package", "floors"), [("camelup_env", WINGS), ("training", TRAINING_PARTS)]
+)
+def test_the_wings_of_a_package_import_only_down(package: str, floors: dict[str, int]) -> None:
     graph = module_graph()
-    inside = sorted(m for m in graph if m.startswith("camelup_env."))
-    unplaced = sorted({m.split(".")[1] for m in inside} - WINGS.keys())
-    assert not unplaced, f"a new wing or root module of camelup_env needs its floor: {unplaced}"
+    inside = sorted(m for m in graph if m.startswith(f"{package}."))
+    unplaced = sorted({m.split(".")[1] for m in inside} - floors.keys())
+    assert not unplaced, f"a new wing or root module of {package} needs its floor: {unplaced}"
     upward = [
         f"{module} imports {other}"
         for module in inside
         for other in graph[module]
-        if other.startswith("camelup_env.")
+        if other.startswith(f"{package}.")
         and _wing(other) != _wing(module)
-        and WINGS[other.split(".")[1]] >= WINGS[module.split(".")[1]]
+        and floors[other.split(".")[1]] >= floors[module.split(".")[1]]
     ]
     assert not upward, "; ".join(upward)

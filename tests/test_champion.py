@@ -202,7 +202,7 @@ def test_a_training_pool_gives_each_game_and_seat_its_own_champion() -> None:
     """The champion remembers when each race card of a game was placed, so the games a
     learner plays side by side must not share one: the pool makes a new champion for every
     seat it fills, and keeps sharing the agents that remember nothing."""
-    from training.selfplay import OpponentPool
+    from training.policy.selfplay import OpponentPool
 
     assert ChampionAgent.per_game and not agents.make("greedy").per_game
     pool = OpponentPool({"champion": 1.0, "greedy": 1.0}, seed=0, max_snapshots=1, players=4)

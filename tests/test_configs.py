@@ -14,7 +14,7 @@ import pytest
 import agents
 from camelup_config import load_config
 from tournament.config import agent_entries, check_spec, tournament_config
-from training.sb3_trainer import TrainConfig
+from training.policy.sb3_trainer import TrainConfig
 
 ROOT = Path(__file__).resolve().parents[1]
 TRAIN_CONFIGS = sorted((ROOT / "configs" / "train").glob("*.yaml"))
@@ -28,7 +28,7 @@ def test_the_shipped_configs_are_found() -> None:
 @pytest.mark.parametrize("path", TRAIN_CONFIGS, ids=lambda p: p.name)
 def test_training_config_loads_and_validates(path: Path) -> None:
     if "rllib" in path.name:
-        rllib = pytest.importorskip("training.rllib_trainer", reason="the distributed extra")
+        rllib = pytest.importorskip("training.policy.rllib_trainer", reason="the distributed extra")
         load_config(rllib.RLlibConfig, path, {})
     elif path.name.startswith("afterstate_"):  # camelup train --trainer afterstate
         from training.afterstate.trainer import AfterstateConfig

@@ -183,7 +183,7 @@ print("not run")
 $ camelup odds --track "1:blue" \\
     --dice-left blue  # a comment
 camelup odds: an output line
-$ python -m training.win_model --help
+$ python -m training.odds.win_model --help
 ```
 """
 
@@ -197,7 +197,7 @@ def test_the_reader_finds_blocks_markers_and_commands(tmp_path: Path) -> None:
     assert found[1].code == '{"indented": true}'
     assert [w for _, w in shell_commands(page)] == [
         ["camelup", "odds", "--track", "1:blue", "--dice-left", "blue"],
-        ["python", "-m", "training.win_model", "--help"],
+        ["python", "-m", "training.odds.win_model", "--help"],
     ]
     assert [w for _, w in inline_commands(page)] == [
         ["camelup", "tournament", "--agents", "a,b", "--games", "20"]

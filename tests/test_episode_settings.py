@@ -64,7 +64,7 @@ def test_every_entry_point_refuses_a_bad_setting_naming_it(
 
 
 def test_the_sb3_vector_env_refuses_a_bad_setting_naming_it() -> None:
-    from training.vec_env import CamelUpVecEnv
+    from training.policy.vec_env import CamelUpVecEnv
 
     with pytest.raises(ValueError, match=r"^max_turns must be a positive whole number"):
         CamelUpVecEnv(2, CLASSIC, lambda: [], max_turns=-3)

@@ -124,7 +124,7 @@ def test_a_single_agent_env_game_is_the_camelup_v1_game(preset: str, players: in
 
 def test_vec_env_plays_learner_games_episodes() -> None:
     pytest.importorskip("stable_baselines3")
-    from training.vec_env import CamelUpVecEnv
+    from training.policy.vec_env import CamelUpVecEnv
 
     rules = RuleSet("classic", num_players=4)
     mine, theirs = lineup(), lineup()

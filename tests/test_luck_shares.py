@@ -17,7 +17,7 @@ from camelup_env.match import play_game
 from camelup_env.odds.luck import SHARE_LEGS
 from camelup_env.odds.win import SHIPPED, load_win_model
 from tournament.luck import GameLuck
-from training.luck_shares import (
+from training.odds.luck_shares import (
     LuckRows,
     fit_shares,
     fit_tables,
@@ -123,7 +123,7 @@ def test_the_fitting_command_writes_the_table_beside_the_model(
     model = load_win_model(RuleSet("classic", num_players=2), out)
     assert np.array(entry["luck_covariates"]).shape == (SHARE_LEGS, len(model.covariate_names))
     fit = entry["luck_shares_fit"]
-    assert fit["command"].startswith("python -m training.luck_shares --preset classic")
+    assert fit["command"].startswith("python -m training.odds.luck_shares --preset classic")
     assert set(fit["holdout_variance"]) == {
         "raw",
         "whole",

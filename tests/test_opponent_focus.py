@@ -1,4 +1,4 @@
-"""Opponent draws weighted toward what beats the learner (training/opponent_focus.py): the
+"""Opponent draws weighted toward what beats the learner (training/policy/opponent_focus.py): the
 weights' formula, the draws following them, and every finished game credited to its entries."""
 
 from __future__ import annotations
@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 from camelup_env.game.rules import RuleSet
-from training.opponent_focus import OpponentFocus
-from training.selfplay import OpponentPool, SelfPlayVecEnv
+from training.policy.opponent_focus import OpponentFocus
+from training.policy.selfplay import OpponentPool, SelfPlayVecEnv
 
 
 def test_no_focus_is_the_mix_as_given() -> None:
@@ -92,7 +92,7 @@ def test_a_run_records_where_its_draws_lean(tmp_path) -> None:
 
     from test_training import tiny
 
-    from training.sb3_trainer import train
+    from training.policy.sb3_trainer import train
 
     cfg = tiny(tmp_path / "run", opponent_focus=2.0, total_timesteps=512, n_envs=2)
     train(cfg)

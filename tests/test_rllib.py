@@ -97,7 +97,7 @@ def test_the_exported_network_is_the_trained_module(run: Path) -> None:
     from ray.rllib.core.columns import Columns
 
     from agents.policy_file import read_policy_file
-    from training.rllib_trainer import MaskedActorCritic, SelfPlayMultiAgentEnv
+    from training.policy.rllib_trainer import MaskedActorCritic, SelfPlayMultiAgentEnv
 
     file = read_policy_file(run / "model.zip")
     config = json.loads((run / "config.json").read_text())
@@ -134,8 +134,8 @@ def test_the_env_pays_each_agent_its_seats_rewards_since_its_previous_turn() -> 
     from camelup_env.game.rewards import win_shares
     from camelup_env.game.rules import RuleSet
     from camelup_env.observation import Observer
-    from training.opponent_focus import OpponentFocus
-    from training.rllib_trainer import SelfPlayMultiAgentEnv, module_for
+    from training.policy.opponent_focus import OpponentFocus
+    from training.policy.rllib_trainer import SelfPlayMultiAgentEnv, module_for
 
     rules = RuleSet("classic", num_players=4)
     plain = {"odds_features": False, "race_samples": 8, "action_values": False}

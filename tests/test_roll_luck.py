@@ -195,7 +195,7 @@ def test_the_luck_correction_keeps_the_mean_and_narrows_the_returns() -> None:
 
 
 def test_luck_correction_is_checked_before_training() -> None:
-    from training.settings import SelfPlaySettings
+    from training.policy.settings import SelfPlaySettings
 
     with pytest.raises(ConfigError, match="between 0 and 1"):
         SelfPlaySettings(luck_correction=1.5)

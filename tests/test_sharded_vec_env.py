@@ -1,5 +1,6 @@
-"""The batched env split over worker processes (training/sharded_vec_env.py): the same games as
-one CamelUpVecEnv, one round trip per step, snapshots reaching every shard, clear errors."""
+"""The batched env split over worker processes (training/policy/sharded_vec_env.py): the same
+games as one CamelUpVecEnv, one round trip per step, snapshots reaching every shard, clear
+errors."""
 
 from __future__ import annotations
 
@@ -11,8 +12,8 @@ import pytest
 pytest.importorskip("stable_baselines3")
 
 from camelup_env.game.rules import RuleSet
-from training.sharded_vec_env import ShardedVecEnv
-from training.vec_env import CamelUpVecEnv, fixed_opponents
+from training.policy.sharded_vec_env import ShardedVecEnv
+from training.policy.vec_env import CamelUpVecEnv, fixed_opponents
 
 RULES = RuleSet("classic", num_players=3)
 LINEUP = ["heuristic", "random"]
@@ -75,8 +76,8 @@ def test_same_games_as_one_batched_env():
 
 def test_env_method_runs_once_per_shard(tmp_path):
     """add_snapshot must reach each shard's pool once, not once per game."""
-    from training.sb3_trainer import TrainConfig, make_env
-    from training.selfplay import SelfPlayVecEnv
+    from training.policy.sb3_trainer import TrainConfig, make_env
+    from training.policy.selfplay import SelfPlayVecEnv
 
     cfg = TrainConfig(
         num_players=2,

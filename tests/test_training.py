@@ -19,7 +19,7 @@ from camelup_config import ConfigError, load_config
 from camelup_env.game.rules import RuleSet
 from camelup_env.match import play_game
 from tournament.ratings import share_interval
-from training.sb3_trainer import TrainConfig, train
+from training.policy.sb3_trainer import TrainConfig, train
 
 
 def tiny(out: Path, **kw) -> TrainConfig:
@@ -262,7 +262,7 @@ def test_imitation_warm_start_fits_the_teacher(tmp_path) -> None:
 
     from camelup_env.envs.single_agent import SingleAgentEnv
     from camelup_env.observation import Observer
-    from training.imitation import collect_demonstrations, pretrain
+    from training.policy.imitation import collect_demonstrations, pretrain
 
     rules = RuleSet("classic", num_players=2)
     observer = Observer(rules, odds_features=False)
@@ -322,7 +322,7 @@ def test_train_command_reports_config_errors_in_one_line(tmp_path, capsys) -> No
 def test_eval_rows_are_never_written_twice(trained, tmp_path) -> None:
     import shutil
 
-    from training.sb3_trainer import BackgroundEvaluator
+    from training.policy.sb3_trainer import BackgroundEvaluator
 
     cfg, _ = trained
     out = tmp_path / "copy"

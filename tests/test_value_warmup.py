@@ -1,4 +1,4 @@
-"""The value warm start (training/value_warmup.py): targets are the win-probability model's
+"""The value warm start (training/policy/value_warmup.py): targets are the win-probability model's
 expected return of the acting seat (R7.3's win shares blurred by what is left to play), the fit
 moves the value head alone, and a run records what it reached."""
 
@@ -15,7 +15,7 @@ from camelup_config import ConfigError
 from camelup_env.game.episode import EpisodeSettings
 from camelup_env.game.rules import RuleSet
 from camelup_env.observation import Observer
-from training.value_warmup import collect_value_targets, explained, fit_value_head
+from training.policy.value_warmup import collect_value_targets, explained, fit_value_head
 
 RULES = RuleSet("classic", num_players=4)
 
@@ -39,7 +39,7 @@ def test_targets_are_expected_win_rewards_that_explain_the_returns(data) -> None
 
 
 def test_the_fit_moves_the_value_head_alone(data, tmp_path: Path) -> None:
-    from training.sb3_trainer import TrainConfig, build_model, make_env
+    from training.policy.sb3_trainer import TrainConfig, build_model, make_env
 
     cfg = TrainConfig(
         num_players=4,
@@ -69,7 +69,7 @@ def test_the_fit_moves_the_value_head_alone(data, tmp_path: Path) -> None:
 def test_a_run_starts_its_critic_from_the_model(tmp_path: Path) -> None:
     from test_training import tiny
 
-    from training.sb3_trainer import train
+    from training.policy.sb3_trainer import train
 
     cfg = tiny(
         tmp_path / "run", total_timesteps=64, value_warmup_games=2, imitation_teacher="heuristic"

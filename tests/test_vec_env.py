@@ -1,4 +1,5 @@
-"""The batched training env (training/vec_env.py): reproducible games, and SB3's conventions."""
+"""The batched training env (training/policy/vec_env.py): reproducible games, and SB3's
+conventions."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ pytest.importorskip("stable_baselines3")
 import agents
 from camelup_env.envs.single_agent import RandomOpponent
 from camelup_env.game.rules import RuleSet
-from training.vec_env import CamelUpVecEnv, fixed_opponents
+from training.policy.vec_env import CamelUpVecEnv, fixed_opponents
 
 
 def _opponents(names: list[str]) -> list:

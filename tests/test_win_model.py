@@ -23,7 +23,7 @@ from camelup_env.odds.win import (
     next_captures,
     progress,
 )
-from training.win_model import Samples, fit, quality, reliability
+from training.odds.win_model import Samples, fit, quality, reliability
 
 B, G, OR, W, Y = (CLASSIC[c] for c in ("blue", "green", "orange", "white", "yellow"))
 
@@ -184,7 +184,7 @@ def test_shipped_models_load_and_unknown_presets_are_refused(tmp_path: Path) -> 
 def test_a_policys_value_head_is_scored_as_a_baseline(capsys) -> None:
     """The luck issue's second baseline: a trained policy's own value head, read as each
     seat's chance to win; a file of another game is one line and exit 2."""
-    from training.win_model import main, play_samples, value_head_chances
+    from training.odds.win_model import main, play_samples, value_head_chances
 
     held = play_samples(RuleSet("classic", num_players=4), 2, 5, ["greedy", "random"])
     chances = value_head_chances(str(shipped.model_path("classic4")), held)

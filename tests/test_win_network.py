@@ -1,5 +1,5 @@
 """The learned win network (camelup_env.odds.win_network), its file, its place among the luck
-covariates and its training on the batch core (training.win_network)."""
+covariates and its training on the batch core (training.odds.win_network)."""
 
 from __future__ import annotations
 
@@ -18,8 +18,8 @@ from camelup_env.observation import Observer
 from camelup_env.odds.luck import win_shares
 from camelup_env.odds.win import COVARIATES, NETWORK_COVARIATE, SHIPPED, WinModel, load_win_model
 from camelup_env.odds.win_network import load_win_network, save_win_network
-from training.mix_games import mix_games
-from training.win_network import (
+from training.odds.mix_games import mix_games
+from training.odds.win_network import (
     OBSERVER,
     cached_shard,
     exact_positions,
@@ -113,7 +113,7 @@ def test_a_malformed_network_file_is_refused_in_one_line(
 
 def _with_network(tmp_path: Path, key: str = "classic/2", name: str = "classic-2.npz") -> Path:
     """A copy of the shipped model file whose ``key`` entry names a new network (its tables
-    dropped, as training.win_network leaves them)."""
+    dropped, as training.odds.win_network leaves them)."""
     out = tmp_path / "win_models.json"
     doc = json.loads(SHIPPED.read_text())
     for entry in doc["models"].values():  # no other entry has a network: its plain tables
@@ -277,7 +277,7 @@ def test_the_training_command_writes_the_network_and_drops_the_stale_tables(
         "greedy"
     ]
     assert len(list((tmp_path / "c" / "classic-2").glob("exact_seed4_2g_*greedy.npz"))) == 1
-    assert entry["network_fit"]["command"].startswith("python -m training.win_network --mix")
+    assert entry["network_fit"]["command"].startswith("python -m training.odds.win_network --mix")
     model = load_win_model(RULES, models)
     assert model.network is not None and model.luck_weights is None
     assert "held-out log loss" in capsys.readouterr().out

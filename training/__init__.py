@@ -13,8 +13,8 @@ if TYPE_CHECKING:
 
 #: ``camelup train --trainer NAME`` -> the module implementing it (imported only when chosen)
 TRAINERS: dict[str, str] = {
-    "sb3": "training.sb3_trainer",
-    "rllib": "training.rllib_trainer",
+    "sb3": "training.policy.sb3_trainer",
+    "rllib": "training.policy.rllib_trainer",
     "afterstate": "training.afterstate.trainer",
 }
 

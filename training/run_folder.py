@@ -1,4 +1,5 @@
-"""A run's folder: its progress record, opened new or resumed, and written whole.
+"""A run's folder: its name and place (the two fields every trainer's config has), its progress
+record, opened new or resumed, and written whole.
 
 Every trainer keeps ``out_dir/progress.json``: what the run has done (decisions or iterations,
 snapshots, checkpoints, queued evaluations) and its config. A resume reads it back and refuses
@@ -14,8 +15,18 @@ from dataclasses import MISSING, asdict, fields
 from pathlib import Path
 from typing import Any
 
-from camelup_config import ConfigError
+from camelup_config import ConfigError, setting
 from camelup_env.files import write_json
+
+
+def name_setting(default: str) -> Any:
+    """The ``name`` field (each trainer has its own default)."""
+    return setting(default, help="Name of the run (recorded in the model file).")
+
+
+def out_dir_setting(default: str) -> Any:
+    """The ``out_dir`` field (each trainer has its own default)."""
+    return setting(default, help="Output folder of the run.")
 
 
 def write_progress(out: Path, progress: dict[str, Any]) -> None:

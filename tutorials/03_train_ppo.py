@@ -20,10 +20,10 @@ print(f"{'quick' if QUICK else 'full'} run: {STEPS} steps, {EVAL_GAMES} evaluati
 # %% [markdown]
 # ## The environment
 #
-# `training.vec_env.CamelUpVecEnv` plays many games side by side in one process, one learner seat
-# per game (a random seat every episode) and scripted opponents in the others. It answers
-# MaskablePPO's `action_masks()`. The observer settings are the learner's observation; here the
-# plain board without the odds features, which makes every step cheap.
+# `training.policy.vec_env.CamelUpVecEnv` plays many games side by side in one process, one
+# learner seat per game (a random seat every episode) and scripted opponents in the others. It
+# answers MaskablePPO's `action_masks()`. The observer settings are the learner's observation;
+# here the plain board without the odds features, which makes every step cheap.
 # (`gymnasium.make("camelup/Classic2p-v0")` gives the same game as a single `gymnasium.Env`.)
 
 # %%
@@ -32,7 +32,7 @@ from sb3_contrib import MaskablePPO
 from stable_baselines3.common.vec_env import VecMonitor
 
 from camelup_env import RuleSet
-from training.vec_env import CamelUpVecEnv, fixed_opponents
+from training.policy.vec_env import CamelUpVecEnv, fixed_opponents
 
 torch.set_num_threads(1)  # a small network: more threads only fight over the cores
 rules = RuleSet("classic", num_players=2)

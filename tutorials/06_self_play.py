@@ -14,15 +14,15 @@ QUICK = os.environ.get("CAMELUP_TUTORIAL_QUICK") == "1"
 # %% [markdown]
 # ## A pool
 #
-# `training.selfplay.OpponentPool(mix, seed, max_snapshots)` draws opponents by weight. `"self"`
-# means a frozen snapshot of the learner, picked uniformly among the kept ones (so old strategies
-# are not forgotten); before the first snapshot exists it falls back to `random`. Any other key
-# is an agent name.
+# `training.policy.selfplay.OpponentPool(mix, seed, max_snapshots)` draws opponents by weight.
+# `"self"` means a frozen snapshot of the learner, picked uniformly among the kept ones (so old
+# strategies are not forgotten); before the first snapshot exists it falls back to `random`. Any
+# other key is an agent name.
 
 # %%
 from collections import Counter
 
-from training.selfplay import OpponentPool
+from training.policy.selfplay import OpponentPool
 
 mix = {"self": 0.4, "greedy": 0.3, "heuristic": 0.2, "random": 0.1}
 pool = OpponentPool(mix, seed=0, max_snapshots=3)
@@ -34,8 +34,8 @@ print(Counter(type(o).__name__ for o in pool.draw(1000)))
 # During training a snapshot is saved every `snapshot_every` decisions (a camelup model file,
 # tensors only) and added with `pool.add_snapshot(path)`. Here an untrained policy stands in
 # for one. A snapshot plays as a `PolicyAgent`: in the batched training env
-# (`training.vec_env.CamelUpVecEnv`) all the games where the same snapshot must move are decided
-# by one forward pass (`act_batch`).
+# (`training.policy.vec_env.CamelUpVecEnv`) all the games where the same snapshot must move are
+# decided by one forward pass (`act_batch`).
 
 # %%
 import tempfile
@@ -47,7 +47,7 @@ from sb3_contrib import MaskablePPO
 from agents.ppo import save_policy
 from camelup_env import RuleSet
 from camelup_env.camelup_v1 import ENV_VERSION
-from training.vec_env import CamelUpVecEnv, fixed_opponents
+from training.policy.vec_env import CamelUpVecEnv, fixed_opponents
 
 torch.set_num_threads(1)
 rules = RuleSet("classic", num_players=2)

@@ -81,7 +81,7 @@ print("mean final coins by seat from this position:", coins.mean(axis=0).round(2
 # %% [markdown]
 # ## A full-speed training run
 #
-# `training.vec_env.CamelUpVecEnv` is SB3's face of the learner-seat loop on the batch core:
+# `training.policy.vec_env.CamelUpVecEnv` is SB3's face of the learner-seat loop on the batch core:
 # 128 games, the learner in a random seat of each, three random opponents drawn by the batch
 # core. With the plain observation (no odds features) nothing but PPO itself costs much, so
 # this is about as fast as MaskablePPO trains here.
@@ -95,7 +95,7 @@ from sb3_contrib import MaskablePPO
 from agents.ppo import save_policy
 from camelup_env.camelup_v1 import ENV_VERSION
 from tournament.evaluate import evaluate
-from training.vec_env import CamelUpVecEnv, fixed_opponents
+from training.policy.vec_env import CamelUpVecEnv, fixed_opponents
 
 plain = {"odds_features": False, "action_values": False}
 venv = CamelUpVecEnv(128, rules, fixed_opponents(["random"] * 3), seed=0, **plain)

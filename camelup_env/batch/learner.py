@@ -2,9 +2,10 @@
 
 A learner-seat environment hands one seat of every game to the learner and plays the others with
 **opponents**. :class:`LearnerGames` is that loop, once, and the environments are thin faces over
-it that only speak their library's protocol: SB3's ``VecEnv`` (:mod:`training.vec_env`, N
-games), Gymnasium's single-agent env (:mod:`camelup_env.envs.single_agent`, one game) and RLlib's
-multi-agent env (:mod:`training.rllib_trainer`, one game whose "self" seats are RLlib's agents).
+it that only speak their library's protocol: SB3's ``VecEnv`` (:mod:`training.policy.vec_env`,
+N games), Gymnasium's single-agent env (:mod:`camelup_env.envs.single_agent`, one game) and
+RLlib's multi-agent env (:mod:`training.policy.rllib_trainer`, one game whose "self" seats are
+RLlib's agents).
 
 * the learner's seat is drawn at random every episode (or fixed with ``learner_seat``);
 * opponents move until an **external** seat is on move: the learner's, or a seat whose opponent

@@ -13,7 +13,7 @@ including the terminal reward when an opponent's move ends the race) together wi
 own next observation (its terminal observation when the game is over).
 
 The environment is a thin face over :class:`camelup_env.batch.learner.LearnerGames` with one
-game: the one learner-seat loop, which SB3's batched :class:`training.vec_env.CamelUpVecEnv`
+game: the one learner-seat loop, which SB3's batched :class:`training.policy.vec_env.CamelUpVecEnv`
 and RLlib's environment run too, so seats, opponents' calls, rewards, episode ends and seeds
 are the same code and mean the same in all three. This module speaks Gymnasium's protocol
 (``terminated`` apart from ``truncated``, no automatic reset, ``render``) and keeps what happened

@@ -24,7 +24,7 @@ roll's correction is exact whatever ``V`` says.
 ``c`` may be multiplied by a share ``k(g)`` of its *group* ``g``: the leg (1, 2, 3, later) and the
 pyramid tiles left when the die is drawn (:func:`luck_group`). The group is known before the
 roll, so ``k(g) c`` keeps mean zero and the adjusted result stays unbiased for any fixed table;
-fitted on other games (:mod:`training.luck_shares`) it leaves less of the result's variance
+fitted on other games (:mod:`training.odds.luck_shares`) it leaves less of the result's variance
 than the whole correction does.
 
 **Covariates.** Any other statistic ``u(state)`` of the seats gives a correction of the same

@@ -18,7 +18,7 @@ nears its end (a coin of lead matters more when less is left to win):
     beta(x) = exp(b0 + b1 x + b2 x^2),  x = leading racing camel's space / track length.
 
 The coefficients are fitted by maximum likelihood on positions of played games
-(:mod:`training.win_model`); the shipped ones, with the commands and measured quality, are in
+(:mod:`training.odds.win_model`); the shipped ones, with the commands and measured quality, are in
 ``win_models.json`` beside this module (``docs/luck.md`` has the figures).
 """
 
@@ -260,7 +260,7 @@ def load_win_model(rules: RuleSet, path: Path = SHIPPED) -> WinModel:
     shares, weights = entry.get("luck_shares"), entry.get("luck_covariates")
     if network is not None and players != rules.num_players:
         # only where every nearest entry has a network: another count reads the entry's
-        # tables fitted without it (training.luck_shares fits both on the same games)
+        # tables fitted without it (training.odds.luck_shares fits both on the same games)
         network = None
         shares, weights = entry.get("luck_shares_plain"), entry.get("luck_covariates_plain")
     if network is not None and (network.players, network.preset) != (players, rules.preset):

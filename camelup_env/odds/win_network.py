@@ -2,7 +2,7 @@
 
 The equity model (:mod:`camelup_env.odds.win`) has three coefficients and sees the players
 only through what they hold now. This model is learned from the batch core's games
-(:mod:`training.win_network`): one small network scores each seat from that seat's own
+(:mod:`training.odds.win_network`): one small network scores each seat from that seat's own
 ``camelup_v1`` observation (the exact leg odds, the race estimate and the action values are in
 it), the same network for every seat, and a softmax over the seats turns the scores into win
 probabilities. A seat's own race cards are in its own observation, so the model reads the

@@ -68,8 +68,13 @@ from camelup_env.batch.afterstates import Afterstates, afterstates
 from camelup_env.game.rewards import win_shares
 from camelup_env.game.rules import RuleSet
 from training import add_train_arguments, run_trainer
-from training.run_folder import open_progress, resume_command, write_progress
-from training.settings import name_setting, out_dir_setting
+from training.run_folder import (
+    name_setting,
+    open_progress,
+    out_dir_setting,
+    resume_command,
+    write_progress,
+)
 
 
 @dataclass

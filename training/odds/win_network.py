@@ -1,6 +1,6 @@
 """Train the win network (:mod:`camelup_env.odds.win_network`) on the batch core's games.
 
-``python -m training.win_network --preset classic --players 2 --shards 4 --seed 4``
+``python -m training.odds.win_network --preset classic --players 2 --shards 4 --seed 4``
 
 Games of a mix of policy files (the shipped policies and the distilled bots, ``--mix``) and a
 slice of uniformly random seats (``--random``) are played on the batch core, every seat drawn
@@ -10,9 +10,10 @@ their label, so what the network can learn grows with the games more than with t
 many games, few positions of each. A game that reaches ``--max-turns`` (two deterministic
 policies can move their desert tiles round for ever, R5.1) is truncated and left out. A slice
 of ``--exact-games`` games a shard is played on the engine by exact bots (``--exact``: greedy and
-expert by default, drawn seat by seat, :func:`training.mix_games.mix_games`), whose positions are
-observed as the batch games' are (:func:`~camelup_env.batch.win_chances.seat_observations`): the
-play of the bots the learned policies were distilled from, not only of their copies.
+expert by default, drawn seat by seat, :func:`training.odds.mix_games.mix_games`), whose
+positions are observed as the batch games' are
+(:func:`~camelup_env.batch.win_chances.seat_observations`): the play of the bots the learned
+policies were distilled from, not only of their copies.
 
 Shards of ``--games-per-shard`` games (shard ``k``: seed ``seed + k``) are written to
 ``--cache`` as they finish and read back on a rerun, so a stopped run resumes; ``--holdout``
@@ -20,7 +21,8 @@ games of seed ``seed + 1000`` measure the fit. The network (one score per seat f
 observation, a softmax over the seats) is fitted for the log likelihood of the win shares and
 kept at its best held-out epoch; it is written to ``camelup_env/odds/win_networks/`` and named in
 the model's entry of ``win_models.json`` (``network``, ``network_fit``), whose luck tables are
-dropped: they must be fitted again with the network as a covariate (:mod:`training.luck_shares`).
+dropped: they must be fitted again with the network as a covariate
+(:mod:`training.odds.luck_shares`).
 """
 
 from __future__ import annotations
@@ -45,7 +47,7 @@ from camelup_env.game.rewards import win_shares
 from camelup_env.game.rules import RuleSet
 from camelup_env.odds.win import SHIPPED
 from camelup_env.odds.win_network import save_win_network
-from training.mix_games import mix_games
+from training.odds.mix_games import mix_games
 
 #: the default mix at classic 2 players: the shipped policies and the distilled bots
 DEFAULT_MIX = (
@@ -243,7 +245,9 @@ def fit(
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m training.win_network", description=__doc__)
+    parser = argparse.ArgumentParser(
+        prog="python -m training.odds.win_network", description=__doc__
+    )
     parser.add_argument("--preset", default="classic", choices=BATCH_PRESETS)
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--mix", default=DEFAULT_MIX, help="policy model files, comma-separated")
@@ -335,7 +339,7 @@ def main(argv: list[str] | None = None) -> int:
         entry.pop(stale, None)  # fitted without the network: fit them again
     entry["network"] = name
     entry["network_fit"] = {
-        "command": "python -m training.win_network " + shlex.join(argv or sys.argv[1:]),
+        "command": "python -m training.odds.win_network " + shlex.join(argv or sys.argv[1:]),
         "mix": args.mix.split(","),
         "random_seats": args.random,
         "exact_bots": exact if args.exact_games else [],

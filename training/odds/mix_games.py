@@ -1,6 +1,6 @@
 """Games of a mix of bots drawn seat by seat, on the engine: the positions the win-probability
-model (:mod:`training.win_model`), the luck tables (:mod:`training.luck_shares`) and the win
-network's exact-bot slice (:mod:`training.win_network`) are fitted on.
+model (:mod:`training.odds.win_model`), the luck tables (:mod:`training.odds.luck_shares`) and
+the win network's exact-bot slice (:mod:`training.odds.win_network`) are fitted on.
 
 The bots are any agent specs (``greedy``, ``expert``, ``ppo:FILE``, ...). Each game draws its
 seats from the mix with a stream of its own run's seed, so the same arguments give the same

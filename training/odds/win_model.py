@@ -1,6 +1,6 @@
 """Fit the win-probability model (:mod:`camelup_env.odds.win`) on positions of played games.
 
-``python -m training.win_model --preset classic --players 4 --games 400 --seed 0``
+``python -m training.odds.win_model --preset classic --players 4 --games 400 --seed 0``
 
 Games are played in this process by a mix of scripted bots drawn seat by seat (``--mix``), so
 the model sees the positions of strong and weak play alike. Every ``--every``-th position of a
@@ -10,7 +10,7 @@ optimiser call: the problem is tiny). ``--holdout`` games of other seeds measure
 score and log loss by leg of the game, beside two baselines - the coin leader (the game shared
 by the seats with the most coins now) and equal chances - and, with ``--value-head FILE``, a
 trained policy's own value head (:func:`value_head_chances`); ``--measure`` scores a model's
-learned win network (:mod:`training.win_network`) beside them too.
+learned win network (:mod:`training.odds.win_network`) beside them too.
 
 The coefficients, the command and the measured quality are written into the shipped
 ``camelup_env/odds/win_models.json`` under ``preset/players`` (``--out`` for another file).
@@ -36,7 +36,7 @@ from camelup_env.game.state import GameState
 from camelup_env.odds.luck import coin_leader
 from camelup_env.odds.win import WinModel, equity, load_win_model, progress
 from tournament.ratings import mean_ci, plus_minus
-from training.mix_games import add_mix_arguments, checked_mix, mix_games
+from training.odds.mix_games import add_mix_arguments, checked_mix, mix_games
 
 DEFAULT_MIX = "greedy,expert,heuristic,random"
 
@@ -214,7 +214,7 @@ def _brier(p: np.ndarray, samples: Samples) -> float:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m training.win_model", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m training.odds.win_model", description=__doc__)
     add_mix_arguments(parser, games=400, holdout=100, mix=DEFAULT_MIX)
     parser.add_argument("--every", type=int, default=3, help="sample every k-th position")
     parser.add_argument(
@@ -267,7 +267,7 @@ def main(argv: list[str] | None = None) -> int:
     doc = json.loads(args.out.read_text()) if args.out.exists() else {"models": {}}
     doc["models"][f"{args.preset}/{args.players}"] = {
         "beta": list(model.beta),
-        "command": "python -m training.win_model " + shlex.join(argv or sys.argv[1:]),
+        "command": "python -m training.odds.win_model " + shlex.join(argv or sys.argv[1:]),
         "train_positions": len(train.progress),
         "holdout_positions": len(held.progress),
         "seconds": round(time.time() - start),

@@ -1,4 +1,4 @@
-"""The batched env split over worker processes: one :class:`~training.vec_env.CamelUpVecEnv`
+"""The batched env split over worker processes: one :class:`~training.policy.vec_env.CamelUpVecEnv`
 shard per process, all cores stepping games while the learner waits for one answer.
 
 Why: on the batched env nearly all of a training step is game work (the engine, the exact odds
@@ -13,7 +13,7 @@ games are concatenated in shard order. Built with seeds that continue each other
 seeded with ``seed`` plus the number of games before it) and the same opponents, the sharded
 env plays exactly the games of one :class:`CamelUpVecEnv` (``tests/test_sharded_vec_env.py``).
 ``env_method(name, ...)`` calls ``name`` once per shard (for example ``add_snapshot`` of
-:class:`training.selfplay.SelfPlayVecEnv`, so every shard's pool gets a new snapshot).
+:class:`training.policy.selfplay.SelfPlayVecEnv`, so every shard's pool gets a new snapshot).
 
 Messages between the learner and its own workers are pickled, as in SB3's ``SubprocVecEnv``:
 both ends are this project's code (no bot or model file speaks here). Workers ignore SIGINT, so
@@ -35,7 +35,7 @@ import numpy as np
 from stable_baselines3.common.vec_env import VecEnv
 
 if TYPE_CHECKING:
-    from training.vec_env import CamelUpVecEnv
+    from training.policy.vec_env import CamelUpVecEnv
 
 __all__ = ["ShardedVecEnv"]
 

@@ -18,7 +18,7 @@ Example::
 
     from sb3_contrib import MaskablePPO
     from camelup_env.game.rules import RuleSet
-    from training.vec_env import CamelUpVecEnv, fixed_opponents
+    from training.policy.vec_env import CamelUpVecEnv, fixed_opponents
 
     venv = CamelUpVecEnv(64, RuleSet("classic", num_players=4),
                          opponents=fixed_opponents(["greedy", "random", "random"]), seed=0)

@@ -2,8 +2,8 @@
 
 ``camelup iterate CONFIG --teacher expert --student FILE --rounds 4 --games 2000 --out DIR``
 
-Imitation from the teacher's own games (:mod:`training.imitation`) teaches the policy what the
-teacher does where the *teacher* goes; once the policy plays by itself it makes its own small
+Imitation from the teacher's own games (:mod:`training.policy.imitation`) teaches the policy what
+the teacher does where the *teacher* goes; once the policy plays by itself it makes its own small
 mistakes, reaches positions the teacher never showed it, and its errors compound. Expert
 iteration (DAgger's dataset aggregation with a search or scripted player as the expert) closes
 that gap: every round
@@ -20,7 +20,7 @@ that gap: every round
    round's teacher the search on the policy it improves, so the teacher rises with the student
    (a fixed teacher can only be copied);
 3. **fits** the policy to every round's data so far (masked cross-entropy to the teacher's moves,
-   the value head to the returns: :func:`training.imitation.pretrain`), starting from its
+   the value head to the returns: :func:`training.policy.imitation.pretrain`), starting from its
    current weights, and writes it as ``DIR/round_K/model.zip``.
 
 Before each fit the round's **agreement** (the share of the new decisions where the policy's most
@@ -86,8 +86,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from training.sb3_trainer import TrainConfig
-    from training.settings import check_agents
+    from training.policy.sb3_trainer import TrainConfig
+    from training.policy.settings import check_agents
 
     cfg = load_config(TrainConfig, args.config, {})
     check_agents("--teacher", [teacher_spec(args.teacher, args.student)])
@@ -128,8 +128,8 @@ def _build_model(cfg: Any, student: str, seed: int) -> Any:
     from sb3_contrib import MaskablePPO
 
     from agents.policy_file import load_into
-    from training.settings import check_model_file
-    from training.vec_env import CamelUpVecEnv, fixed_opponents
+    from training.policy.settings import check_model_file
+    from training.policy.vec_env import CamelUpVecEnv, fixed_opponents
 
     rules = cfg.rules()
     check_model_file(cfg, student, "--student")
@@ -151,7 +151,7 @@ def iterate(cfg: Any, model: Any, args: argparse.Namespace, out: Path, command: 
     from agents.policy_file import load_into
     from agents.ppo import load_agent, save_policy
     from camelup_env.camelup_v1 import ENV_VERSION
-    from training.imitation import pretrain
+    from training.policy.imitation import pretrain
 
     out.mkdir(parents=True, exist_ok=True)
     (out / "data").mkdir(exist_ok=True)
@@ -239,8 +239,8 @@ def collect(
     the student went on to get."""
     from camelup_env.batch.learner import LearnerGames
     from camelup_env.observation import public_view
-    from training.imitation import known_observation
-    from training.selfplay import OpponentPool
+    from training.policy.imitation import known_observation
+    from training.policy.selfplay import OpponentPool
 
     rules = cfg.rules()
     settings = cfg.observer_settings()

@@ -43,7 +43,7 @@ def collect_demonstrations(
 ) -> dict[str, np.ndarray]:
     """Observations, masks, teacher actions and returns of ``games`` teacher self-play games;
     with ``value_of``, also ``targets``: ``value_of(state, seat)`` at each decision (the value
-    warm start's, :mod:`training.value_warmup`)."""
+    warm start's, :mod:`training.policy.value_warmup`)."""
     bot = agents.make(teacher)
     rng = np.random.default_rng(seed)
     obs, masks, actions, returns, targets = [], [], [], [], []

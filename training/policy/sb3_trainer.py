@@ -4,12 +4,12 @@ Read top to bottom: the configuration (every field documented, every value check
 anything runs), the environment, the background evaluator, the callback that snapshots,
 evaluates and checkpoints, and the main loop.
 
-* The learner plays ``n_envs`` games at once (:class:`training.vec_env.CamelUpVecEnv`, split
-  over ``env_workers`` processes by :class:`training.sharded_vec_env.ShardedVecEnv`), a random
-  seat in each; every episode's opponents are drawn from
-  ``opponent_mix``: frozen snapshots of the learner (``"self"``, one added every
-  ``snapshot_every`` steps, all games where one snapshot must move decided by one forward pass)
-  and scripted bots.
+* The learner plays ``n_envs`` games at once (:class:`training.policy.vec_env.CamelUpVecEnv`,
+  split over ``env_workers`` processes by
+  :class:`training.policy.sharded_vec_env.ShardedVecEnv`), a random seat in each; every
+  episode's opponents are drawn from ``opponent_mix``: frozen snapshots of the learner
+  (``"self"``, one added every ``snapshot_every`` steps, all games where one snapshot must move
+  decided by one forward pass) and scripted bots.
 * Every ``eval_every`` steps the current policy is saved and evaluated **in a background
   process** (training goes on): ``eval_games`` paired, seat-rotated games against each of
   ``eval_opponents``, win share with a 95% interval, appended to ``eval.csv`` (one row per
@@ -41,21 +41,25 @@ from camelup_env.files import replacing, write_json
 from camelup_env.game.rules import RuleSet
 from camelup_env.interrupts import stop_requested
 from tournament.ratings import bracket
-from training.run_folder import open_progress, resume_command, write_progress
-from training.settings import (
+from training.policy.settings import (
     SelfPlaySettings,
     check_agents,
     check_model_file,
     check_positive,
+)
+from training.run_folder import (
     name_setting,
+    open_progress,
     out_dir_setting,
+    resume_command,
+    write_progress,
 )
 
 
 # 1. Configuration --------------------------------------------------------------------------
 @dataclass
 class TrainConfig(SelfPlaySettings):
-    """Every setting of a run (the shared ones: :class:`training.settings.SelfPlaySettings`);
+    """Every setting of a run (the shared ones: :class:`training.policy.settings.SelfPlaySettings`);
     YAML files and ``--field-name`` flags set them."""
 
     name: str = name_setting("ppo_selfplay")
@@ -102,7 +106,7 @@ class TrainConfig(SelfPlaySettings):
         0,
         help="Value warm start: imitation_teacher self-play games whose positions the value "
         "head alone is fitted on, to the win-probability model's expected return (0: none; "
-        "training/value_warmup.py). Presets with a win model.",
+        "training/policy/value_warmup.py). Presets with a win model.",
     )
     init_from: str = setting(
         "",
@@ -174,7 +178,7 @@ def make_env(cfg: TrainConfig, snapshots: list[str]):
 
     from stable_baselines3.common.vec_env import VecMonitor
 
-    from training.sharded_vec_env import ShardedVecEnv
+    from training.policy.sharded_vec_env import ShardedVecEnv
 
     if cfg.env_workers <= 1:
         venv = _self_play_shard(cfg, snapshots, 1, 0)
@@ -188,7 +192,7 @@ def make_env(cfg: TrainConfig, snapshots: list[str]):
 def _self_play_shard(cfg: TrainConfig, snapshots: list[str], shards: int, k: int):
     """Shard ``k`` of ``shards``: its share of the games, seeded where the previous one's end
     (game ``i`` has seed ``seed + i`` however the games are split), its own opponent pool."""
-    from training.selfplay import SelfPlayVecEnv
+    from training.policy.selfplay import SelfPlayVecEnv
 
     sizes = [cfg.n_envs // shards + (j < cfg.n_envs % shards) for j in range(shards)]
     if shards > 1:
@@ -340,7 +344,7 @@ class BackgroundEvaluator:
             writer = csv.DictWriter(f, fieldnames=list(new[0]))
             writer.writeheader()
             writer.writerows(old + new)
-        from training.curves import plot_learning_curve
+        from training.policy.curves import plot_learning_curve
 
         plot_learning_curve(self.out)
 
@@ -462,9 +466,9 @@ RESUME_MAY_CHANGE = frozenset(
 
 
 def warm_start(model, cfg: TrainConfig) -> dict[str, float]:
-    """Imitate ``cfg.imitation_teacher`` before PPO (see :mod:`training.imitation`)."""
+    """Imitate ``cfg.imitation_teacher`` before PPO (see :mod:`training.policy.imitation`)."""
     from camelup_env.observation import Observer
-    from training.imitation import collect_demonstrations, pretrain
+    from training.policy.imitation import collect_demonstrations, pretrain
 
     start = time.time()
     observer = Observer(cfg.rules(), **cfg.observer_settings())
@@ -490,9 +494,9 @@ def warm_start(model, cfg: TrainConfig) -> dict[str, float]:
 
 def value_start(model, cfg: TrainConfig) -> dict[str, float]:
     """Fit the value head to the win-probability model before PPO (see
-    :mod:`training.value_warmup`)."""
+    :mod:`training.policy.value_warmup`)."""
     from camelup_env.observation import Observer
-    from training.value_warmup import collect_value_targets, fit_value_head
+    from training.policy.value_warmup import collect_value_targets, fit_value_head
 
     start = time.time()
     data = collect_value_targets(

@@ -18,16 +18,7 @@ from typing import Any
 from camelup_config import ConfigError, setting
 from camelup_env.game.episode import EpisodeSettings
 from camelup_env.game.rules import RuleSet, preset_list
-
-
-def name_setting(default: str) -> Any:
-    """The ``name`` field (each trainer has its own default)."""
-    return setting(default, help="Name of the run (recorded in the model file).")
-
-
-def out_dir_setting(default: str) -> Any:
-    """The ``out_dir`` field (each trainer has its own default)."""
-    return setting(default, help="Output folder of the run.")
+from training.run_folder import name_setting, out_dir_setting
 
 
 @dataclass
@@ -78,7 +69,7 @@ class SelfPlaySettings:
         0.0,
         help="Draw opponent_mix's entries toward those the learner loses to: each entry's "
         "weight times (1 - the learner's recent win share in games with it) ** opponent_focus "
-        "(0: the mix as given; training/opponent_focus.py).",
+        "(0: the mix as given; training/policy/opponent_focus.py).",
     )
     out_dir: str = out_dir_setting("runs/selfplay")
 

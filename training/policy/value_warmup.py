@@ -29,7 +29,7 @@ from camelup_env.game.rules import RuleSet
 from camelup_env.game.state import GameState
 from camelup_env.observation import Observer, public_view
 from camelup_env.odds.win import equity, load_win_model, progress
-from training.imitation import collect_demonstrations
+from training.policy.imitation import collect_demonstrations
 
 
 def collect_value_targets(
@@ -41,7 +41,7 @@ def collect_value_targets(
     episode: EpisodeSettings,
 ) -> dict[str, np.ndarray]:
     """Observations of each acting seat in ``games`` teacher self-play games (the imitation's
-    own, :func:`training.imitation.collect_demonstrations`), with the model's expected return
+    own, :func:`training.policy.imitation.collect_demonstrations`), with the model's expected return
     (``targets``) and the return the seat then got (``returns``)."""
     model = load_win_model(rules)  # ValueError where the preset has none
 

@@ -5,7 +5,7 @@
 The exact-odds scripted bots (``greedy``, ``expert``) cost milliseconds a move, most of a
 self-play run's time when they sit in the opponent mix. A *distilled* bot is a policy network
 fitted to the teacher's moves in the teacher's own self-play games (masked cross-entropy, the
-value head to the returns: :mod:`training.imitation`); as an opponent it decides every game
+value head to the returns: :mod:`training.policy.imitation`); as an opponent it decides every game
 where it is on move with one forward pass. It observes with the training config's observation
 (a batched env asks every policy opponent with the learner's observation) and has the config's
 network, and it is written as a camelup model file (``ppo:DIR/model.zip``).
@@ -53,8 +53,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from training.sb3_trainer import TrainConfig
-    from training.settings import check_agents
+    from training.policy.sb3_trainer import TrainConfig
+    from training.policy.settings import check_agents
 
     cfg = load_config(TrainConfig, args.config, {"net_arch": args.net_arch})
     check_agents("--teacher", [args.teacher])
@@ -104,8 +104,8 @@ def distill(
     from agents.ppo import save_policy
     from camelup_env.camelup_v1 import ENV_VERSION
     from camelup_env.observation import Observer
-    from training.imitation import collect_demonstrations, pretrain
-    from training.vec_env import CamelUpVecEnv, fixed_opponents
+    from training.policy.imitation import collect_demonstrations, pretrain
+    from training.policy.vec_env import CamelUpVecEnv, fixed_opponents
 
     start = time.perf_counter()
     torch.manual_seed(seed)

@@ -11,8 +11,8 @@ them, the checkpoints, and the main loop. RLlib's new API stack throughout (``RL
   ``snapshot_every`` iterations and never trained, any other key a scripted agent from
   :func:`agents.make`. The environment names its agents by role (``"learner"``,
   ``"opponent_1"`` ...), so the policy mapping is a fixed function of the name
-  (:func:`module_for`) and the environment owns the draw, as :mod:`training.selfplay` does for
-  the SB3 trainer.
+  (:func:`module_for`) and the environment owns the draw, as :mod:`training.policy.selfplay` does
+  for the SB3 trainer.
 * **Why scripted bots play inside the environment**, not as RLlib modules: a camelup agent
   decides from the public game state (the bots read the board, not the feature vector), which
   an RLlib module never sees. So :class:`SelfPlayMultiAgentEnv` is a thin face over the one
@@ -72,9 +72,15 @@ from camelup_env.game.episode import DEFAULT_COIN_SHAPING, DEFAULT_REWARD_MODE
 from camelup_env.game.rules import RuleSet
 from camelup_env.game.state import GameState
 from camelup_env.interrupts import stop_requested
-from training.opponent_focus import OpponentFocus
-from training.run_folder import open_progress, resume_command, write_progress
-from training.settings import SelfPlaySettings, check_positive, name_setting, out_dir_setting
+from training.policy.opponent_focus import OpponentFocus
+from training.policy.settings import SelfPlaySettings, check_positive
+from training.run_folder import (
+    name_setting,
+    open_progress,
+    out_dir_setting,
+    resume_command,
+    write_progress,
+)
 
 #: The policies: the one trained, and the frozen copy of it that "self" opponents play.
 LEARNER, FROZEN = "learner", "frozen"
@@ -84,7 +90,7 @@ LEARNER, FROZEN = "learner", "frozen"
 @dataclass
 class RLlibConfig(SelfPlaySettings):
     """Every setting of an RLlib run (the shared ones:
-    :class:`training.settings.SelfPlaySettings`); YAML files and ``--field-name`` flags set
+    :class:`training.policy.settings.SelfPlaySettings`); YAML files and ``--field-name`` flags set
     them."""
 
     name: str = name_setting("rllib_selfplay")
@@ -246,7 +252,7 @@ class SelfPlayMultiAgentEnv(MultiAgentEnv):
         return [EXTERNAL if name == "self" else self._bot(name) for name in self._entries]
 
     def _bot(self, name: str) -> Any:
-        from training.selfplay import make_opponent
+        from training.policy.selfplay import make_opponent
 
         if name not in self.bots:
             self.bots[name] = make_opponent(name, self.race_samples)

@@ -1,11 +1,12 @@
 """Fit the luck corrections' shares and covariate weights (:mod:`camelup_env.odds.luck`,
 "Shares" and "Covariates") on played games.
 
-``python -m training.luck_shares --preset classic --players 4 --games 1500 --holdout 300 --seed 0``
+``python -m training.odds.luck_shares --preset classic --players 4 --games 1500 --holdout 300
+--seed 0``
 
 The shipped win-probability model overstates how far a roll moves the chance to win, most of
 all early in the game, so the whole correction leaves more of a result's spread than it could.
-Here games of a mix of bots (:func:`training.mix_games.mix_games`) are replayed under the
+Here games of a mix of bots (:func:`training.odds.mix_games.mix_games`) are replayed under the
 shipped model with a :class:`~camelup_env.odds.luck.LuckLedger`, which sums each seat's rolls'
 luck by group (the leg, and the pyramid tiles left before the draw) and its covariates' luck
 (:meth:`~camelup_env.odds.win.WinModel.covariates`) by leg. The shares and the weights are one
@@ -18,7 +19,7 @@ A share table fixed before the games it corrects keeps every correction's mean a
 evaluation stays unbiased whatever the table; fitted on other games, it only narrows. The
 tables, the command and the held-out figures are written into the model's entry of
 ``camelup_env/odds/win_models.json`` (``luck_shares``, ``luck_covariates``, ``luck_shares_fit``;
-``--out`` for another file). A refit of the model's coefficients (:mod:`training.win_model`)
+``--out`` for another file). A refit of the model's coefficients (:mod:`training.odds.win_model`)
 drops them: they belong to the model they were fitted for.
 """
 
@@ -43,7 +44,7 @@ from camelup_env.game.rules import RuleSet
 from camelup_env.odds.luck import SHARE_LEGS
 from camelup_env.odds.win import load_win_model
 from tournament.luck import GameLuck
-from training.mix_games import add_mix_arguments, checked_mix, mix_games
+from training.odds.mix_games import add_mix_arguments, checked_mix, mix_games
 
 #: the tables' default players: the kinds of agents evaluations measure. Random seats' games
 #: are decided by coin gaps no roll moves, and heuristic seats' lopsided games pull the tables
@@ -161,7 +162,9 @@ def variances(
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m training.luck_shares", description=__doc__)
+    parser = argparse.ArgumentParser(
+        prog="python -m training.odds.luck_shares", description=__doc__
+    )
     add_mix_arguments(parser, games=1500, holdout=300, mix=DEFAULT_MIX)
     parser.add_argument("--workers", type=int, default=1, help="processes playing the games")
     args = parser.parse_args(argv)
@@ -196,7 +199,7 @@ def main(argv: list[str] | None = None) -> int:
         plain = variances(without_network(held_rows), alone, plain_shares, plain_weights)
         held["covariates_without_network"] = plain["covariates"]
     entry["luck_shares_fit"] = {
-        "command": "python -m training.luck_shares " + shlex.join(argv or sys.argv[1:]),
+        "command": "python -m training.odds.luck_shares " + shlex.join(argv or sys.argv[1:]),
         "mix": mix,
         "games": args.games,
         "holdout_games": args.holdout,

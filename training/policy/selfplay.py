@@ -9,7 +9,7 @@ strategies are not forgotten), any other key is an agent name for :func:`agents.
 benchmark).
 The training process adds a snapshot with ``vec_env.env_method("add_snapshot", path)``; each
 worker process loads it once. With ``focus > 0`` the mix's weights move toward the entries the
-learner loses to (:mod:`training.opponent_focus`): :class:`SelfPlayVecEnv` credits every
+learner loses to (:mod:`training.policy.opponent_focus`): :class:`SelfPlayVecEnv` credits every
 finished game to the entries that sat in it.
 """
 
@@ -26,8 +26,8 @@ import agents
 from agents.ppo import load_agent
 from camelup_env.envs.single_agent import SingleAgentEnv
 from camelup_env.game.rules import RuleSet
-from training.opponent_focus import OpponentFocus
-from training.vec_env import CamelUpVecEnv
+from training.policy.opponent_focus import OpponentFocus
+from training.policy.vec_env import CamelUpVecEnv
 
 
 def make_opponent(name: str, race_samples: int | None = None) -> Any:
@@ -44,7 +44,7 @@ def make_opponent(name: str, race_samples: int | None = None) -> Any:
 
 class OpponentPool:
     """Draws opponents from a mixture of snapshots (``"self"``) and named agents, weighted as
-    :class:`~training.opponent_focus.OpponentFocus` says (``focus`` 0: the mix as given)."""
+    :class:`~training.policy.opponent_focus.OpponentFocus` says (``focus`` 0: the mix as given)."""
 
     def __init__(
         self,
@@ -135,12 +135,12 @@ class SelfPlaySingleAgentEnv(SingleAgentEnv):
 
 
 class SelfPlayVecEnv(CamelUpVecEnv):
-    """A :class:`~training.vec_env.CamelUpVecEnv` whose games draw each episode's opponents
+    """A :class:`~training.policy.vec_env.CamelUpVecEnv` whose games draw each episode's opponents
     from one :class:`OpponentPool` (``pool_seed``; scripted opponents that estimate race odds
     use the observation's ``race_samples`` when odds features are on, so they share its cached
     odds). With ``opponent_focus > 0`` each finished game's win share for the learner is
     credited to the mix entries that sat in it, and the draws follow
-    (:mod:`training.opponent_focus`)."""
+    (:mod:`training.policy.opponent_focus`)."""
 
     def __init__(
         self,
