@@ -8,7 +8,11 @@ observation's relative order (slot 0 the viewer, then the others in turn order);
 the slots gives the chances. One network serves every seat, as the observation is relative.
 
 With ``leg_equity`` the inputs also hold each seat's leg equity
-(:mod:`camelup_env.batch.afterstate_features`). It is learned by :mod:`training.afterstate`
+(:mod:`camelup_env.batch.afterstate_features`), and a non-zero ``equity_weight`` adds that
+equity, times the weight, straight to each seat's score: a skip past the layers, so that a
+network whose last layer is still zero already ranks moves as the equity win model
+(:mod:`camelup_env.odds.win`) does - a coin more is a better chance - and the layers learn
+only what the next seats will take of it. It is learned by :mod:`training.afterstate`
 (self-play on the batch core with exact-expectation targets) and stored with
 :mod:`camelup_env.odds.network_file` (plain arrays and a JSON header, nothing that runs);
 its header says which rule set and player count it reads, with which observer settings
@@ -46,13 +50,19 @@ class AfterstateNetwork:
     #: whether each seat's leg equity follows the observation in the inputs
     #: (:class:`camelup_env.batch.afterstate_features.AfterstateFeatures`)
     leg_equity: bool = False
+    #: each score's skip: this weight times the seat's leg-equity input (tens of coins off
+    #: the seats' mean); 0 without one
+    equity_weight: float = 0.0
     #: how the file was made (trainer settings, games seen): shown, never executed
     training: dict[str, Any] = field(default_factory=dict)
 
     def chances(self, obs: np.ndarray) -> np.ndarray:
         """``(B, players)`` chances to win, slot ``k`` the seat ``k`` places after the
         viewer, of observations ``(B, F)`` (each row from its viewer's seat)."""
-        return softmax(forward(obs, self.mean, self.scale, self.layers))
+        scores = forward(obs, self.mean, self.scale, self.layers)
+        if self.equity_weight:
+            scores = scores + self.equity_weight * np.asarray(obs, np.float32)[:, -self.players :]
+        return softmax(scores)
 
     def check_rules(self, rules: RuleSet) -> None:
         if rules.preset != self.preset or rules.num_players != self.players:
@@ -73,6 +83,7 @@ def save_afterstate_network(
         "players": network.players,
         "observer": network.observer,
         "leg_equity": network.leg_equity,
+        "equity_weight": network.equity_weight,
         "training": network.training,
     }
     save_network(path, meta, network.mean, network.scale, network.layers)
@@ -91,10 +102,13 @@ def load_afterstate_network(path: Path) -> AfterstateNetwork:
         and set(meta["observer"]) == set(OBSERVER_KEYS)
         and isinstance(meta.get("training", {}), dict)
         and isinstance(meta.get("leg_equity", False), bool)
+        and isinstance(meta.get("equity_weight", 0.0), float)
+        and np.isfinite(meta.get("equity_weight", 0.0))
+        and (meta.get("leg_equity", False) or not meta.get("equity_weight", 0.0))
     ):
         raise ValueError(
             f"{path}: meta must be JSON with kind {KIND!r}, preset, players and observer "
-            f"({', '.join(OBSERVER_KEYS)})"
+            f"({', '.join(OBSERVER_KEYS)}); a finite equity_weight only with leg_equity"
         )
     width = layers[-1][0].shape[1]
     if width != meta["players"]:
@@ -109,6 +123,7 @@ def load_afterstate_network(path: Path) -> AfterstateNetwork:
         scale,
         layers,
         meta.get("leg_equity", False),
+        meta.get("equity_weight", 0.0),
         meta.get("training", {}),
     )
 

@@ -44,7 +44,7 @@ def test_a_run_writes_a_playable_value_and_resumes(tmp_path: Path) -> None:
     assert network.training["games"] >= 12
     progress = json.loads((out / "progress.json").read_text())
     assert progress["games"] >= 12 and progress["decisions"] > 12 * 20
-    assert [s["games"] for s in progress["snapshots"]][:2] == [6, 12]
+    assert [s["games"] for s in progress["snapshots"]][:3] == [0, 6, 12]  # 0: the start
     before = network.layers[0][0].copy()
     train(tiny(out, total_games=24), resume=True)
     again = json.loads((out / "progress.json").read_text())
@@ -126,3 +126,21 @@ def test_a_run_starts_from_a_value_file_and_refuses_a_foreign_one(tmp_path: Path
         train(tiny(tmp_path / "wide", init_from=str(first), hidden=[32]))
     with pytest.raises(ConfigError, match="init_from"):
         train(tiny(tmp_path / "two", init_from=str(first), num_players=2))
+
+
+def test_the_equity_skip_starts_as_the_equity_and_learns_on(tmp_path: Path) -> None:
+    out = tmp_path / "skip"
+    path = train(tiny(out, equity_weight=3.0))
+    start = load_afterstate_network(out / "snapshots" / "value_0.npz")
+    assert start.equity_weight == 3.0 and not start.layers[-1][0].any()
+    obs = np.random.default_rng(2).random((5, start.mean.size)).astype(np.float32)
+    scores = 3.0 * obs[:, -4:]
+    expected = np.exp(scores) / np.exp(scores).sum(axis=1, keepdims=True)
+    np.testing.assert_allclose(start.chances(obs), expected, rtol=1e-5)  # the equity alone
+    learned = load_afterstate_network(path)
+    assert learned.equity_weight != 3.0 and learned.layers[-1][0].any()
+    train(tiny(out, equity_weight=3.0, total_games=24), resume=True)
+    resumed = json.loads((out / "progress.json").read_text())["games"]
+    assert resumed >= 24 and load_afterstate_network(path).equity_weight != learned.equity_weight
+    with pytest.raises(ConfigError, match="needs leg_equity"):
+        train(tiny(tmp_path / "no", equity_weight=3.0, leg_equity=False))

@@ -113,6 +113,13 @@ class AfterstateConfig:
         help="Each seat's leg equity at the exact leg odds among the inputs "
         "(camelup_env.batch.afterstate_features).",
     )
+    equity_weight: float = setting(
+        0.0,
+        help="Start the scores' skip past the layers at this weight times each seat's leg "
+        "equity (tens of coins), the last layer zero, so the first games are played as the "
+        "equity win model would (agents.afterstate_network); learned from there. 0: no skip. "
+        "Needs leg_equity.",
+    )
     race_samples: int = setting(64, help="Rollouts behind the observation's race odds.")
     opponent_mix: dict[str, float] = setting(
         default_factory=lambda: {"self": 1.0},
@@ -145,6 +152,8 @@ class AfterstateConfig:
             raise ConfigError(f"epsilon must be in [0, 1], got {self.epsilon}")
         if not 0.0 <= self.td_lambda <= 1.0:
             raise ConfigError(f"td_lambda must be in [0, 1], got {self.td_lambda}")
+        if self.equity_weight and not self.leg_equity:
+            raise ConfigError("equity_weight needs leg_equity: the skip reads the leg equities")
         if not self.hidden or min(self.hidden) < 1:
             raise ConfigError(f"hidden must list positive layer widths, got {self.hidden}")
         if not self.opponent_mix or min(self.opponent_mix.values()) < 0:
@@ -177,17 +186,59 @@ def value_network(inputs: int, hidden: list[int], players: int) -> nn.Sequential
     return nn.Sequential(*layers)
 
 
-def exported(
-    net: nn.Sequential, mean: np.ndarray, scale: np.ndarray, cfg: AfterstateConfig, games: int
-) -> AfterstateNetwork:
+class Value(nn.Module):
+    """Scores per relative seat of raw input rows: the inputs' fixed scaling (the ``mean`` and
+    ``scale`` the file records), the layers, and with ``equity_weight`` the skip of
+    :class:`agents.afterstate_network.AfterstateNetwork` (the last layer then starts at zero:
+    the first scores are the skip's alone)."""
+
+    def __init__(
+        self,
+        layers: nn.Sequential,
+        mean: np.ndarray,
+        scale: np.ndarray,
+        players: int,
+        equity_weight: float,
+    ) -> None:
+        super().__init__()
+        self.layers = layers
+        self.mean = torch.from_numpy(mean)
+        self.scale = torch.from_numpy(scale)
+        self.players = players
+        self.skip = equity_weight != 0.0
+        self.equity_weight = nn.Parameter(torch.tensor(float(equity_weight)))
+        self.equity_weight.requires_grad_(self.skip)
+        if self.skip:
+            last = layers[-1]
+            assert isinstance(last, nn.Linear)
+            with torch.no_grad():
+                last.weight.zero_()
+                last.bias.zero_()
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        scores = self.layers((x - self.mean) / self.scale)
+        if self.skip:
+            scores = scores + self.equity_weight * x[:, -self.players :]
+        return scores
+
+
+def exported(value: Value, cfg: AfterstateConfig, games: int) -> AfterstateNetwork:
     """The torch network as the numpy file the agent plays."""
-    linear = [m for m in net if isinstance(m, nn.Linear)]
+    linear = [m for m in value.layers if isinstance(m, nn.Linear)]
     layers = tuple(
         (m.weight.detach().numpy().T.copy(), m.bias.detach().numpy().copy()) for m in linear
     )
     training = {"trainer": "afterstate", "name": cfg.name, "games": games, "seed": cfg.seed}
     return AfterstateNetwork(
-        cfg.preset, cfg.num_players, cfg.observer, mean, scale, layers, cfg.leg_equity, training
+        cfg.preset,
+        cfg.num_players,
+        cfg.observer,
+        value.mean.numpy(),
+        value.scale.numpy(),
+        layers,
+        cfg.leg_equity,
+        float(value.equity_weight.item()) if value.skip else 0.0,
+        training,
     )
 
 
@@ -196,7 +247,7 @@ class SelfPlay:
     """``cfg.games`` games side by side, every seat choosing by the value (or an opponent of
     ``opponent_mix``), yielding training rows (module docstring)."""
 
-    def __init__(self, cfg: AfterstateConfig, net: nn.Sequential, first_seed: int) -> None:
+    def __init__(self, cfg: AfterstateConfig, net: nn.Module, first_seed: int) -> None:
         self.cfg = cfg
         self.rules = RuleSet(cfg.preset, num_players=cfg.num_players)
         self.net = net
@@ -379,26 +430,33 @@ def train(cfg: AfterstateConfig, resume: bool = False, command: str | None = Non
     torch.manual_seed(cfg.seed)
     rules = RuleSet(cfg.preset, num_players=cfg.num_players)
     features = AfterstateFeatures(rules, cfg.observer, cfg.leg_equity)
-    net = value_network(features.size, cfg.hidden, cfg.num_players)
-    optimizer = torch.optim.Adam(net.parameters(), lr=cfg.learning_rate)
     # Every input is bounded (the observation's low/high, the equities' range): into [-1, 1].
     low, high = features.bounds()
     mean = ((low + high) / 2).astype(np.float32)
     scale = np.maximum((high - low) / 2, 1e-6).astype(np.float32)
-    normalise = nn.Sequential(Normalise(mean, scale), net)
+    layers = value_network(features.size, cfg.hidden, cfg.num_players)
+    net = Value(layers, mean, scale, cfg.num_players, cfg.equity_weight)
+    learned = [p for p in net.parameters() if p.requires_grad]
+    optimizer = torch.optim.Adam(learned, lr=cfg.learning_rate)
     if resume:
         saved = torch.load(out / "checkpoint.pt", weights_only=True)
-        net.load_state_dict(saved["net"])
+        layers.load_state_dict(saved["net"])
+        if net.skip:
+            net.equity_weight.data.fill_(float(saved["equity_weight"]))
         optimizer.load_state_dict(saved["optimizer"])
     elif cfg.init_from is not None:
-        start_from(net, cfg, mean, scale)
-    play = SelfPlay(cfg, normalise, first_seed=cfg.seed * 1_000_003 + progress["games"])
+        start_from(net, cfg)
+    play = SelfPlay(cfg, net, first_seed=cfg.seed * 1_000_003 + progress["games"])
     buffer = ReplayBuffer(cfg.replay_size, features.size, cfg.num_players)
     rng = np.random.default_rng(cfg.seed + progress["games"])
     start, last_report = time.time() - progress["seconds"], time.time()
     next_checkpoint = progress["games"] + cfg.checkpoint_every
     next_snapshot = (progress["games"] // cfg.snapshot_every + 1) * cfg.snapshot_every
     losses: list[float] = []
+    if progress["games"] == 0:  # the curve's first point: the start, unlearned or loaded
+        path = out / "snapshots" / "value_0.npz"
+        save_afterstate_network(path, exported(net, cfg, 0))
+        progress["snapshots"].append({"games": 0, "file": str(path)})
     print(
         f"afterstate learner: {cfg.name}, {rules.preset} {rules.num_players}p, "
         f"{features.size} inputs -> {cfg.hidden} -> {cfg.num_players}",
@@ -414,7 +472,7 @@ def train(cfg: AfterstateConfig, resume: bool = False, command: str | None = Non
         if buffer.count >= cfg.batch_size:
             for _ in range(cfg.updates):
                 bx, by = buffer.sample(rng, cfg.batch_size)
-                loss = -(by * torch.log_softmax(normalise(bx), dim=1)).sum(dim=1).mean()
+                loss = -(by * torch.log_softmax(net(bx), dim=1)).sum(dim=1).mean()
                 optimizer.zero_grad()
                 loss.backward()
                 optimizer.step()
@@ -431,14 +489,14 @@ def train(cfg: AfterstateConfig, resume: bool = False, command: str | None = Non
             )
         if progress["games"] >= next_snapshot:
             path = out / "snapshots" / f"value_{next_snapshot}.npz"
-            save_afterstate_network(path, exported(net, mean, scale, cfg, progress["games"]))
+            save_afterstate_network(path, exported(net, cfg, progress["games"]))
             progress["snapshots"].append({"games": next_snapshot, "file": str(path)})
             next_snapshot += cfg.snapshot_every
         if progress["games"] >= next_checkpoint or progress["games"] >= cfg.total_games:
             next_checkpoint = progress["games"] + cfg.checkpoint_every
             progress["seconds"] = time.time() - start
             progress["loss"] = float(np.mean(losses[-200:])) if losses else None
-            checkpoint(out, net, optimizer, mean, scale, cfg, progress)
+            checkpoint(out, net, optimizer, cfg, progress)
     print(
         f"done: {progress['games']:,} games in {progress['seconds']:.0f} s; "
         f"the value file is {out / 'value.npz'} (play it as afterstate:{out / 'value.npz'}); "
@@ -448,9 +506,7 @@ def train(cfg: AfterstateConfig, resume: bool = False, command: str | None = Non
     return out / "value.npz"
 
 
-def start_from(
-    net: nn.Sequential, cfg: AfterstateConfig, mean: np.ndarray, scale: np.ndarray
-) -> None:
+def start_from(net: Value, cfg: AfterstateConfig) -> None:
     """``net``'s weights from the value file ``cfg.init_from``, which must read this run's
     game and inputs with this run's layers; a one-line ConfigError otherwise."""
     path = Path(str(cfg.init_from))
@@ -459,14 +515,14 @@ def start_from(
         start.check_rules(RuleSet(cfg.preset, num_players=cfg.num_players))
     except ValueError as exc:
         raise ConfigError(f"init_from: {exc}") from None
-    linear = [m for m in net if isinstance(m, nn.Linear)]
+    linear = [m for m in net.layers if isinstance(m, nn.Linear)]
     shapes = [tuple(m.weight.shape[::-1]) for m in linear]
     same = (
         start.observer == cfg.observer
         and start.leg_equity == cfg.leg_equity
         and [w.shape for w, _ in start.layers] == shapes
-        and np.array_equal(start.mean, mean)
-        and np.array_equal(start.scale, scale)
+        and np.array_equal(start.mean, net.mean.numpy())
+        and np.array_equal(start.scale, net.scale.numpy())
     )
     if not same:
         raise ConfigError(
@@ -477,34 +533,27 @@ def start_from(
         for m, (w, b) in zip(linear, start.layers, strict=True):
             m.weight.copy_(torch.from_numpy(w.T))
             m.bias.copy_(torch.from_numpy(b))
-
-
-class Normalise(nn.Module):
-    """The inputs' fixed scaling (the same ``mean``/``scale`` the file records)."""
-
-    def __init__(self, mean: np.ndarray, scale: np.ndarray) -> None:
-        super().__init__()
-        self.mean = torch.from_numpy(mean)
-        self.scale = torch.from_numpy(scale)
-
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return (x - self.mean) / self.scale
+        if net.skip:
+            net.equity_weight.fill_(start.equity_weight or cfg.equity_weight)
 
 
 def checkpoint(
     out: Path,
-    net: nn.Sequential,
+    net: Value,
     optimizer: torch.optim.Optimizer,
-    mean: np.ndarray,
-    scale: np.ndarray,
     cfg: AfterstateConfig,
     progress: dict[str, Any],
 ) -> None:
     """The value file, then the weights and optimizer, then the progress record (the record
     last: a run killed in between resumes from the checkpoint before)."""
-    save_afterstate_network(out / "value.npz", exported(net, mean, scale, cfg, progress["games"]))
+    save_afterstate_network(out / "value.npz", exported(net, cfg, progress["games"]))
     tmp = out / "checkpoint.pt.tmp"
-    torch.save({"net": net.state_dict(), "optimizer": optimizer.state_dict()}, tmp)
+    saved = {
+        "net": net.layers.state_dict(),
+        "equity_weight": float(net.equity_weight.item()),
+        "optimizer": optimizer.state_dict(),
+    }
+    torch.save(saved, tmp)
     tmp.replace(out / "checkpoint.pt")
     progress["config"] = asdict(cfg)
     write_progress(out, progress)
