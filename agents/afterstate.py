@@ -90,8 +90,9 @@ class NetworkValue:
         rules = after.games.rules
         features = self._features.get(rules)
         if features is None:
+            network = self.network
             features = self._features[rules] = AfterstateFeatures(
-                rules, self.network.observer, self.network.leg_equity
+                rules, network.observer, network.leg_equity, network.race_equity
             )
         inputs = features.rows(after, rows, viewer)
         return relative_to_seats(self.network.chances(inputs), np.full(len(rows), viewer))

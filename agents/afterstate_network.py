@@ -8,7 +8,8 @@ observation's relative order (slot 0 the viewer, then the others in turn order);
 the slots gives the chances. One network serves every seat, as the observation is relative.
 
 With ``leg_equity`` the inputs also hold each seat's leg equity
-(:mod:`camelup_env.batch.afterstate_features`), and a non-zero ``equity_weight`` adds that
+(:mod:`camelup_env.batch.afterstate_features`; with ``race_equity`` the viewer's counts its race
+cards too), and a non-zero ``equity_weight`` adds that
 equity, times the weight, straight to each seat's score: a skip past the layers, so that a
 network whose last layer is still zero already ranks moves as the equity win model
 (:mod:`camelup_env.odds.win`) does - a coin more is a better chance - and the layers learn
@@ -50,6 +51,8 @@ class AfterstateNetwork:
     #: whether each seat's leg equity follows the observation in the inputs
     #: (:class:`camelup_env.batch.afterstate_features.AfterstateFeatures`)
     leg_equity: bool = False
+    #: whether the viewer's leg equity counts its race cards at the race odds too
+    race_equity: bool = False
     #: each score's skip: this weight times the seat's leg-equity input (tens of coins off
     #: the seats' mean); 0 without one
     equity_weight: float = 0.0
@@ -83,6 +86,7 @@ def save_afterstate_network(
         "players": network.players,
         "observer": network.observer,
         "leg_equity": network.leg_equity,
+        "race_equity": network.race_equity,
         "equity_weight": network.equity_weight,
         "training": network.training,
     }
@@ -102,13 +106,16 @@ def load_afterstate_network(path: Path) -> AfterstateNetwork:
         and set(meta["observer"]) == set(OBSERVER_KEYS)
         and isinstance(meta.get("training", {}), dict)
         and isinstance(meta.get("leg_equity", False), bool)
+        and isinstance(meta.get("race_equity", False), bool)
+        and (meta.get("leg_equity", False) or not meta.get("race_equity", False))
         and isinstance(meta.get("equity_weight", 0.0), float)
         and np.isfinite(meta.get("equity_weight", 0.0))
         and (meta.get("leg_equity", False) or not meta.get("equity_weight", 0.0))
     ):
         raise ValueError(
             f"{path}: meta must be JSON with kind {KIND!r}, preset, players and observer "
-            f"({', '.join(OBSERVER_KEYS)}); a finite equity_weight only with leg_equity"
+            f"({', '.join(OBSERVER_KEYS)}); race_equity and a finite equity_weight only "
+            "with leg_equity"
         )
     width = layers[-1][0].shape[1]
     if width != meta["players"]:
@@ -123,6 +130,7 @@ def load_afterstate_network(path: Path) -> AfterstateNetwork:
         scale,
         layers,
         meta.get("leg_equity", False),
+        meta.get("race_equity", False),
         meta.get("equity_weight", 0.0),
         meta.get("training", {}),
     )

@@ -67,3 +67,44 @@ def test_leg_equities_are_the_luck_measures_and_tiles_read_their_source(
             np.testing.assert_allclose(got, ((want - want.mean()) / 10.0)[order], atol=1e-5)
             checked["exact"] += 1
     assert checked["exact"] > 100 and checked["tile"] > 10
+
+
+@pytest.mark.parametrize(("preset", "players"), [("classic", 4), ("second_edition", 5)])
+def test_race_equity_is_the_viewers_own_cards_at_the_sources_race_odds(
+    preset: str, players: int
+) -> None:
+    from camelup_env.game.payouts import race_card_ev
+    from camelup_env.observation import Observer
+
+    rules = RuleSet(preset, num_players=players)
+    games = varied_positions(rules, 24, seed=13)
+    after = afterstates(games)
+    running = np.flatnonzero(~after.ended)
+    viewers = games.current_player[after.game[running]]
+    leg = AfterstateFeatures(rules, RAW, leg_equity=True).rows(after, running, viewers)
+    race = AfterstateFeatures(rules, RAW, leg_equity=True, race_equity=True)
+    rows = race.rows(after, running, viewers)
+    n = rules.num_players
+    np.testing.assert_array_equal(rows[:, :-n], leg[:, :-n])  # the observation as it was
+    # the viewer's equity grew by its cards' worth, the seats' mean by a share of it
+    added = (rows[:, -n] - leg[:, -n] - (rows[:, -n + 1] - leg[:, -n + 1])) * 10.0
+    observer = Observer(rules, odds_features=True, race_samples=64, action_values=True)
+    sources = games.to_states()
+    outcomes = after.games.to_states()
+    payouts = rules.race_bet_payouts
+    holding = 0
+    for k, j in enumerate(running):
+        seat, state = int(viewers[k]), outcomes[j]
+        odds = observer.observe(sources[after.game[j]], 0)
+        want = 0.0
+        for name, pile in (
+            ("race_winner_prob", state.winner_pile),
+            ("race_loser_prob", state.loser_pile),
+        ):
+            start, end = observer.layout[name]
+            for below, (owner, camel) in enumerate(pile):
+                if owner == seat:
+                    want += race_card_ev(float(odds[start + camel]), pile[:below], seat, payouts)
+        holding += want != 0.0
+        np.testing.assert_allclose(added[k], want, atol=1e-4)
+    assert holding > 20

@@ -11,7 +11,13 @@ leg_equities`) - in the observation's relative seat order, less the seats' mean,
 coins. A bet's worth changes the moment it is taken, in this number, where the raw board
 would leave the network to learn the leg's odds from the stacks.
 
-None of it reads another seat's race-card colours (R10): the equity counts no race card.
+With ``race_equity`` as well, the viewer's own leg equity also counts what its race cards on
+the piles are expected to pay at the race's end (R7.2), at the race odds of the row's source
+position (the observation's shared estimate, exact near the end): a race bet's worth shows the
+moment it is taken, as a leg bet's does. The other seats' cards count nothing there: their
+colours are hidden from the viewer (R10); the observation shows how many each holds.
+
+None of it reads another seat's race-card colours (R10).
 """
 
 from __future__ import annotations
@@ -34,10 +40,23 @@ EQUITY_RANGE = 5.0
 class AfterstateFeatures:
     """The input rows of an afterstate value (module docstring)."""
 
-    def __init__(self, rules: RuleSet, observer: dict[str, Any], leg_equity: bool) -> None:
+    def __init__(
+        self,
+        rules: RuleSet,
+        observer: dict[str, Any],
+        leg_equity: bool,
+        race_equity: bool = False,
+    ) -> None:
+        if race_equity and not leg_equity:
+            raise ValueError("race_equity adds to the leg equities: it needs leg_equity")
         self.rules = rules
         self.batch_observer = BatchObserver(rules, **observer)
         self.leg_equity = leg_equity
+        self.race_equity = race_equity
+        # the race odds alone, in the observation's shared estimate (the greedy bot's)
+        self._race_observer = BatchObserver(
+            rules, odds_features=True, race_samples=observer.get("race_samples"), action_values=True
+        )
         t = _tables_of(rules)
         self._tables = (t.face_camel, t.face_value, t.face_weight, t.n_faces)
 
@@ -97,7 +116,45 @@ class AfterstateFeatures:
             *self._tables,
             equity,
         )
+        if self.race_equity:
+            equity[np.arange(idx.size), seats] += self._race_cards(after, idx, seats, running, slot)
         equity -= equity.mean(axis=1, keepdims=True)
         order = (seats[:, None] + np.arange(n)) % n
         relative = np.take_along_axis(equity, order, axis=1) / 10.0
         return np.concatenate([obs, relative.astype(np.float32)], axis=1)
+
+    def _race_cards(
+        self,
+        after: Afterstates,
+        idx: np.ndarray,
+        seats: np.ndarray,
+        running: np.ndarray,
+        slot: np.ndarray,
+    ) -> np.ndarray:
+        """Each row's viewer's race cards' expected pay at its source position's race odds
+        (finished rows: 0, their cards paid). A move changes the board by one roll at most and
+        the odds after a roll average to the odds before, so one estimate per source serves
+        every outcome row of it."""
+        sources, games = after.source, after.games
+        odds = self._race_observer.observe(sources, 0, running)
+        layout = self._race_observer.layout
+        n_racing = self.rules.n_racing
+        race = np.zeros((running.size, 2, n_racing))
+        for pile, name in enumerate(("race_winner_prob", "race_loser_prob")):
+            start, end = layout[name]
+            race[:, pile] = odds[:, start:end]
+        live = np.flatnonzero(~after.ended[idx])
+        out = np.zeros(idx.size)
+        found = np.zeros(live.size)
+        ak.race_equities.run(
+            games.threads,
+            games.state.rows,
+            games.params,
+            idx[live],
+            seats[live],
+            slot[after.game[idx[live]]],
+            race,
+            found,
+        )
+        out[live] = found
+        return out

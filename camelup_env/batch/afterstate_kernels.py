@@ -33,11 +33,15 @@ from camelup_env.batch.kernels import (
     FACE_CAMEL,
     FACE_VALUE,
     GAME_OVER,
+    MAX_CARDS,
     MAX_FACES,
     N_ACTIONS,
     N_DICE,
     N_FACES,
     N_RACING,
+    PILE_CAMEL,
+    PILE_LEN,
+    PILE_OWNER,
     PYRAMID,
     WIDTH,
     _apply,
@@ -45,6 +49,7 @@ from camelup_env.batch.kernels import (
     _popcount,
 )
 from camelup_env.batch.luck_kernels import _add_held, _held_coins, _leg_odds
+from camelup_env.batch.observation_kernels import _race_card_ev
 from camelup_env.game import rule_kernels
 from camelup_env.odds import kernels as reference_odds
 
@@ -168,6 +173,23 @@ def leg_equities(g, r, idx, odds_of, leg, arrivals, fc, fv, fw, nf, out):
             else:
                 rank, arrive = _leg_odds(g, r, i, fc, fv, fw, nf)
                 _add_held(g, r, i, rank, arrive, out[j])
+
+
+@over_games(allocates=True)
+def race_equities(g, r, idx, viewers, odds_of, race, out):
+    """``out[j]``: what seat ``viewers[j]``'s own race cards on the piles of game ``idx[j]`` are
+    expected to pay at the race's end (R7.2), at the race odds ``race[odds_of[j]]`` (winner,
+    loser per racing camel): each card valued as :func:`camelup_env.game.payouts.race_card_ev`
+    values it, the owners of the cards below it read and their colours not (R10)."""
+    for j in prange(idx.shape[0]):
+        i, seat, k = idx[j], viewers[j], odds_of[j]
+        total = 0.0
+        for pile in range(2):
+            for below in range(g[i, PILE_LEN + pile]):
+                if g[i, PILE_OWNER + pile * MAX_CARDS + below] == seat:
+                    camel = g[i, PILE_CAMEL + pile * MAX_CARDS + below]
+                    total += _race_card_ev(race[k, pile, camel], g, r, i, pile, seat, below)
+        out[j] = total
 
 
 def drop_stale_cache() -> bool:

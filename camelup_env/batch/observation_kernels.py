@@ -282,16 +282,16 @@ def _public_features(g, r, i, seat, spec, value_col, inv_mult, out):
 
 
 @njit(cache=True)
-def _race_card_ev(p, g, r, i, pile, seat):
+def _race_card_ev(p, g, r, i, pile, seat, below):
     """:func:`camelup_env.game.payouts.race_card_ev` of one camel with probability ``p``: a card of
-    ``seat`` put on top of ``pile`` of game ``i``. Only the owners of the cards below are read
-    (R10); the other players are convolved in the order they first appear in the pile, as the
-    reference's dict does."""
+    ``seat`` on ``pile`` of game ``i`` above its first ``below`` cards (the pile's length: a card
+    put on top now). Only the owners of the cards below are read (R10); the other players are
+    convolved in the order they first appear in the pile, as the reference's dict does."""
     n = r[NUM_PLAYERS]
     hidden = np.zeros(n, np.int64)
     order = np.empty(n, np.int64)
     n_owners = 0
-    for k in range(g[i, PILE_LEN + pile]):
+    for k in range(below):
         owner = g[i, PILE_OWNER + pile * MAX_CARDS + k]
         if owner != seat:
             if hidden[owner] == 0:
@@ -478,7 +478,7 @@ def _action_values(g, r, i, me, leg, landings, race, spec, out):
                 _put_value(
                     out,
                     base + r[RACE_OFFSET] + pile * N_RACING + c,
-                    _race_card_ev(race[pile, c], g, r, i, pile, me),
+                    _race_card_ev(race[pile, c], g, r, i, pile, me, g[i, PILE_LEN + pile]),
                 )
     free = _free_partners(g, r, i, me)
     for q in range(r[NUM_PLAYERS]):  # partnerships (R9.4): q's best tile held, floored at 0

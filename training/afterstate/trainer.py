@@ -113,6 +113,11 @@ class AfterstateConfig:
         help="Each seat's leg equity at the exact leg odds among the inputs "
         "(camelup_env.batch.afterstate_features).",
     )
+    race_equity: bool = setting(
+        False,
+        help="The viewer's leg equity counts its race cards at the race odds too "
+        "(camelup_env.batch.afterstate_features). Needs leg_equity.",
+    )
     equity_weight: float = setting(
         0.0,
         help="Start the scores' skip past the layers at this weight times each seat's leg "
@@ -152,8 +157,10 @@ class AfterstateConfig:
             raise ConfigError(f"epsilon must be in [0, 1], got {self.epsilon}")
         if not 0.0 <= self.td_lambda <= 1.0:
             raise ConfigError(f"td_lambda must be in [0, 1], got {self.td_lambda}")
-        if self.equity_weight and not self.leg_equity:
-            raise ConfigError("equity_weight needs leg_equity: the skip reads the leg equities")
+        if (self.equity_weight or self.race_equity) and not self.leg_equity:
+            raise ConfigError(
+                "equity_weight and race_equity need leg_equity: they read the leg equities"
+            )
         if not self.hidden or min(self.hidden) < 1:
             raise ConfigError(f"hidden must list positive layer widths, got {self.hidden}")
         if not self.opponent_mix or min(self.opponent_mix.values()) < 0:
@@ -237,6 +244,7 @@ def exported(value: Value, cfg: AfterstateConfig, games: int) -> AfterstateNetwo
         value.scale.numpy(),
         layers,
         cfg.leg_equity,
+        cfg.race_equity,
         float(value.equity_weight.item()) if value.skip else 0.0,
         training,
     )
@@ -253,7 +261,9 @@ class SelfPlay:
         self.net = net
         self.games = BatchGames(self.rules, cfg.games, seed=first_seed)
         self.next_seed = first_seed + cfg.games
-        self.features = AfterstateFeatures(self.rules, cfg.observer, cfg.leg_equity)
+        self.features = AfterstateFeatures(
+            self.rules, cfg.observer, cfg.leg_equity, cfg.race_equity
+        )
         self.rng = np.random.default_rng(first_seed)
         n = cfg.games
         self.pending = np.zeros((n, self.features.size), np.float32)  # last row per game
@@ -429,7 +439,7 @@ def train(cfg: AfterstateConfig, resume: bool = False, command: str | None = Non
     torch.set_num_threads(cfg.threads)
     torch.manual_seed(cfg.seed)
     rules = RuleSet(cfg.preset, num_players=cfg.num_players)
-    features = AfterstateFeatures(rules, cfg.observer, cfg.leg_equity)
+    features = AfterstateFeatures(rules, cfg.observer, cfg.leg_equity, cfg.race_equity)
     # Every input is bounded (the observation's low/high, the equities' range): into [-1, 1].
     low, high = features.bounds()
     mean = ((low + high) / 2).astype(np.float32)
@@ -520,6 +530,7 @@ def start_from(net: Value, cfg: AfterstateConfig) -> None:
     same = (
         start.observer == cfg.observer
         and start.leg_equity == cfg.leg_equity
+        and start.race_equity == cfg.race_equity
         and [w.shape for w, _ in start.layers] == shapes
         and np.array_equal(start.mean, net.mean.numpy())
         and np.array_equal(start.scale, net.scale.numpy())
