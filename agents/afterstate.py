@@ -29,11 +29,11 @@ training attempt with its paired figure.
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Protocol
 
 import numpy as np
 
+from agents import shipped
 from agents.afterstate_network import (
     AfterstateNetwork,
     load_afterstate_network,
@@ -266,14 +266,15 @@ def load(
     plies: int = 1,
     candidates: int = 3,
 ) -> AfterstateAgent:
-    """``afterstate:SPEC``: a learned network file (``path/to/value.npz``), or one of the
-    values that exist without learning - ``equity`` (the equity win model) or
-    ``win-network`` (the shipped win network of the game's rule set)."""
+    """``afterstate:SPEC``: a learned network file (``path/to/value.npz``, or a shipped one's
+    name: :func:`agents.shipped.value_names`), or one of the values that exist without
+    learning - ``equity`` (the equity win model) or ``win-network`` (the shipped win network of
+    the game's rule set)."""
     value: AfterstateValue
     if spec == "equity":
         value = EquityValue()
     elif spec == "win-network":
         value = WinNetworkValue()
     else:
-        value = NetworkValue(load_afterstate_network(Path(spec)))
+        value = NetworkValue(load_afterstate_network(shipped.value_path(spec)))
     return AfterstateAgent(value, deals, greed, seed, plies, candidates)

@@ -203,8 +203,9 @@ register_prefix(
 register_prefix(
     "afterstate",
     _loader("agents.afterstate:load"),
-    "afterstate:path/to/value.npz (or afterstate:equity, afterstate:win-network) - each "
-    "move's outcomes valued by every seat's chance to win, exact over the dice",
+    "afterstate:NAME or afterstate:path/to/value.npz (or afterstate:equity, "
+    "afterstate:win-network) - each move's outcomes valued by every seat's chance to win, "
+    "exact over the dice (NAME: a shipped value file)",
 )
 
 

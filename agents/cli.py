@@ -2,7 +2,8 @@
 
 After the registered names and prefixes come the trained agents every install ships
 (:mod:`agents.shipped`, package data): each as the spec that plays it (``ppo:classic4``) and
-the game it was trained for, read from its model file without its tensors.
+the game it was trained for, read from its model file without its tensors (an afterstate
+value file, small, from its header and arrays).
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 import argparse
 
 from agents import shipped
+from agents.afterstate_network import load_afterstate_network
 from agents.base import describe_agents
 from agents.policy_file import ModelFileError, read_metadata
 from camelup_env.game.rules import RuleSet
@@ -36,6 +38,15 @@ def shipped_models() -> list[tuple[str, str]]:
             else "a trained policy"
         )
         rows.append((spec, f"{what}: {rules.preset}, {rules.num_players} players"))
+    for name in shipped.value_names():
+        spec = f"afterstate:{name}"
+        try:
+            value = load_afterstate_network(shipped.value_path(name))
+        except ValueError as exc:
+            rows.append((spec, f"(unreadable: {exc})"))
+            continue
+        what = "a learned afterstate value (every seat's chance to win)"
+        rows.append((spec, f"{what}: {value.preset}, {value.players} players"))
     return rows
 
 

@@ -1,4 +1,5 @@
-"""The trained agents every install ships, by name: ``ppo:classic4`` plays ``models/classic4.zip``.
+"""The trained agents every install ships, by name: ``ppo:classic4`` plays ``models/classic4.zip``,
+``afterstate:afterstate_classic4`` the value file ``models/afterstate_classic4.npz``.
 
 The model files live in this package (``agents/models/``, package data), so a project installed
 from a wheel plays them as well as a clone of the repository does, from any folder. A spec of
@@ -34,6 +35,19 @@ def model_path(rest: str) -> Path:
     the path ``rest`` itself."""
     shipped = MODELS / f"{rest}.zip"
     return shipped if rest in names() else Path(rest)
+
+
+def value_names() -> list[str]:
+    """The names of the shipped afterstate value files (:mod:`agents.afterstate_network`),
+    sorted."""
+    return sorted(path.stem for path in MODELS.glob("*.npz"))
+
+
+def value_path(rest: str) -> Path:
+    """The value file an ``afterstate:`` spec's ``rest`` names: the shipped file of that name,
+    else the path ``rest`` itself."""
+    shipped = MODELS / f"{rest}.npz"
+    return shipped if rest in value_names() else Path(rest)
 
 
 def missing_hint(rest: str) -> str:

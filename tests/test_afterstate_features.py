@@ -70,7 +70,7 @@ def test_leg_equities_are_the_luck_measures_and_tiles_read_their_source(
 
 
 @pytest.mark.parametrize(("preset", "players"), [("classic", 4), ("second_edition", 5)])
-def test_race_equity_is_the_viewers_own_cards_at_the_sources_race_odds(
+def test_race_equity_is_every_seats_cards_as_the_viewer_may_judge_them(
     preset: str, players: int
 ) -> None:
     from camelup_env.game.payouts import race_card_ev
@@ -86,25 +86,28 @@ def test_race_equity_is_the_viewers_own_cards_at_the_sources_race_odds(
     rows = race.rows(after, running, viewers)
     n = rules.num_players
     np.testing.assert_array_equal(rows[:, :-n], leg[:, :-n])  # the observation as it was
-    # the viewer's equity grew by its cards' worth, the seats' mean by a share of it
-    added = (rows[:, -n] - leg[:, -n] - (rows[:, -n + 1] - leg[:, -n + 1])) * 10.0
+    added = (rows[:, -n:] - leg[:, -n:]) * 10.0  # each seat's cards, less the seats' mean
     observer = Observer(rules, odds_features=True, race_samples=64, action_values=True)
     sources = games.to_states()
     outcomes = after.games.to_states()
     payouts = rules.race_bet_payouts
-    holding = 0
+    counted = {"own": 0, "hidden": 0}
     for k, j in enumerate(running):
-        seat, state = int(viewers[k]), outcomes[j]
+        viewer, state = int(viewers[k]), outcomes[j]
         odds = observer.observe(sources[after.game[j]], 0)
-        want = 0.0
-        for name, pile in (
-            ("race_winner_prob", state.winner_pile),
-            ("race_loser_prob", state.loser_pile),
-        ):
+        want = np.zeros(n)
+        piles = (("race_winner_prob", state.winner_pile), ("race_loser_prob", state.loser_pile))
+        for name, pile in piles:
             start, end = observer.layout[name]
+            p = odds[start:end].astype(float)
             for below, (owner, camel) in enumerate(pile):
-                if owner == seat:
-                    want += race_card_ev(float(odds[start + camel]), pile[:below], seat, payouts)
-        holding += want != 0.0
-        np.testing.assert_allclose(added[k], want, atol=1e-4)
-    assert holding > 20
+                if owner == viewer:  # its own card: its camel
+                    want[owner] += race_card_ev(float(p[camel]), pile[:below], owner, payouts)
+                    counted["own"] += 1
+                else:  # a hidden card: over the camels, each by its odds
+                    evs = race_card_ev(p, pile[:below], owner, payouts)
+                    want[owner] += float(p @ evs / p.sum())
+                    counted["hidden"] += 1
+        order = (viewer + np.arange(n)) % n
+        np.testing.assert_allclose(added[k], (want - want.mean())[order], atol=1e-4)
+    assert counted["own"] > 20 and counted["hidden"] > 20

@@ -11,11 +11,14 @@ leg_equities`) - in the observation's relative seat order, less the seats' mean,
 coins. A bet's worth changes the moment it is taken, in this number, where the raw board
 would leave the network to learn the leg's odds from the stacks.
 
-With ``race_equity`` as well, the viewer's own leg equity also counts what its race cards on
-the piles are expected to pay at the race's end (R7.2), at the race odds of the row's source
-position (the observation's shared estimate, exact near the end): a race bet's worth shows the
-moment it is taken, as a leg bet's does. The other seats' cards count nothing there: their
-colours are hidden from the viewer (R10); the observation shows how many each holds.
+With ``race_equity`` as well, each seat's equity also counts what its race cards on the piles
+are expected to pay at the race's end (R7.2), at the race odds of the row's source position
+(the observation's shared estimate, exact near the end): a race bet's worth shows the moment
+it is taken, as a leg bet's does. The viewer's own cards are valued by their camels; another
+seat's, whose colours the viewer may not see (R10), by their expectation over the camels. Every
+seat's cards count, so that a position's worth does not change with who is looking at it but
+for what that seat alone knows: a value learned by bootstrapping from the next mover's view
+(TD) would otherwise learn that a seat's race cards are worth nothing once it has moved.
 
 None of it reads another seat's race-card colours (R10).
 """
@@ -117,7 +120,7 @@ class AfterstateFeatures:
             equity,
         )
         if self.race_equity:
-            equity[np.arange(idx.size), seats] += self._race_cards(after, idx, seats, running, slot)
+            equity += self._race_cards(after, idx, seats, running, slot)
         equity -= equity.mean(axis=1, keepdims=True)
         order = (seats[:, None] + np.arange(n)) % n
         relative = np.take_along_axis(equity, order, axis=1) / 10.0
@@ -131,8 +134,9 @@ class AfterstateFeatures:
         running: np.ndarray,
         slot: np.ndarray,
     ) -> np.ndarray:
-        """Each row's viewer's race cards' expected pay at its source position's race odds
-        (finished rows: 0, their cards paid). A move changes the board by one roll at most and
+        """``(len(idx), players)``: each seat's race cards' expected pay, as the row's viewer
+        judges them, at its source position's race odds (finished rows: 0, their cards paid).
+        A move changes the board by one roll at most and
         the odds after a roll average to the odds before, so one estimate per source serves
         every outcome row of it."""
         sources, games = after.source, after.games
@@ -144,8 +148,8 @@ class AfterstateFeatures:
             start, end = layout[name]
             race[:, pile] = odds[:, start:end]
         live = np.flatnonzero(~after.ended[idx])
-        out = np.zeros(idx.size)
-        found = np.zeros(live.size)
+        out = np.zeros((idx.size, self.rules.num_players))
+        found = np.zeros((live.size, self.rules.num_players))
         ak.race_equities.run(
             games.threads,
             games.state.rows,

@@ -177,19 +177,28 @@ def leg_equities(g, r, idx, odds_of, leg, arrivals, fc, fv, fw, nf, out):
 
 @over_games(allocates=True)
 def race_equities(g, r, idx, viewers, odds_of, race, out):
-    """``out[j]``: what seat ``viewers[j]``'s own race cards on the piles of game ``idx[j]`` are
-    expected to pay at the race's end (R7.2), at the race odds ``race[odds_of[j]]`` (winner,
-    loser per racing camel): each card valued as :func:`camelup_env.game.payouts.race_card_ev`
-    values it, the owners of the cards below it read and their colours not (R10)."""
+    """``out[j, q]``: what seat ``q``'s race cards on the piles of game ``idx[j]`` are expected
+    to pay at the race's end (R7.2) as seat ``viewers[j]`` may judge them, at the race odds
+    ``race[odds_of[j]]`` (winner, loser per racing camel). Each card is valued as
+    :func:`camelup_env.game.payouts.race_card_ev` values it (the owners of the cards below it
+    read, their colours not); the viewer's own cards by their camels, another seat's hidden
+    card (R10) by its expectation over the camels, each weighed by its odds on that pile (the
+    model of ``race_card_ev``: players back camels in proportion to their odds)."""
     for j in prange(idx.shape[0]):
         i, seat, k = idx[j], viewers[j], odds_of[j]
-        total = 0.0
         for pile in range(2):
+            p = race[k, pile]
+            weight = p / max(p.sum(), 1e-12)
             for below in range(g[i, PILE_LEN + pile]):
-                if g[i, PILE_OWNER + pile * MAX_CARDS + below] == seat:
+                owner = g[i, PILE_OWNER + pile * MAX_CARDS + below]
+                if owner == seat:
                     camel = g[i, PILE_CAMEL + pile * MAX_CARDS + below]
-                    total += _race_card_ev(race[k, pile, camel], g, r, i, pile, seat, below)
-        out[j] = total
+                    out[j, owner] += _race_card_ev(p[camel], g, r, i, pile, owner, below)
+                else:
+                    for c in range(p.shape[0]):
+                        if weight[c] > 0.0:
+                            ev = _race_card_ev(p[c], g, r, i, pile, owner, below)
+                            out[j, owner] += weight[c] * ev
 
 
 def drop_stale_cache() -> bool:
