@@ -142,5 +142,5 @@ def test_the_equity_skip_starts_as_the_equity_and_learns_on(tmp_path: Path) -> N
     train(tiny(out, equity_weight=3.0, total_games=24), resume=True)
     resumed = json.loads((out / "progress.json").read_text())["games"]
     assert resumed >= 24 and load_afterstate_network(path).equity_weight != learned.equity_weight
-    with pytest.raises(ConfigError, match="needs leg_equity"):
+    with pytest.raises(ConfigError, match="need leg_equity"):
         train(tiny(tmp_path / "no", equity_weight=3.0, leg_equity=False))
