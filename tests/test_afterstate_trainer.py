@@ -15,6 +15,7 @@ from camelup_cli.main import main as camelup
 from camelup_config import ConfigError
 from camelup_env import RuleSet, legal_action_indices
 from camelup_env.batch import BatchGames, random_streams
+from camelup_env.batch.afterstate_features import AfterstateFeatures
 from camelup_env.batch.afterstates import afterstates
 from camelup_env.observation import public_view
 from training.afterstate.trainer import AfterstateConfig, draw_outcomes, train
@@ -144,3 +145,37 @@ def test_the_equity_skip_starts_as_the_equity_and_learns_on(tmp_path: Path) -> N
     assert resumed >= 24 and load_afterstate_network(path).equity_weight != learned.equity_weight
     with pytest.raises(ConfigError, match="need leg_equity"):
         train(tiny(tmp_path / "no", equity_weight=3.0, leg_equity=False))
+
+
+def test_a_rows_target_is_judged_by_its_own_seat(tmp_path: Path) -> None:
+    """The row a seat's move left learns what the next mover's choice is worth through that
+    seat's eyes: the chosen action's outcomes valued from its view, weighed by their chances."""
+    import torch
+
+    from agents.afterstate_network import relative_to_seats
+    from training.afterstate.trainer import SelfPlay, Value, value_network
+
+    cfg = tiny(tmp_path, race_equity=True, equity_weight=2.0, opponent_mix={"self": 1.0})
+    rules = RuleSet("classic", num_players=4)
+    features = AfterstateFeatures(rules, cfg.observer, True, True)
+    low, high = features.bounds()
+    torch.manual_seed(0)
+    layers = value_network(features.size, [8], 4)
+    net = Value(layers, (low + high) / 2, (high - low) / 2 + 1e-6, 4, 2.0)
+    with torch.no_grad():
+        layers[-1].weight.normal_(0, 0.3)  # not the skip alone
+    play = SelfPlay(cfg, net, first_seed=3)
+    for _ in range(25):  # race cards on the piles, rows waiting
+        play.step()
+    after = afterstates(play.games)
+    waiting = np.flatnonzero(play.has_pending)
+    actions = np.argmax(after.legal, axis=1)
+    got = play.own_view_worth(after, actions, waiting)
+    judge = play.pending_viewer[after.game]
+    _, values = play.values(after, np.arange(len(after)), judge)
+    q = after.expect(relative_to_seats(values, judge))
+    np.testing.assert_allclose(got, q[waiting, actions[waiting]], atol=1e-6)
+    movers = play.games.current_player[after.game].astype(np.int64)
+    _, theirs = play.values(after, np.arange(len(after)), movers)
+    q_mover = after.expect(relative_to_seats(theirs, movers))
+    assert not np.allclose(got, q_mover[waiting, actions[waiting]])  # the views differ

@@ -10,11 +10,13 @@ with their exact chances (:func:`camelup_env.batch.afterstates.afterstates`), va
 network (an outcome that ends the race by its win shares), and take the action whose outcomes
 are worth most to the mover in exact expectation over the dice.
 
-**Targets: TD(0) over the afterstate expectation, or TD(lambda).** A seat moves in game ``i``
+**Targets: TD(0) over the afterstate expectation (the default), or TD(lambda).** A seat moves in game ``i``
 and one of its action's outcomes happens: that position, seen by that seat, is a training row.
 Its one-step target is what the next mover's choice is worth in exact expectation over that
-choice's dice - the value vector of the chosen action, read by the next mover - or the win
-shares when the outcome ended the race. The expectation is exact, so a target carries no noise
+choice's dice - the outcomes of the chosen action, judged again through the eyes of the seat
+whose row it is (the next mover chose by its own view; a target in its eyes would teach a seat
+that what only it knows, its race cards' colours, is worth what the others can guess) - or the
+win shares when the outcome ended the race. The expectation is exact, so a target carries no noise
 of the next roll, only that of the network (backgammon's learners measured this as what made
 afterstate values learnable). With ``td_lambda`` above 0 a row's target mixes in the return of
 the rest of the game (TD-Gammon's lambda-returns: 0.7), so the outcome reaches the first moves
@@ -296,19 +298,42 @@ class SelfPlay:
             draw[np.arange(len(idx)), self.rng.integers(self.rules.num_players, size=len(idx))] = me
         self.seating[idx] = draw
 
-    def values(self, after: Afterstates, viewers: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """The rows' observations (running rows; zeros for the others) and every row's values
-        in its viewer's relative order: the network's chances, the win shares where the race
-        ended."""
-        running = np.flatnonzero(~after.ended)
-        obs = np.zeros((len(after), self.features.size), np.float32)
-        obs[running] = self.features.rows(after, running, viewers[running])
-        values = seats_to_relative(win_shares(after.games.state.coins), viewers)
+    def values(
+        self, after: Afterstates, idx: np.ndarray, viewers: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Outcome rows ``idx`` seen by ``viewers``: their inputs (zeros where the race
+        ended) and values in each viewer's relative order - the network's chances, the win
+        shares where the race ended."""
+        running = np.flatnonzero(~after.ended[idx])
+        obs = np.zeros((idx.size, self.features.size), np.float32)
+        obs[running] = self.features.rows(after, idx[running], viewers[running])
+        values = seats_to_relative(win_shares(after.games.state.coins[idx]), viewers)
         if running.size:
             with torch.no_grad():
                 logits = self.net(torch.from_numpy(obs[running]))
                 values[running] = torch.softmax(logits, dim=1).numpy()
         return obs, values
+
+    def own_view_worth(
+        self, after: Afterstates, actions: np.ndarray, games: np.ndarray
+    ) -> np.ndarray:
+        """``(len(games), players)`` in seat order: what each game's chosen action is worth in
+        exact expectation over its dice, judged by the seat whose row waits for it (the mover
+        before) rather than by the mover: a target read through another seat's eyes would
+        teach a seat that what only it knows (its race cards' colours) is worth what the
+        others can guess of it."""
+        slot = np.full(len(after.legal), -1, np.int64)
+        slot[games] = np.arange(games.size)
+        idx = np.flatnonzero((slot[after.game] >= 0) & (after.action == actions[after.game]))
+        judge = self.pending_viewer[after.game[idx]]
+        _, values = self.values(after, idx, judge)
+        worth = np.zeros((games.size, self.rules.num_players))
+        np.add.at(
+            worth,
+            slot[after.game[idx]],
+            relative_to_seats(values, judge) * after.probability[idx, None],
+        )
+        return worth
 
     def step(self) -> tuple[np.ndarray, np.ndarray, int]:
         """One decision in every game: the rows of the games it finished with their targets
@@ -318,7 +343,7 @@ class SelfPlay:
         movers = games.current_player.astype(np.int64)
         after = afterstates(games)
         viewers = movers[after.game]
-        obs, values = self.values(after, viewers)
+        obs, values = self.values(after, np.arange(len(after)), viewers)
         q = after.expect(values)  # (N, A, players) in each mover's relative order
         actions = np.argmax(q[:, :, 0], axis=1)
         legal = after.legal == 1
@@ -330,16 +355,11 @@ class SelfPlay:
             idx = np.flatnonzero(seat_specs == k)
             if spec != "self" and idx.size:
                 actions[idx] = self.players[spec].act(games, idx)
-        chosen = q[np.arange(n), actions]  # what the chosen action is worth, mover's order
-        # The rows waiting for this move learn what the chosen action is worth (seat order).
-        for i in np.flatnonzero(self.has_pending):
-            self.episodes[i].append(
-                (
-                    self.pending[i].copy(),
-                    int(self.pending_viewer[i]),
-                    relative_to_seats(chosen[i : i + 1], movers[i : i + 1])[0],
-                )
-            )
+        # The rows waiting for this move learn what the chosen action is worth to their seat.
+        waiting = np.flatnonzero(self.has_pending)
+        worth = self.own_view_worth(after, actions, waiting)
+        for k, i in enumerate(waiting):
+            self.episodes[i].append((self.pending[i].copy(), int(self.pending_viewer[i]), worth[k]))
         # The outcome that happens, drawn by its chance; its row waits for the next move.
         realised = draw_outcomes(after, actions, self.rng)
         games.state.rows[:] = after.games.state.rows[realised]
