@@ -158,8 +158,8 @@ class WinNetworkValue:
 class AfterstateAgent(Agent):
     """The afterstate choice of the module docstring over ``value``: 1-ply, or with
     ``plies=2`` the ``candidates`` best 1-ply actions compared once more, each outcome then
-    worth what the next mover's best reply (by the same value, in its own eyes, with the dealt
-    cards) leaves."""
+    worth what the next mover's best reply (chosen by the same value in the replier's eyes,
+    with the dealt cards) leaves, judged in the mover's own eyes."""
 
     description = "each move's outcomes valued by every seat's chance to win, exact over the dice"
     per_game = True  # the reader's memory of the piles (agents.race_beliefs)
@@ -235,7 +235,13 @@ class AfterstateAgent(Agent):
             worth = replies.expect(reply_values)  # (rows, actions, players)
             mover = replies.source.current_player
             best = np.argmax(worth[np.arange(len(rows)), :, mover], axis=1)
-            values[rows] = worth[np.arange(len(rows)), best]
+            # the reply is the replier's choice, what it leaves is judged by the mover's eyes:
+            # in the replier's, what only the mover knows (its cards) would count for nothing
+            chosen = np.flatnonzero(replies.action == best[replies.game])
+            mine = self._judge(replies, chosen[~replies.ended[chosen]], me, share=False)
+            kept = np.zeros_like(mine)
+            kept[chosen] = mine[chosen]
+            values[rows] = replies.expect(kept)[np.arange(len(rows)), best]
         out = np.full_like(q, -np.inf)
         out[top] = after.expect(values).mean(axis=0)[top]
         return out

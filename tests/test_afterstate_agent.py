@@ -263,13 +263,27 @@ def _worth(state: GameState, value: CoinsValue, viewer: int) -> np.ndarray:
         won = coins == coins.max()
         return won / won.sum()
     z = np.array(state.coins, float) / 3.0
+    if isinstance(value, ViewerValue):
+        z[viewer] += 1.0 / 3.0
     e = np.exp(z - z.max())
     return e / e.sum()
 
 
+class ViewerValue(CoinsValue):
+    """Chances a softmax of the coins, the viewer's own a coin higher: each seat judges alike
+    but for thinking well of itself, as a seat that knows its own cards does."""
+
+    def chances(self, after: Afterstates, rows: np.ndarray, viewer: int) -> np.ndarray:
+        z = after.games.state.coins[rows].astype(float) / 3.0
+        z[:, viewer] += 1.0 / 3.0
+        e = np.exp(z - z.max(axis=1, keepdims=True))
+        return e / e.sum(axis=1, keepdims=True)
+
+
 def test_two_plies_value_each_outcome_by_the_next_movers_best_reply() -> None:
+    """Each reply chosen in the replier's eyes, what it leaves judged in the mover's."""
     rules = RuleSet("classic", num_players=3)
-    value = CoinsValue()
+    value = ViewerValue()
     s = played(rules, 4, 9)
     s.winner_pile, s.loser_pile = (), ()  # nothing hidden: the one deal is the game
     s.hands = tuple((1 << rules.n_racing) - 1 for _ in range(rules.num_players))
@@ -286,12 +300,14 @@ def test_two_plies_value_each_outcome_by_the_next_movers_best_reply() -> None:
             replies = []
             for b in legal_action_indices(new):
                 reply = np.zeros(rules.num_players)
+                mine = np.zeros(rules.num_players)
                 for roll2, p2 in chance_outcomes(new, b):
                     after, _ = apply_outcome(new, b, roll2)
                     reply += float(p2) * _worth(after, value, new.current)
-                replies.append(reply)
-            best = max(replies, key=lambda r: r[new.current])  # first of the best: lowest index
-            want += float(p) * best
+                    mine += float(p2) * _worth(after, value, s.current)
+                replies.append((reply, mine))
+            best = max(replies, key=lambda r: r[0][new.current])  # first best: lowest index
+            want += float(p) * best[1]
         np.testing.assert_allclose(got[a], want, atol=1e-12)
     one = AfterstateAgent(value, plies=2, candidates=1).action_chances(public_view(s, s.current))
     assert np.isfinite(one[:, 0]).sum() == 1
