@@ -31,6 +31,7 @@ import numpy as np
 
 from camelup_env.batch import afterstate_kernels as ak
 from camelup_env.batch.afterstates import Afterstates
+from camelup_env.batch.games import BatchGames
 from camelup_env.batch.kernels import N_RACING as ROLL  # the pyramid tile's action index
 from camelup_env.batch.observe import BatchObserver
 from camelup_env.game.rules import RuleSet
@@ -92,21 +93,21 @@ class AfterstateFeatures:
             return obs
         rules, n = self.rules, self.rules.num_players
         sources = after.source
-        running = np.flatnonzero(~sources.game_over)
-        leg = np.zeros((running.size, rules.n_racing, rules.n_racing))
-        arrivals = np.zeros((running.size, rules.track_length + 2))
+        game, roll = after.game[idx], after.action[idx] == ROLL
+        # the source positions whose odds these rows read (a roll's row reads its own)
+        shared = _running(sources, game[~roll])
+        leg = np.zeros((shared.size, rules.n_racing, rules.n_racing))
+        arrivals = np.zeros((shared.size, rules.track_length + 2))
         ak.leg_odds.run(
             sources.threads,
             sources.state.rows,
             sources.params,
-            running,
+            shared,
             *self._tables,
             leg,
             arrivals,
         )
-        slot = np.full(len(sources), -1, np.int64)
-        slot[running] = np.arange(running.size)
-        odds_of = np.where(after.action[idx] == ROLL, -1, slot[after.game[idx]])
+        odds_of = np.where(roll, -1, _slots(len(sources), shared)[game])
         equity = np.zeros((idx.size, n))
         ak.leg_equities.run(
             games.threads,
@@ -120,26 +121,19 @@ class AfterstateFeatures:
             equity,
         )
         if self.race_equity:
-            equity += self._race_cards(after, idx, seats, running, slot)
+            equity += self._race_cards(after, idx, seats)
         equity -= equity.mean(axis=1, keepdims=True)
         order = (seats[:, None] + np.arange(n)) % n
         relative = np.take_along_axis(equity, order, axis=1) / 10.0
         return np.concatenate([obs, relative.astype(np.float32)], axis=1)
 
-    def _race_cards(
-        self,
-        after: Afterstates,
-        idx: np.ndarray,
-        seats: np.ndarray,
-        running: np.ndarray,
-        slot: np.ndarray,
-    ) -> np.ndarray:
+    def _race_cards(self, after: Afterstates, idx: np.ndarray, seats: np.ndarray) -> np.ndarray:
         """``(len(idx), players)``: each seat's race cards' expected pay, as the row's viewer
         judges them, at its source position's race odds (finished rows: 0, their cards paid).
-        A move changes the board by one roll at most and
-        the odds after a roll average to the odds before, so one estimate per source serves
-        every outcome row of it."""
+        A move changes the board by one roll at most and the odds after a roll average to the
+        odds before, so one estimate per source serves every outcome row of it."""
         sources, games = after.source, after.games
+        running = _running(sources, after.game[idx])
         odds = self._race_observer.observe(sources, 0, running)
         layout = self._race_observer.layout
         n_racing = self.rules.n_racing
@@ -156,9 +150,22 @@ class AfterstateFeatures:
             games.params,
             idx[live],
             seats[live],
-            slot[after.game[idx[live]]],
+            _slots(len(sources), running)[after.game[idx[live]]],
             race,
             found,
         )
         out[live] = found
         return out
+
+
+def _running(sources: BatchGames, games: np.ndarray) -> np.ndarray:
+    """The distinct games of ``games`` whose race is still on, sorted."""
+    distinct = np.unique(games)
+    return distinct[sources.state.game_over[distinct] == 0]
+
+
+def _slots(n: int, games: np.ndarray) -> np.ndarray:
+    """``(n,)``: each game's place in ``games``, -1 for the others."""
+    slot = np.full(n, -1, np.int64)
+    slot[games] = np.arange(games.size)
+    return slot
