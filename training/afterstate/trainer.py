@@ -10,8 +10,9 @@ with their exact chances (:func:`camelup_env.batch.afterstates.afterstates`), va
 network (an outcome that ends the race by its win shares), and take the action whose outcomes
 are worth most to the mover in exact expectation over the dice.
 
-**Targets: TD(0) over the afterstate expectation (the default), or TD(lambda).** A seat moves in game ``i``
-and one of its action's outcomes happens: that position, seen by that seat, is a training row.
+**Targets: TD(0) over the afterstate expectation (the default), or TD(lambda).** A seat moves
+in game ``i`` and one of its action's outcomes happens: that position, seen by that seat, is a
+training row.
 Its one-step target is what the next mover's choice is worth in exact expectation over that
 choice's dice - the outcomes of the chosen action, judged again through the eyes of the seat
 whose row it is (the next mover chose by its own view; a target in its eyes would teach a seat
@@ -93,16 +94,17 @@ class AfterstateConfig:
     hidden: list[int] = setting(
         default_factory=lambda: [256, 256], help="Hidden layers of the value network."
     )
-    learning_rate: float = setting(1e-3, help="Adam learning rate.")
-    batch_size: int = setting(1024, help="Rows per minibatch.")
+    learning_rate: float = setting(1e-4, help="Adam learning rate.")
+    batch_size: int = setting(4096, help="Rows per minibatch.")
     updates: int = setting(1, help="Minibatches after each step of the games.")
     replay_size: int = setting(200_000, help="Rows the replay buffer keeps (the newest).")
     epsilon: float = setting(0.02, help="Chance of a uniformly random legal move.")
     td_lambda: float = setting(
-        0.7,
+        0.0,
         help="Each row's target mixes the next choice's exact worth (1 - lambda) with the "
-        "return of the rest of the game (lambda): 0 is TD(0), 1 the game's outcome. 0.7, "
-        "TD-Gammon's: from scratch TD(0) learned a flat value (docs/afterstate.md, attempts).",
+        "return of the rest of the game (lambda): 0 is TD(0), 1 the game's outcome. From the "
+        "equity skip TD(0) kept the start's play where lambda 0.7 fitted who happened to win; "
+        "from scratch TD(0) learned a flat value (docs/afterstate.md, attempts).",
     )
     odds_features: bool = setting(
         False,
@@ -116,18 +118,23 @@ class AfterstateConfig:
         "(camelup_env.batch.afterstate_features).",
     )
     race_equity: bool = setting(
-        False,
+        True,
         help="The viewer's leg equity counts its race cards at the race odds too "
         "(camelup_env.batch.afterstate_features). Needs leg_equity.",
     )
     equity_weight: float = setting(
-        0.0,
+        3.0,
         help="Start the scores' skip past the layers at this weight times each seat's leg "
         "equity (tens of coins), the last layer zero, so the first games are played as the "
         "equity win model would (agents.afterstate_network); learned from there. 0: no skip. "
         "Needs leg_equity.",
     )
-    race_samples: int = setting(64, help="Rollouts behind the observation's race odds.")
+    race_samples: int = setting(
+        1000,
+        help="Rollouts behind the race odds (the race equity's, and the observation's with "
+        "odds_features): at 64 the noisy odds made the best-looking race bet look better than "
+        "it is, and the equity skip bet on the race half again as often as greedy.",
+    )
     opponent_mix: dict[str, float] = setting(
         default_factory=lambda: {"self": 1.0},
         help="Draw weights of each seat's player per game: 'self' (the value's own choice) or "
