@@ -6,10 +6,12 @@ Three figures, measured in one run on the same machine:
 * **rows/s (features and values)**: positions of ``--games`` random classic games side by
   side; each round lists every legal action's outcomes with their chances
   (:func:`camelup_env.batch.afterstates.afterstates`), observes each outcome row from the
-  mover's seat (the inputs the learner reads by default: the raw ``camelup_v1`` observation
-  and each seat's leg equity at the exact leg odds) and scores it with a
-  value network of the learner's default shape (numpy, one BLAS thread as bots run), then
-  takes the expectation; outcome rows per second, the best of ``--rounds`` rounds;
+  mover's seat (the inputs the learner reads by default: the raw ``camelup_v1`` observation,
+  each seat's leg equity at the exact leg odds and its race cards at the race odds) and scores
+  it with a value network of the learner's default shape and skip (numpy, one BLAS thread as
+  bots run), then takes the expectation; outcome rows per second, the best of ``--rounds``
+  rounds (the race odds of a position are remembered between rounds, as they are between a
+  game's bets);
 * **the baseline**: the batch core's uniformly random actions per second on the same games
   (``random_actions`` and ``step_unchecked``), the same rounds: the ratio says what the
   value of every outcome costs against playing the game at all;
@@ -47,8 +49,6 @@ from camelup_env.batch.afterstate_features import AfterstateFeatures  # noqa: E4
 from camelup_env.batch.afterstates import afterstates  # noqa: E402
 from training.afterstate.trainer import AfterstateConfig, train  # noqa: E402
 
-RAW = {"odds_features": False, "race_samples": 64, "action_values": False}
-
 
 def positions(rules: RuleSet, n: int, seed: int) -> BatchGames:
     """``n`` running games, each played at random for its own number of steps."""
@@ -62,15 +62,26 @@ def positions(rules: RuleSet, n: int, seed: int) -> BatchGames:
     return games.take(np.flatnonzero(~games.game_over))
 
 
-def network(width: int, players: int, hidden: list[int]) -> AfterstateNetwork:
+def network(width: int, players: int, cfg: AfterstateConfig) -> AfterstateNetwork:
+    """A network of the learner's default shape, inputs and skip (random weights)."""
     rng = np.random.default_rng(0)
-    sizes = [width, *hidden, players]
+    sizes = [width, *cfg.hidden, players]
     layers = tuple(
         (rng.normal(0, 0.05, (a, b)).astype(np.float32), np.zeros(b, np.float32))
         for a, b in itertools.pairwise(sizes)
     )
     mean, scale = np.zeros(width, np.float32), np.ones(width, np.float32)
-    return AfterstateNetwork("classic", players, RAW, mean, scale, layers)
+    return AfterstateNetwork(
+        "classic",
+        players,
+        cfg.observer,
+        mean,
+        scale,
+        layers,
+        cfg.leg_equity,
+        cfg.race_equity,
+        cfg.equity_weight,
+    )
 
 
 def value_rows(games: BatchGames, features: AfterstateFeatures, net: AfterstateNetwork) -> int:
@@ -120,8 +131,9 @@ def main() -> None:
     args = parser.parse_args()
     rules = RuleSet("classic", num_players=4)
     games = positions(rules, args.games, seed=0)
-    features = AfterstateFeatures(rules, RAW, leg_equity=AfterstateConfig().leg_equity)
-    net = network(features.size, rules.num_players, AfterstateConfig().hidden)
+    cfg = AfterstateConfig()
+    features = AfterstateFeatures(rules, cfg.observer, cfg.leg_equity, cfg.race_equity)
+    net = network(features.size, rules.num_players, cfg)
     value_rows(games, features, net)  # compiled before timing
     rows = best_rate([lambda: value_rows(games, features, net)], args.rounds)
     board = games.copy()

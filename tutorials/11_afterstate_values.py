@@ -15,7 +15,7 @@ from camelup_env.batch import BatchGames
 from camelup_env.batch.afterstates import afterstates
 
 QUICK = os.environ.get("CAMELUP_TUTORIAL_QUICK") == "1"
-TRAIN_GAMES = 40 if QUICK else 6_000  # self-play games (two players)
+TRAIN_GAMES = 40 if QUICK else 3_000  # self-play games (two players)
 EVAL_GAMES = 20 if QUICK else 400  # evaluation games against greedy (seat-rotated, paired)
 
 rules = RuleSet("classic", num_players=2)
@@ -44,9 +44,13 @@ print(after.expect(held)[0, :8, 0])
 #
 # The learner plays itself on the batch core: every seat takes the move whose outcomes its
 # network values most, and each position after a move learns what the next mover's choice is
-# worth (TD(0) over the exact expectation of the dice). Its inputs are the seat's own
-# observation and each seat's leg equity at the exact leg odds. A third of the seats are the
-# distilled `greedy`, so the value also meets a player that does not think like it.
+# worth to it (TD(0) over the exact expectation of the dice). Its inputs are the seat's own
+# observation and each seat's equity: its coins and what its bets are expected to pay, at the
+# exact leg odds and the race odds. The network does not start blank: each seat's score starts
+# as its equity times a weight (the *equity skip*, 2.0 for two players), so the first games are
+# already played as a coin counter would, and the layers learn what the equity misses. A third
+# of the seats are the distilled `greedy`, so the value also meets a player that does not think
+# like it.
 
 # %%
 from training.afterstate.trainer import AfterstateConfig, train
@@ -60,7 +64,7 @@ config = AfterstateConfig(
     games=32 if QUICK else 128,
     hidden=[128, 128],
     max_turns=150,
-    learning_rate=1e-3,
+    equity_weight=2.0,
     opponent_mix={"self": 0.7, "ppo:greedy_classic2": 0.3},
     snapshot_every=10**9,
     checkpoint_every=1_000,
@@ -74,24 +78,31 @@ value_file = train(config)
 # %% [markdown]
 # ## Against greedy
 #
-# The learned file plays as the agent `afterstate:PATH`. Seat-rotated games on paired seeds
-# (each seed played from both seats, so both see the same dice): a share above 0.5 beats greedy.
+# The learned file plays as the agent `afterstate:PATH`; so does the run's first snapshot, the
+# equity skip before any learning (`snapshots/value_0.npz`). Seat-rotated games on paired seeds
+# (each seed played from both seats, so both see the same dice): a share above 0.5 beats
+# greedy, and the two files' difference is what the learning added.
 
 # %%
+from pathlib import Path
+
 import agents
 from camelup_env.match import observe, run_game
 from tournament.ratings import mean_ci
 
-learned, greedy = agents.make(f"afterstate:{value_file}"), agents.make("greedy")
-shares, seeds = [], []
-for game in range(EVAL_GAMES):
-    seed, seat = 900_000 + game // 2, game % 2
-    learned.reset(seed)
-    seats = [learned, greedy] if seat == 0 else [greedy, learned]
-    result, _ = run_game(
-        rules, seed, lambda s, _, seats=seats: seats[s.current](observe(s, s.current), s)
-    )
-    shares.append(1 / len(result.winners) if seat in result.winners else 0.0)
-    seeds.append(seed)
-mean, half = mean_ci(shares, seeds)
-print(f"the learned value against greedy, {EVAL_GAMES} games: {mean:.3f} ± {half:.3f}")
+greedy = agents.make("greedy")
+files = {"start": Path(config.out_dir) / "snapshots" / "value_0.npz", "learned": value_file}
+for label, path in files.items():
+    player = agents.make(f"afterstate:{path}")
+    shares, seeds = [], []
+    for game in range(EVAL_GAMES):
+        seed, seat = 900_000 + game // 2, game % 2
+        player.reset(seed)
+        seats = [player, greedy] if seat == 0 else [greedy, player]
+        result, _ = run_game(
+            rules, seed, lambda s, _, seats=seats: seats[s.current](observe(s, s.current), s)
+        )
+        shares.append(1 / len(result.winners) if seat in result.winners else 0.0)
+        seeds.append(seed)
+    mean, half = mean_ci(shares, seeds)
+    print(f"{label} against greedy, {EVAL_GAMES} games: {mean:.3f} ± {half:.3f}")
