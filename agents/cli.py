@@ -45,7 +45,9 @@ def shipped_models() -> list[tuple[str, str]]:
         except ValueError as exc:
             rows.append((spec, f"(unreadable: {exc})"))
             continue
-        what = "a learned afterstate value (every seat's chance to win)"
+        games = value.training.get("games", 0)
+        start = "the equity skip" if value.equity_weight else "scratch"
+        what = f"an afterstate value, {games:,} games of self-play from {start}"
         rows.append((spec, f"{what}: {value.preset}, {value.players} players"))
     return rows
 

@@ -139,6 +139,35 @@ def test_agents_lists_the_shipped_models(tmp_path: Path, capsys, monkeypatch) ->
     line = next(x for x in out.splitlines() if x.startswith("ppo:cup4 "))
     assert line.endswith("a trained policy: cup, 4 players")
     assert "ppo:classic4 " in out and "a network copying expert: classic, 4 players" in out
+    for name, game in [
+        ("afterstate_classic2", "classic, 2 players"),
+        ("afterstate_classic4", "classic, 4 players"),
+        ("afterstate_second4", "second_edition, 4 players"),
+    ]:
+        line = next(x for x in out.splitlines() if x.startswith(f"afterstate:{name} "))
+        assert "games of self-play from the equity skip" in line and line.endswith(game)
+
+
+def test_a_shipped_afterstate_value_plays_by_name_from_any_folder(tmp_path: Path, monkeypatch):
+    """``afterstate:afterstate_classic4`` is the package's file, whatever the folder; a bare
+    word that is no shipped name stays a path, refused in one line."""
+    import agents
+    from agents import shipped
+    from camelup_env import RuleSet, legal_action_indices
+    from camelup_env.game.setup import new_game
+    from camelup_env.observation import public_view
+
+    monkeypatch.chdir(tmp_path)
+    assert shipped.value_names() == [
+        "afterstate_classic2",
+        "afterstate_classic4",
+        "afterstate_second4",
+    ]
+    agent = agents.make("afterstate:afterstate_classic4")
+    state = new_game(RuleSet("classic", num_players=4), seed=3)
+    assert agent(None, public_view(state, state.current)) in legal_action_indices(state)
+    with pytest.raises(ValueError, match="afterstate_classic9"):
+        agents.make("afterstate:afterstate_classic9")
 
 
 def _one_line_error(code: int, err: str) -> str:
