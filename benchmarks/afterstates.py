@@ -24,6 +24,10 @@ Last line: ``afterstates: N rows/s (features and values) = X of the batch core's
 actions/s; self-play G games/h (classic 4p)``.
 
     OMP_NUM_THREADS=1 python benchmarks/afterstates.py
+
+``--move-times`` measures instead what a move of the shipped ``afterstate:afterstate_classic4``
+costs at 1 and 2 plies (seat 0 of ``--move-games`` classic 4-player games against random
+seats, the first game a warm-up), against the limits 50 ms and 1 s.
 """
 
 from __future__ import annotations
@@ -122,13 +126,50 @@ def self_play_rate(games: int, threads: int) -> float:
     return progress["games"] / progress["seconds"] * 3600
 
 
+def move_times(games: int) -> None:
+    """Median and 90th percentile of the shipped classic 4-player value's moves, per ply."""
+    import agents
+    from camelup_env import legal_action_indices
+    from camelup_env.game.engine import apply_action
+    from camelup_env.game.setup import new_game
+    from camelup_env.observation import public_view
+
+    rules = RuleSet("classic", num_players=4)
+    for plies, limit in ((1, 0.05), (2, 1.0)):
+        agent = agents.make("afterstate:afterstate_classic4", plies=plies)
+        rng = np.random.default_rng(0)
+        times: list[float] = []
+        for game in range(games):
+            state = new_game(rules, seed=50 + game)
+            agent.reset(game)
+            while not state.game_over:
+                if state.current == 0:
+                    start = time.perf_counter()
+                    action = agent(None, public_view(state, 0))  # type: ignore[arg-type]
+                    if game > 0:
+                        times.append(time.perf_counter() - start)
+                else:
+                    action = int(rng.choice(legal_action_indices(state)))
+                state, _ = apply_action(state, action, rng)
+        median, p90 = np.median(times), np.percentile(times, 90)
+        print(
+            f"{plies}-ply move: median {median * 1000:.0f} ms, p90 {p90 * 1000:.0f} ms "
+            f"({len(times)} moves) = {median / limit:.2f} of the {limit * 1000:.0f} ms limit"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=256)
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--self-play-games", type=int, default=2000)
     parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--move-times", action="store_true")
+    parser.add_argument("--move-games", type=int, default=4)
     args = parser.parse_args()
+    if args.move_times:
+        move_times(args.move_games)
+        return
     rules = RuleSet("classic", num_players=4)
     games = positions(rules, args.games, seed=0)
     cfg = AfterstateConfig()
