@@ -179,3 +179,32 @@ def test_a_rows_target_is_judged_by_its_own_seat(tmp_path: Path) -> None:
     _, theirs = play.values(after, np.arange(len(after)), movers)
     q_mover = after.expect(relative_to_seats(theirs, movers))
     assert not np.allclose(got, q_mover[waiting, actions[waiting]])  # the views differ
+
+
+def test_a_stalled_game_is_no_outcome(tmp_path: Path) -> None:
+    """A game stopped at max_turns teaches no win: its last row leaves, and the rows before it
+    learn (at lambda 1) that last position's own value, never the coins' win shares."""
+    import torch
+
+    from training.afterstate.trainer import SelfPlay, Value, value_network
+
+    cfg = tiny(tmp_path, max_turns=4, td_lambda=1.0, num_players=2, opponent_mix={"self": 1.0})
+    features = AfterstateFeatures(RuleSet("classic", num_players=2), cfg.observer, True, True)
+    low, high = features.bounds()
+    torch.manual_seed(1)
+    layers = value_network(features.size, [8], 2)
+    net = Value(layers, (low + high) / 2, (high - low) / 2 + 1e-6, 2, 0.0)
+    with torch.no_grad():
+        layers[-1].weight.normal_(0, 0.3)
+    play = SelfPlay(cfg, net, first_seed=5)
+    x = y = np.zeros((0, 2))
+    for _ in range(4):
+        x, y, ended = play.step()
+    assert play.truncated == 8 and ended == 0  # every game stopped at its 4th action
+    assert len(x) == 3 * 8  # three rows a game: the fourth, the last, left
+    for game in range(8):
+        rows = y[3 * game : 3 * game + 3]
+        # one vector in seat order, seen from seats 0, 1, 0 in turn (lambda 1: the same return)
+        np.testing.assert_allclose(rows[0], rows[2], atol=1e-6)
+        np.testing.assert_allclose(rows[1], rows[0][::-1], atol=1e-6)
+        assert 0.0 < rows[0][0] < 1.0  # a value, not a coins' win share

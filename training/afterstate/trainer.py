@@ -142,8 +142,9 @@ class AfterstateConfig:
     )
     max_turns: int = setting(
         300,
-        help="Actions after which a game stops, its last position scored by the coins as they "
-        "stand (a value that has not learned yet can move its tile for ever).",
+        help="Actions after which a game stops (a value can move its tile for ever): its last "
+        "position is worth its own value, not an outcome (scored by the coins, a leader "
+        "learned to stall).",
     )
     init_from: str | None = setting(
         None,
@@ -377,16 +378,18 @@ class SelfPlay:
         self.truncated += int(stalled.sum())
         self.has_pending[:] = ~ended & ~stalled
         done = np.flatnonzero(ended | stalled)
-        # An ended game's rows learn the win shares; a stalled one's its coins as they stand
-        # (stalling wins nothing the coins do not), its last row among them.
+        # An ended game's rows learn the win shares. A stalled game did not end: what follows
+        # its last position is that position's own value (a time limit is no outcome), so its
+        # last row teaches nothing and leaves; scored by its coins, a leader learned to stall.
         final = win_shares(games.state.coins[done])
+        own = relative_to_seats(values[realised[done]], movers[done])
         rows, targets = [], []
-        for i, last in zip(done.tolist(), final, strict=True):
-            if stalled[i]:
-                self.episodes[i].append((self.pending[i].copy(), int(movers[i]), last))
-            x, y = self._returns(self.episodes[i], last)
-            rows.append(x)
-            targets.append(y)
+        for k, i in enumerate(done.tolist()):
+            last = own[k] if stalled[i] else final[k]
+            if self.episodes[i]:
+                x, y = self._returns(self.episodes[i], last)
+                rows.append(x)
+                targets.append(y)
             self.episodes[i] = []
         if done.size:
             seeds = np.arange(self.next_seed, self.next_seed + done.size)
