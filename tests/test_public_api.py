@@ -58,8 +58,11 @@ def test_the_listed_environment_ids_are_the_registered_ones() -> None:
 def test_the_listed_agent_specs_are_the_registered_and_shipped_ones() -> None:
     scripted, trained, prefixes = (specs for _, specs in _rows("Agent specs"))
     assert scripted == agents.names()
-    assert trained == [f"ppo:{name}" for name in shipped.names()]
-    assert all(shipped.model_path(spec[4:]).is_file() for spec in trained)
+    policies = [f"ppo:{name}" for name in shipped.names()]
+    values = [f"afterstate:{name}" for name in shipped.value_names()]
+    assert trained == policies + values
+    assert all(shipped.model_path(spec[4:]).is_file() for spec in policies)
+    assert all(shipped.value_path(spec.partition(":")[2]).is_file() for spec in values)
     registered = [name for name, _ in agents.describe_agents() if name.endswith(":...")]
     assert [f"{prefix}..." for prefix in prefixes] == registered
 
