@@ -82,7 +82,7 @@ def _batch_core(rules: RuleSet, threads: int) -> None:
     after = afterstates(games)
     running = np.flatnonzero(~after.ended)
     plain = {"odds_features": False, "action_values": False}
-    AfterstateFeatures(rules, plain, leg_equity=True).rows(after, running, 0)
+    AfterstateFeatures(rules, plain, leg_equity=True, race_equity=True).rows(after, running, 0)
     copies = BatchGames.from_states(games.to_states(), seed=3)
     copies.threads = threads
 
