@@ -15,7 +15,7 @@ from camelup_env.batch import BatchGames
 from camelup_env.batch.afterstates import afterstates
 
 QUICK = os.environ.get("CAMELUP_TUTORIAL_QUICK") == "1"
-TRAIN_GAMES = 40 if QUICK else 3_000  # self-play games (two players)
+TRAIN_GAMES = 40 if QUICK else 2_000  # self-play games (two players)
 EVAL_GAMES = 20 if QUICK else 400  # evaluation games against greedy (seat-rotated, paired)
 
 rules = RuleSet("classic", num_players=2)
@@ -61,9 +61,8 @@ config = AfterstateConfig(
     preset="classic",
     num_players=2,
     total_games=TRAIN_GAMES,
-    games=32 if QUICK else 128,
-    hidden=[128, 128],
-    max_turns=150,
+    games=32 if QUICK else 256,
+    hidden=[32] if QUICK else [256, 256],
     equity_weight=2.0,
     opponent_mix={"self": 0.7, "ppo:greedy_classic2": 0.3},
     snapshot_every=10**9,
