@@ -172,13 +172,14 @@ def test_another_seats_hidden_card_changes_nothing_the_player_reads(preset: str)
     s = position_with_hidden_cards(rules)
     t = swapped_card(s)
     assert s != t and public_view(s, s.current) == public_view(t, s.current)
-    features = AfterstateFeatures(rules, RAW, leg_equity=True)
-    rows = []
-    for truth in (s, t):  # the value's inputs: every outcome row, from the seat that chose
-        after = afterstates(BatchGames.from_states([truth]))
-        running = np.flatnonzero(~after.ended)
-        rows.append(features.rows(after, running, s.current))
-    np.testing.assert_array_equal(*rows)
+    for race_equity in (False, True):  # another seat's card counts by its expectation only
+        features = AfterstateFeatures(rules, RAW, leg_equity=True, race_equity=race_equity)
+        rows = []
+        for truth in (s, t):  # the value's inputs: every outcome row, from the seat that chose
+            after = afterstates(BatchGames.from_states([truth]))
+            running = np.flatnonzero(~after.ended)
+            rows.append(features.rows(after, running, s.current))
+        np.testing.assert_array_equal(*rows)
     network = random_network(rules) if preset == "classic" else None
     if network is None:
         return
