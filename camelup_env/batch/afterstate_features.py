@@ -57,9 +57,16 @@ class AfterstateFeatures:
         self.batch_observer = BatchObserver(rules, **observer)
         self.leg_equity = leg_equity
         self.race_equity = race_equity
-        # the race odds alone, in the observation's shared estimate (the greedy bot's)
-        self._race_observer = BatchObserver(
-            rules, odds_features=True, race_samples=observer.get("race_samples"), action_values=True
+        # the race equity's race odds, in the observation's shared estimate (the greedy bot's)
+        self._race_observer = (
+            BatchObserver(
+                rules,
+                odds_features=True,
+                race_samples=observer.get("race_samples"),
+                action_values=True,
+            )
+            if race_equity
+            else None
         )
         t = _tables_of(rules)
         self._tables = (t.face_camel, t.face_value, t.face_weight, t.n_faces)
@@ -134,8 +141,10 @@ class AfterstateFeatures:
         odds before, so one estimate per source serves every outcome row of it."""
         sources, games = after.source, after.games
         running = _running(sources, after.game[idx])
-        odds = self._race_observer.observe(sources, 0, running)
-        layout = self._race_observer.layout
+        race_observer = self._race_observer
+        assert race_observer is not None  # built with race_equity
+        odds = race_observer.observe(sources, 0, running)
+        layout = race_observer.layout
         n_racing = self.rules.n_racing
         race = np.zeros((running.size, 2, n_racing))
         for pile, name in enumerate(("race_winner_prob", "race_loser_prob")):
