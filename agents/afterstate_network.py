@@ -8,8 +8,9 @@ observation's relative order (slot 0 the viewer, then the others in turn order);
 the slots gives the chances. One network serves every seat, as the observation is relative.
 
 With ``leg_equity`` the inputs also hold each seat's leg equity
-(:mod:`camelup_env.batch.afterstate_features`; with ``race_equity`` the viewer's counts its race
-cards too), and a non-zero ``equity_weight`` adds that
+(:mod:`camelup_env.batch.afterstate_features`; with ``race_equity`` each seat's counts its race
+cards too, another seat's hidden ones by their expectation), and a non-zero ``equity_weight``
+adds that
 equity, times the weight, straight to each seat's score: a skip past the layers, so that a
 network whose last layer is still zero already ranks moves as the equity win model
 (:mod:`camelup_env.odds.win`) does - a coin more is a better chance - and the layers learn
@@ -51,7 +52,7 @@ class AfterstateNetwork:
     #: whether each seat's leg equity follows the observation in the inputs
     #: (:class:`camelup_env.batch.afterstate_features.AfterstateFeatures`)
     leg_equity: bool = False
-    #: whether the viewer's leg equity counts its race cards at the race odds too
+    #: whether each seat's equity counts its race cards at the race odds too
     race_equity: bool = False
     #: each score's skip: this weight times the seat's leg-equity input (tens of coins off
     #: the seats' mean); 0 without one

@@ -119,7 +119,8 @@ class AfterstateConfig:
     )
     race_equity: bool = setting(
         True,
-        help="The viewer's leg equity counts its race cards at the race odds too "
+        help="Each seat's equity counts its race cards at the race odds too, another seat's "
+        "hidden ones by their expectation over the camels "
         "(camelup_env.batch.afterstate_features). Needs leg_equity.",
     )
     equity_weight: float = setting(
