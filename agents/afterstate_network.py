@@ -10,8 +10,8 @@ the slots gives the chances. One network serves every seat, as the observation i
 With ``leg_equity`` the inputs also hold each seat's leg equity
 (:mod:`camelup_env.batch.afterstate_features`; with ``race_equity`` each seat's counts its race
 cards too, another seat's hidden ones by their expectation), and a non-zero ``equity_weight``
-adds that
-equity, times the weight, straight to each seat's score: a skip past the layers, so that a
+adds that equity, times the weight, straight to each seat's score: a skip past the layers, so
+that a
 network whose last layer is still zero already ranks moves as the equity win model
 (:mod:`camelup_env.odds.win`) does - a coin more is a better chance - and the layers learn
 only what the next seats will take of it. It is learned by :mod:`training.afterstate`
