@@ -208,3 +208,42 @@ def test_a_stalled_game_is_no_outcome(tmp_path: Path) -> None:
         np.testing.assert_allclose(rows[0], rows[2], atol=1e-6)
         np.testing.assert_allclose(rows[1], rows[0][::-1], atol=1e-6)
         assert 0.0 < rows[0][0] < 1.0  # a value, not a coins' win share
+
+
+def test_rounds_of_passes_are_scored_a_draw(tmp_path: Path, monkeypatch) -> None:
+    """A game whose last ``draw_after_rounds`` rounds were tile moves only ends as a draw: the
+    position the last pass left learns equal shares, and the game is dealt anew; a game whose
+    move was anything else plays on."""
+    from training.afterstate import trainer
+
+    cfg = tiny(tmp_path, epsilon=1.0, opponent_mix={"self": 1.0}, draw_after_rounds=1)
+    features = AfterstateFeatures(RuleSet("classic", num_players=4), cfg.observer, True, True)
+    low, high = features.bounds()
+    layers = trainer.value_network(features.size, [8], 4)
+    net = trainer.Value(layers, (low + high) / 2, (high - low) / 2 + 1e-6, 4, 0.0)
+    play = trainer.SelfPlay(cfg, net, first_seed=3)
+    for _ in range(3):  # a few moves in, so every game has rows
+        play.step()
+    chosen: dict[str, np.ndarray] = {}
+
+    def spy(after, actions, rng):  # records the moves; the draw is the real one
+        chosen["actions"] = actions.copy()
+        return draw_outcomes(after, actions, rng)
+
+    monkeypatch.setattr(trainer, "draw_outcomes", spy)
+    turns = play.games.state.turns.copy()
+    play.passes[:] = 3  # each game's last three moves were tile moves
+    x, y, ended = play.step()
+    tile = play.is_tile[chosen["actions"]]
+    assert 0 < tile.sum() < 8  # both kinds happened (random moves, seed 3)
+    assert play.drawn == ended == int(tile.sum())
+    assert (play.games.state.turns[tile] == 0).all()  # dealt anew
+    assert (play.games.state.turns[~tile] == turns[~tile] + 1).all()
+    assert (play.passes[~tile] == 0).all()
+    assert np.isclose(y, 0.25).all(axis=1).sum() == tile.sum()  # one scored position a game
+    assert len(x) == 4 * tile.sum()  # its three rows before and the scored one
+
+
+def test_draw_after_rounds_refuses_a_negative(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="draw_after_rounds must be >= 0"):
+        tiny(tmp_path, draw_after_rounds=-1).check()
