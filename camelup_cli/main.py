@@ -27,6 +27,7 @@ SUBCOMMANDS: dict[str, str] = {
     "train": "training.policy.sb3_trainer",
     "distill": "training.policy.distill",
     "iterate": "training.policy.expert_iteration",
+    "curve": "training.afterstate.curve",
     "evaluate": "tournament.evaluate",
     "compare": "tournament.compare",
     "agents": "agents.cli",
