@@ -11,10 +11,9 @@ With ``leg_equity`` the inputs also hold each seat's leg equity
 (:mod:`camelup_env.batch.afterstate_features`; with ``race_equity`` each seat's counts its race
 cards too, another seat's hidden ones by their expectation), and a non-zero ``equity_weight``
 adds that equity, times the weight, straight to each seat's score: a skip past the layers, so
-that a
-network whose last layer is still zero already ranks moves as the equity win model
-(:mod:`camelup_env.odds.win`) does - a coin more is a better chance - and the layers learn
-only what the next seats will take of it. It is learned by :mod:`training.afterstate`
+that a network whose last layer is still zero already ranks moves as the equity win model
+(:mod:`camelup_env.odds.win`) does - a coin more is a better chance - and the layers learn only
+what the next seats will take of it. It is learned by :mod:`training.afterstate`
 (self-play on the batch core with exact-expectation targets) and stored with
 :mod:`camelup_env.odds.network_file` (plain arrays and a JSON header, nothing that runs);
 its header says which rule set and player count it reads, with which observer settings

@@ -114,7 +114,7 @@ class AfterstateFeatures:
             leg,
             arrivals,
         )
-        odds_of = np.where(roll, -1, _slots(len(sources), shared)[game])
+        odds_of = np.where(roll, -1, slots(len(sources), shared)[game])
         equity = np.zeros((idx.size, n))
         ak.leg_equities.run(
             games.threads,
@@ -159,7 +159,7 @@ class AfterstateFeatures:
             games.params,
             idx[live],
             seats[live],
-            _slots(len(sources), running)[after.game[idx[live]]],
+            slots(len(sources), running)[after.game[idx[live]]],
             race,
             found,
         )
@@ -173,7 +173,7 @@ def _running(sources: BatchGames, games: np.ndarray) -> np.ndarray:
     return distinct[sources.state.game_over[distinct] == 0]
 
 
-def _slots(n: int, games: np.ndarray) -> np.ndarray:
+def slots(n: int, games: np.ndarray) -> np.ndarray:
     """``(n,)``: each game's place in ``games``, -1 for the others."""
     slot = np.full(n, -1, np.int64)
     slot[games] = np.arange(games.size)

@@ -56,9 +56,14 @@ def save_network(
     }
     for i, (w, b) in enumerate(layers):
         arrays[f"w{i}"], arrays[f"b{i}"] = np.asarray(w, np.float32), np.asarray(b, np.float32)
+    path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "wb") as f:
+    # Whole or not at all: a reader beside the writer (a curve beside its training run) never
+    # opens half a file.
+    tmp = path.with_name(path.name + ".tmp")
+    with open(tmp, "wb") as f:
         np.savez_compressed(f, **arrays)  # type: ignore[arg-type]
+    tmp.replace(path)
 
 
 def read_network(

@@ -66,7 +66,7 @@ from agents.afterstate_network import (
 from agents.batch_player import BatchPlayer, batch_capable
 from camelup_config import ConfigError, setting
 from camelup_env.batch import BatchGames
-from camelup_env.batch.afterstate_features import AfterstateFeatures
+from camelup_env.batch.afterstate_features import AfterstateFeatures, slots
 from camelup_env.batch.afterstates import Afterstates, afterstates
 from camelup_env.game.actions import PlaceTile, action_table
 from camelup_env.game.rewards import win_shares
@@ -347,8 +347,7 @@ class SelfPlay:
         before) rather than by the mover: a target read through another seat's eyes would
         teach a seat that what only it knows (its race cards' colours) is worth what the
         others can guess of it."""
-        slot = np.full(len(after.legal), -1, np.int64)
-        slot[games] = np.arange(games.size)
+        slot = slots(len(after.legal), games)
         idx = np.flatnonzero((slot[after.game] >= 0) & (after.action == actions[after.game]))
         judge = self.pending_viewer[after.game[idx]]
         _, values = self.values(after, idx, judge)
