@@ -8,6 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import torch
 
 import agents
 from agents.afterstate_network import load_afterstate_network
@@ -210,40 +211,48 @@ def test_a_stalled_game_is_no_outcome(tmp_path: Path) -> None:
         assert 0.0 < rows[0][0] < 1.0  # a value, not a coins' win share
 
 
-def test_rounds_of_passes_are_scored_a_draw(tmp_path: Path, monkeypatch) -> None:
-    """A game whose last ``draw_after_rounds`` rounds were tile moves only ends as a draw: the
-    position the last pass left learns equal shares, and the game is dealt anew; a game whose
-    move was anything else plays on."""
+@pytest.mark.parametrize("epsilon", [0.0, 1.0])
+def test_after_a_round_of_passes_a_seat_must_roll_or_bet(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, epsilon: float
+) -> None:
+    """``pass_rounds``' house rule: a seat after a round of tile moves only plays the best of
+    its other moves by the value (or, epsilon, one of them at random); a seat after fewer
+    passes chooses among all; a roll or a bet ends the count."""
     from training.afterstate import trainer
 
-    cfg = tiny(tmp_path, epsilon=1.0, opponent_mix={"self": 1.0}, draw_after_rounds=1)
+    cfg = tiny(tmp_path, epsilon=epsilon, opponent_mix={"self": 1.0}, pass_rounds=1, games=64)
     features = AfterstateFeatures(RuleSet("classic", num_players=4), cfg.observer, True, True)
     low, high = features.bounds()
     layers = trainer.value_network(features.size, [8], 4)
     net = trainer.Value(layers, (low + high) / 2, (high - low) / 2 + 1e-6, 4, 0.0)
+    with torch.no_grad():
+        layers[-1].weight.normal_(0, 1.0)
     play = trainer.SelfPlay(cfg, net, first_seed=3)
-    for _ in range(3):  # a few moves in, so every game has rows
-        play.step()
-    chosen: dict[str, np.ndarray] = {}
+    chosen: list[np.ndarray] = []
 
     def spy(after, actions, rng):  # records the moves; the draw is the real one
-        chosen["actions"] = actions.copy()
+        chosen.append(actions.copy())
         return draw_outcomes(after, actions, rng)
 
     monkeypatch.setattr(trainer, "draw_outcomes", spy)
-    turns = play.games.state.turns.copy()
-    play.passes[:] = 3  # each game's last three moves were tile moves
-    x, y, ended = play.step()
-    tile = play.is_tile[chosen["actions"]]
-    assert 0 < tile.sum() < 8  # both kinds happened (random moves, seed 3)
-    assert play.drawn == ended == int(tile.sum())
-    assert (play.games.state.turns[tile] == 0).all()  # dealt anew
-    assert (play.games.state.turns[~tile] == turns[~tile] + 1).all()
-    assert (play.passes[~tile] == 0).all()
-    assert np.isclose(y, 0.25).all(axis=1).sum() == tile.sum()  # one scored position a game
-    assert len(x) == 4 * tile.sum()  # its three rows before and the scored one
+    after = afterstates(play.games)
+    movers = play.games.current_player.astype(np.int64)
+    _, values = play.values(after, np.arange(len(after)), movers[after.game])
+    q = after.expect(values)[:, :, 0]
+    play.passes[:32] = 4  # half the games: a round of passes behind them
+    play.step()
+    tile = play.is_tile[chosen[-1]]
+    assert not tile[:32].any() and play.forced == 32
+    assert (play.passes[:32] == 0).all() and (play.passes[32:][tile[32:]] == 1).all()
+    if epsilon == 0.0:
+        np.testing.assert_array_equal(chosen[-1][32:], np.argmax(q[32:], axis=1))
+        assert play.is_tile[np.argmax(q[:32], axis=1)].any()  # some would have passed
+        q[:, play.is_tile] = -np.inf
+        np.testing.assert_array_equal(chosen[-1][:32], np.argmax(q[:32], axis=1))
+    else:
+        assert tile[32:].any()  # at random, the unforced seats do pass
 
 
-def test_draw_after_rounds_refuses_a_negative(tmp_path: Path) -> None:
-    with pytest.raises(ConfigError, match="draw_after_rounds must be >= 0"):
-        tiny(tmp_path, draw_after_rounds=-1).check()
+def test_pass_rounds_refuses_a_negative(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="pass_rounds must be >= 0"):
+        tiny(tmp_path, pass_rounds=-1).check()

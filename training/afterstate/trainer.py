@@ -148,13 +148,12 @@ class AfterstateConfig:
         "position is worth its own value, not an outcome (scored by the coins, a leader "
         "learned to stall).",
     )
-    draw_after_rounds: int = setting(
-        2,
+    pass_rounds: int = setting(
+        1,
         help="Rounds in which every move was a tile's (no die, no bet) after which a self-play "
-        "game is scored a draw, every seat an equal share - a training ruling, as chess's "
-        "repetition, not a rule of the game: moving one's tile is a pass, and unscored, four "
-        "seats that each preferred the others to roll learned to pass for ever (attempt 11). "
-        "0: off.",
+        "seat must do something else - a training house rule, not the game's: moving one's "
+        "tile is a pass, and four seats that each preferred the others to roll learned to "
+        "pass for ever, unscored (attempt 11) or scored a draw (attempt 12). 0: off.",
     )
     init_from: str | None = setting(
         None,
@@ -173,8 +172,8 @@ class AfterstateConfig:
         for name in ("total_games", "games", "batch_size", "updates", "replay_size", "max_turns"):
             if getattr(self, name) < 1:
                 raise ConfigError(f"{name} must be >= 1, got {getattr(self, name)}")
-        if self.draw_after_rounds < 0:
-            raise ConfigError(f"draw_after_rounds must be >= 0, got {self.draw_after_rounds}")
+        if self.pass_rounds < 0:
+            raise ConfigError(f"pass_rounds must be >= 0, got {self.pass_rounds}")
         if not 0.0 <= self.epsilon <= 1.0:
             raise ConfigError(f"epsilon must be in [0, 1], got {self.epsilon}")
         if not 0.0 <= self.td_lambda <= 1.0:
@@ -305,8 +304,8 @@ class SelfPlay:
         self.episodes: list[list[tuple[np.ndarray, int, np.ndarray]]] = [[] for _ in range(n)]
         #: games dealt anew after ``max_turns`` actions
         self.truncated = 0
-        #: games scored a draw after ``draw_after_rounds`` rounds of tile moves only
-        self.drawn = 0
+        #: moves made under :attr:`AfterstateConfig.pass_rounds`' house rule
+        self.forced = 0
         table = action_table(self.rules)
         self.is_tile = np.array([isinstance(a, PlaceTile) for a in table.actions])
         self.passes = np.zeros(n, np.int64)  # each game's tile moves in a row
@@ -361,16 +360,23 @@ class SelfPlay:
 
     def step(self) -> tuple[np.ndarray, np.ndarray, int]:
         """One decision in every game: the rows of the games it finished with their targets
-        (inputs, targets) and how many games ended, a drawn one included (a game stopped at
-        ``max_turns`` is not counted: :attr:`truncated`)."""
+        (inputs, targets) and how many games ended (a game stopped at ``max_turns`` is not
+        counted: :attr:`truncated`)."""
         games, n = self.games, self.cfg.games
         movers = games.current_player.astype(np.int64)
         after = afterstates(games)
         viewers = movers[after.game]
         obs, values = self.values(after, np.arange(len(after)), viewers)
-        q = after.expect(values)  # (N, A, players) in each mover's relative order
-        actions = np.argmax(q[:, :, 0], axis=1)
+        q = after.expect(values)[:, :, 0]  # (N, A): each action's worth to its mover
         legal = after.legal == 1
+        # After pass_rounds rounds of passes the next seat must roll or bet (where it can).
+        limit = self.cfg.pass_rounds * self.rules.num_players
+        forced = (limit > 0) & (self.passes >= limit) & (legal & ~self.is_tile).any(axis=1)
+        self.forced += int(forced.sum())
+        no_pass = forced[:, None] & self.is_tile[None, :]
+        q[no_pass] = -np.inf
+        legal[no_pass] = False
+        actions = np.argmax(q, axis=1)
         explore = self.rng.random(n) < self.cfg.epsilon
         for i in np.flatnonzero(explore):
             actions[i] = self.rng.choice(np.flatnonzero(legal[i]))
@@ -391,23 +397,15 @@ class SelfPlay:
         self.pending[:] = obs[realised]
         self.pending_viewer[:] = movers
         self.passes = np.where(self.is_tile[actions], self.passes + 1, 0)
-        rounds = self.cfg.draw_after_rounds
-        drawn = ~ended & (self.passes >= rounds * self.rules.num_players) & (rounds > 0)
-        stalled = ~ended & ~drawn & (games.state.turns >= self.cfg.max_turns)
+        stalled = ~ended & (games.state.turns >= self.cfg.max_turns)
         self.truncated += int(stalled.sum())
-        self.drawn += int(drawn.sum())
-        self.has_pending[:] = ~ended & ~stalled & ~drawn
-        done = np.flatnonzero(ended | stalled | drawn)
+        self.has_pending[:] = ~ended & ~stalled
+        done = np.flatnonzero(ended | stalled)
         self.passes[done] = 0
-        # An ended game's rows learn the win shares, a drawn one's equal shares. A stalled game
-        # did not end: what follows its last position is that position's own value (a time
-        # limit is no outcome), so its last row teaches nothing and leaves; scored by its
-        # coins, a leader learned to stall.
+        # An ended game's rows learn the win shares. A stalled game did not end: what follows
+        # its last position is that position's own value (a time limit is no outcome), so its
+        # last row teaches nothing and leaves; scored by its coins, a leader learned to stall.
         final = win_shares(games.state.coins[done])
-        final[drawn[done]] = 1.0 / self.rules.num_players
-        for k, i in enumerate(done.tolist()):
-            if drawn[i]:  # the position the last pass left is the one scored
-                self.episodes[i].append((obs[realised[i]].copy(), int(movers[i]), final[k]))
         own = relative_to_seats(values[realised[done]], movers[done])
         rows, targets = [], []
         for k, i in enumerate(done.tolist()):
@@ -426,7 +424,7 @@ class SelfPlay:
         return (
             np.concatenate(rows) if rows else np.zeros((0, width), np.float32),
             np.concatenate(targets) if targets else np.zeros((0, players), np.float32),
-            int(ended.sum()) + int(drawn.sum()),
+            int(ended.sum()),
         )
 
     def _returns(
@@ -534,8 +532,8 @@ def train(cfg: AfterstateConfig, resume: bool = False, command: str | None = Non
         progress["games"] += ended
         progress["decisions"] += cfg.games
         progress["truncated"] = progress.get("truncated", 0) + play.truncated
-        progress["drawn"] = progress.get("drawn", 0) + play.drawn
-        play.truncated = play.drawn = 0
+        progress["forced"] = progress.get("forced", 0) + play.forced
+        play.truncated = play.forced = 0
         if buffer.count >= cfg.batch_size:
             for _ in range(cfg.updates):
                 bx, by = buffer.sample(rng, cfg.batch_size)
@@ -551,7 +549,7 @@ def train(cfg: AfterstateConfig, resume: bool = False, command: str | None = Non
             print(
                 f"{progress['games']:,} games, {progress['decisions']:,} decisions, "
                 f"{rate:,.0f} games/h, {progress['truncated']:,} stopped at max_turns, "
-                f"{progress['drawn']:,} drawn by passing, "
+                f"{progress['forced']:,} moves forced after a round of passes, "
                 f"loss {mean_loss:.4f}",
                 flush=True,
             )
