@@ -50,7 +50,9 @@ print(after.expect(held)[0, :8, 0])
 # as its equity times a weight (the *equity skip*, 2.0 for two players), so the first games are
 # already played as a coin counter would, and the layers learn what the equity misses. A third
 # of the seats are the distilled `greedy`, so the value also meets a player that does not think
-# like it.
+# like it. Self-play keeps a house rule of its own: after a round in which both seats only
+# moved their desert tiles (a pass), the next must roll or bet; left alone, two values that
+# each prefer the other to roll learn to pass for ever.
 
 # %%
 from training.afterstate.trainer import AfterstateConfig, train
