@@ -223,6 +223,7 @@ def test_after_a_round_of_passes_a_seat_must_roll_or_bet(
     cfg = tiny(tmp_path, epsilon=epsilon, opponent_mix={"self": 1.0}, pass_rounds=1, games=64)
     features = AfterstateFeatures(RuleSet("classic", num_players=4), cfg.observer, True, True)
     low, high = features.bounds()
+    torch.manual_seed(2)
     layers = trainer.value_network(features.size, [8], 4)
     net = trainer.Value(layers, (low + high) / 2, (high - low) / 2 + 1e-6, 4, 0.0)
     with torch.no_grad():
@@ -251,6 +252,44 @@ def test_after_a_round_of_passes_a_seat_must_roll_or_bet(
         np.testing.assert_array_equal(chosen[-1][:32], np.argmax(q[:32], axis=1))
     else:
         assert tile[32:].any()  # at random, the unforced seats do pass
+
+
+def test_with_tile_once_a_tile_on_the_track_stays(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``tile_once``: a seat whose desert tile is on the track plays anything but a tile move
+    (at random here, where tile moves are most of the legal actions); a seat without one may
+    place it."""
+    from training.afterstate import trainer
+
+    cfg = tiny(tmp_path, epsilon=1.0, opponent_mix={"self": 1.0}, tile_once=True, games=64)
+    features = AfterstateFeatures(RuleSet("classic", num_players=4), cfg.observer, True, True)
+    low, high = features.bounds()
+    net = trainer.Value(
+        trainer.value_network(features.size, [8], 4),
+        (low + high) / 2,
+        (high - low) / 2 + 1e-6,
+        4,
+        0.0,
+    )
+    play = trainer.SelfPlay(cfg, net, first_seed=4)
+    chosen: list[np.ndarray] = []
+
+    def spy(after, actions, rng):  # records the moves; the draw is the real one
+        chosen.append(actions.copy())
+        return draw_outcomes(after, actions, rng)
+
+    monkeypatch.setattr(trainer, "draw_outcomes", spy)
+    placed_moves = free_tiles = 0
+    for _ in range(12):
+        movers = play.games.current_player.astype(np.int64)
+        placed = play.games.state.tile_space[np.arange(64), movers] > 0
+        play.step()
+        tile = play.is_tile[chosen[-1]]
+        assert not tile[placed].any()
+        placed_moves += int(placed.sum())
+        free_tiles += int(tile[~placed].sum())
+    assert placed_moves > 0 and free_tiles > 0  # both cases came up
 
 
 def test_pass_rounds_refuses_a_negative(tmp_path: Path) -> None:

@@ -155,6 +155,13 @@ class AfterstateConfig:
         "tile is a pass, and four seats that each preferred the others to roll learned to "
         "pass for ever, unscored (attempt 11) or scored a draw (attempt 12). 0: off.",
     )
+    tile_once: bool = setting(
+        False,
+        help="A second house rule of self-play, read from the board alone: a seat whose desert "
+        "tile is on the track may not move it (it places it at most once a leg), so a pass "
+        "cannot come round again. pass_rounds' count of passes is not in the value's inputs; "
+        "this rule's state is.",
+    )
     init_from: str | None = setting(
         None,
         help="An afterstate value file (value.npz) whose network this run starts from, with a "
@@ -371,8 +378,11 @@ class SelfPlay:
         legal = after.legal == 1
         # After pass_rounds rounds of passes the next seat must roll or bet (where it can).
         limit = self.cfg.pass_rounds * self.rules.num_players
-        forced = (limit > 0) & (self.passes >= limit) & (legal & ~self.is_tile).any(axis=1)
+        can_act = (legal & ~self.is_tile).any(axis=1)
+        forced = (limit > 0) & (self.passes >= limit) & can_act
         self.forced += int(forced.sum())
+        if self.cfg.tile_once:  # a tile on the track stays where it is
+            forced |= (games.state.tile_space[np.arange(n), movers] > 0) & can_act
         no_pass = forced[:, None] & self.is_tile[None, :]
         q[no_pass] = -np.inf
         legal[no_pass] = False
