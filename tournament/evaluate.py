@@ -248,7 +248,15 @@ def run(args: argparse.Namespace) -> int:
         if not opponents:
             raise TournamentError("--opponents names no agent")
         if args.out:
-            progress = EvalProgress(Path(args.out), _settings(args, rules), rules.num_players)
+            settings = progress_settings(
+                args.candidate,
+                args.candidate_kwargs or {},
+                rules,
+                args.seed,
+                luck=not args.no_luck,
+                referee=args.referee,
+            )
+            progress = EvalProgress(Path(args.out), settings, rules.num_players)
         with interrupts_stop_the_run():
             rows = [_evaluate_one(args, rules, opponent, progress) for opponent in opponents]
     except TournamentError as exc:
@@ -316,17 +324,19 @@ def _evaluate_one(
     return result
 
 
-def _settings(args: argparse.Namespace, rules: RuleSet) -> dict:
+def progress_settings(
+    candidate: str, kwargs: dict, rules: RuleSet, seed: int, luck: bool, referee: bool
+) -> dict:
     """What every game of an evaluation depends on: a resumed run must share it
-    (:mod:`tournament.eval_progress`). Not ``--games`` (game ``g`` is the same in a shorter
+    (:mod:`tournament.eval_progress`). Not the games (game ``g`` is the same in a shorter
     or a longer evaluation), the workers or the opponents (saved by opponent)."""
     return {
-        "candidate": args.candidate,
-        "candidate_kwargs": args.candidate_kwargs or {},
+        "candidate": candidate,
+        "candidate_kwargs": kwargs,
         "rules": rules.to_dict(),
-        "seed": args.seed,
-        "luck": not args.no_luck,
-        "referee": args.referee,
+        "seed": seed,
+        "luck": luck,
+        "referee": referee,
     }
 
 

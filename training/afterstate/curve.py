@@ -1,6 +1,6 @@
 """The learning curve of an afterstate run: each snapshot against opponents, luck-adjusted.
 
-``camelup curve runs/afterstate_classic4_draws --opponents champion --games 400 --seed 5800000``
+``camelup curve runs/afterstate_classic4_tile_once --opponents champion --games 400 --seed 5800000``
 
 The afterstate learner writes ``snapshots/value_<games>.npz`` every ``snapshot_every`` games
 (:mod:`training.afterstate.trainer`); this plays each one, alone against the opponent in every
@@ -36,7 +36,7 @@ from camelup_env.interrupts import interrupts_stop_the_run, stop_requested
 from tournament.config import TournamentError, check_workers
 from tournament.eval_progress import EvalProgress
 from tournament.eval_result import EvalResult
-from tournament.evaluate import evaluate, write_report
+from tournament.evaluate import evaluate, progress_settings, write_report
 from tournament.ratings import bracket
 
 CURVE = "curve.csv"
@@ -83,14 +83,7 @@ def evaluate_snapshot(
     """One snapshot against ``opponent``, resumable in ``RUN/curve/<snapshot>/``."""
     out = Path(args.run) / "curve" / path.stem
     candidate = f"afterstate:{path}"
-    settings = {
-        "candidate": candidate,
-        "candidate_kwargs": {},
-        "rules": rules.to_dict(),
-        "seed": args.seed,
-        "luck": True,
-        "referee": False,
-    }
+    settings = progress_settings(candidate, {}, rules, args.seed, luck=True, referee=False)
     progress = EvalProgress(out, settings, rules.num_players)
     try:
         result = evaluate(
