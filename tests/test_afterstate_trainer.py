@@ -19,7 +19,13 @@ from camelup_env.batch import BatchGames, random_streams
 from camelup_env.batch.afterstate_features import AfterstateFeatures
 from camelup_env.batch.afterstates import afterstates
 from camelup_env.observation import public_view
-from training.afterstate.trainer import AfterstateConfig, draw_outcomes, train
+from training.afterstate.trainer import (
+    AfterstateConfig,
+    Value,
+    draw_outcomes,
+    train,
+    value_network,
+)
 
 
 def tiny(out: Path, **changes: object) -> AfterstateConfig:
@@ -36,6 +42,21 @@ def tiny(out: Path, **changes: object) -> AfterstateConfig:
         **changes,
     }
     return AfterstateConfig(**settings)  # type: ignore[arg-type]
+
+
+def small_value(cfg: AfterstateConfig, skip: float, seed: int, spread: float | None = None):
+    """A one-layer value over ``cfg``'s inputs with the equity skip at ``skip``, its weights
+    drawn from ``seed``; with ``spread`` its last layer redrawn at that spread, so its scores
+    are not the skip's alone."""
+    rules = RuleSet(cfg.preset, num_players=cfg.num_players)
+    low, high = AfterstateFeatures(rules, cfg.observer, True, True).bounds()
+    torch.manual_seed(seed)
+    layers = value_network(len(low), [8], cfg.num_players)
+    net = Value(layers, (low + high) / 2, (high - low) / 2 + 1e-6, cfg.num_players, skip)
+    if spread is not None:
+        with torch.no_grad():
+            layers[-1].weight.normal_(0, spread)
+    return net
 
 
 def test_a_run_writes_a_playable_value_and_resumes(tmp_path: Path) -> None:
@@ -151,21 +172,11 @@ def test_the_equity_skip_starts_as_the_equity_and_learns_on(tmp_path: Path) -> N
 def test_a_rows_target_is_judged_by_its_own_seat(tmp_path: Path) -> None:
     """The row a seat's move left learns what the next mover's choice is worth through that
     seat's eyes: the chosen action's outcomes valued from its view, weighed by their chances."""
-    import torch
-
     from agents.afterstate_network import relative_to_seats
-    from training.afterstate.trainer import SelfPlay, Value, value_network
+    from training.afterstate.trainer import SelfPlay
 
     cfg = tiny(tmp_path, race_equity=True, equity_weight=2.0, opponent_mix={"self": 1.0})
-    rules = RuleSet("classic", num_players=4)
-    features = AfterstateFeatures(rules, cfg.observer, True, True)
-    low, high = features.bounds()
-    torch.manual_seed(0)
-    layers = value_network(features.size, [8], 4)
-    net = Value(layers, (low + high) / 2, (high - low) / 2 + 1e-6, 4, 2.0)
-    with torch.no_grad():
-        layers[-1].weight.normal_(0, 0.3)  # not the skip alone
-    play = SelfPlay(cfg, net, first_seed=3)
+    play = SelfPlay(cfg, small_value(cfg, skip=2.0, seed=0, spread=0.3), first_seed=3)
     for _ in range(25):  # race cards on the piles, rows waiting
         play.step()
     after = afterstates(play.games)
@@ -185,19 +196,10 @@ def test_a_rows_target_is_judged_by_its_own_seat(tmp_path: Path) -> None:
 def test_a_stalled_game_is_no_outcome(tmp_path: Path) -> None:
     """A game stopped at max_turns teaches no win: its last row leaves, and the rows before it
     learn (at lambda 1) that last position's own value, never the coins' win shares."""
-    import torch
-
-    from training.afterstate.trainer import SelfPlay, Value, value_network
+    from training.afterstate.trainer import SelfPlay
 
     cfg = tiny(tmp_path, max_turns=4, td_lambda=1.0, num_players=2, opponent_mix={"self": 1.0})
-    features = AfterstateFeatures(RuleSet("classic", num_players=2), cfg.observer, True, True)
-    low, high = features.bounds()
-    torch.manual_seed(1)
-    layers = value_network(features.size, [8], 2)
-    net = Value(layers, (low + high) / 2, (high - low) / 2 + 1e-6, 2, 0.0)
-    with torch.no_grad():
-        layers[-1].weight.normal_(0, 0.3)
-    play = SelfPlay(cfg, net, first_seed=5)
+    play = SelfPlay(cfg, small_value(cfg, skip=0.0, seed=1, spread=0.3), first_seed=5)
     x = y = np.zeros((0, 2))
     for _ in range(4):
         x, y, ended = play.step()
@@ -211,9 +213,25 @@ def test_a_stalled_game_is_no_outcome(tmp_path: Path) -> None:
         assert 0.0 < rows[0][0] < 1.0  # a value, not a coins' win share
 
 
+@pytest.fixture
+def chosen(monkeypatch: pytest.MonkeyPatch) -> list[np.ndarray]:
+    """Each self-play step's chosen actions, recorded as the step draws their outcomes (the
+    draw itself is the real one)."""
+    from training.afterstate import trainer
+
+    moves: list[np.ndarray] = []
+
+    def spy(after, actions, rng):
+        moves.append(actions.copy())
+        return draw_outcomes(after, actions, rng)
+
+    monkeypatch.setattr(trainer, "draw_outcomes", spy)
+    return moves
+
+
 @pytest.mark.parametrize("epsilon", [0.0, 1.0])
 def test_after_a_round_of_passes_a_seat_must_roll_or_bet(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, epsilon: float
+    tmp_path: Path, chosen: list[np.ndarray], epsilon: float
 ) -> None:
     """``pass_rounds``' house rule: a seat after a round of tile moves only plays the best of
     its other moves by the value (or, epsilon, one of them at random); a seat after fewer
@@ -221,21 +239,7 @@ def test_after_a_round_of_passes_a_seat_must_roll_or_bet(
     from training.afterstate import trainer
 
     cfg = tiny(tmp_path, epsilon=epsilon, opponent_mix={"self": 1.0}, pass_rounds=1, games=64)
-    features = AfterstateFeatures(RuleSet("classic", num_players=4), cfg.observer, True, True)
-    low, high = features.bounds()
-    torch.manual_seed(2)
-    layers = trainer.value_network(features.size, [8], 4)
-    net = trainer.Value(layers, (low + high) / 2, (high - low) / 2 + 1e-6, 4, 0.0)
-    with torch.no_grad():
-        layers[-1].weight.normal_(0, 1.0)
-    play = trainer.SelfPlay(cfg, net, first_seed=3)
-    chosen: list[np.ndarray] = []
-
-    def spy(after, actions, rng):  # records the moves; the draw is the real one
-        chosen.append(actions.copy())
-        return draw_outcomes(after, actions, rng)
-
-    monkeypatch.setattr(trainer, "draw_outcomes", spy)
+    play = trainer.SelfPlay(cfg, small_value(cfg, skip=0.0, seed=2, spread=1.0), first_seed=3)
     after = afterstates(play.games)
     movers = play.games.current_player.astype(np.int64)
     _, values = play.values(after, np.arange(len(after)), movers[after.game])
@@ -254,32 +258,14 @@ def test_after_a_round_of_passes_a_seat_must_roll_or_bet(
         assert tile[32:].any()  # at random, the unforced seats do pass
 
 
-def test_with_tile_once_a_tile_on_the_track_stays(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_with_tile_once_a_tile_on_the_track_stays(tmp_path: Path, chosen: list[np.ndarray]) -> None:
     """``tile_once``: a seat whose desert tile is on the track plays anything but a tile move
     (at random here, where tile moves are most of the legal actions); a seat without one may
     place it."""
     from training.afterstate import trainer
 
     cfg = tiny(tmp_path, epsilon=1.0, opponent_mix={"self": 1.0}, tile_once=True, games=64)
-    features = AfterstateFeatures(RuleSet("classic", num_players=4), cfg.observer, True, True)
-    low, high = features.bounds()
-    net = trainer.Value(
-        trainer.value_network(features.size, [8], 4),
-        (low + high) / 2,
-        (high - low) / 2 + 1e-6,
-        4,
-        0.0,
-    )
-    play = trainer.SelfPlay(cfg, net, first_seed=4)
-    chosen: list[np.ndarray] = []
-
-    def spy(after, actions, rng):  # records the moves; the draw is the real one
-        chosen.append(actions.copy())
-        return draw_outcomes(after, actions, rng)
-
-    monkeypatch.setattr(trainer, "draw_outcomes", spy)
+    play = trainer.SelfPlay(cfg, small_value(cfg, skip=0.0, seed=3), first_seed=4)
     placed_moves = free_tiles = 0
     for _ in range(12):
         movers = play.games.current_player.astype(np.int64)
