@@ -15,7 +15,9 @@ from alembic.runtime.migration import MigrationContext
 
 from camelup_cli.main import main
 from tournament.ladder.choice import choose_table, rotations
+from tournament.ladder.claims import register, take
 from tournament.ladder.db import current_revision, head_revision, make_engine, migrate
+from tournament.ladder.results import Place, store_game
 from tournament.ladder.runner import run_ladder
 from tournament.ladder.schema import metadata
 from tournament.ladder.store import START_MU, START_SIGMA, Entry, Ladder
@@ -90,6 +92,63 @@ def test_the_table_sorts_by_rating_and_shows_luck_adjusted_shares(played: Path) 
     assert sum(h["games"] for h in h2h) == greedy.entry.games
     history = rating_history(ladder, greedy.entry)
     assert len(history) == greedy.entry.games and history[-1][1] == pytest.approx(greedy.entry.mu)
+
+
+def test_a_rating_history_follows_the_order_the_games_were_stored(tmp_path: Path) -> None:
+    """Two workers store a deal's games in either order; the history is the ratings' order."""
+    folder = tmp_path / "club"
+    assert ladder_cli("init", folder, "--players", 2) == 0
+    ladder = Ladder.open(folder)
+    for name, spec in [("ann", "greedy"), ("bob", "random")]:
+        ladder.add(name, spec)
+    labels = {e.id: e.label for e in ladder.entries()}
+    runner = register(ladder)
+    try:
+        claims = take(ladder, runner.id, set(labels), None, random.Random(0)).claims
+        ann = next(i for i, label in labels.items() if label.startswith("ann"))
+        # the later id is stored first, and ann wins it; ann loses the earlier id, stored last
+        for claim, ann_wins in [(claims[1], True), (claims[0], False)]:
+            winner = claim.seats.index(ann) if ann_wins else 1 - claim.seats.index(ann)
+            record = {
+                "game": claim.game,
+                "agents": [labels[i] for i in claim.seats],
+                "ranks": [1 if s == winner else 2 for s in range(2)],
+                "coins": [10.0 if s == winner else 5.0 for s in range(2)],
+                "winner_seats": [winner],
+            }
+            store_game(ladder, runner.id, record, Place("s", 0, 1))
+    finally:
+        runner.release()
+    entry = ladder.entry("ann")
+    history = rating_history(ladder, entry)
+    assert [n for n, _, _ in history] == [1, 2]
+    assert history[0][1] > START_MU > history[1][1] == pytest.approx(entry.mu)
+
+
+def test_the_upgrade_numbers_stored_games_in_the_order_they_finished(tmp_path: Path) -> None:
+    path = tmp_path / "old.db"
+    migrate(make_engine(f"sqlite:///{path}"), "0001")
+    with sqlite3.connect(path) as db:
+        db.execute("insert into runners values (1, 'h', 1, 0, 0, null)")
+        db.execute(
+            "insert into entries values (7, 'ann', 1, 'greedy', '{}', 'owner', null, 0, null,"
+            " null, 0, 25, 8, 3, 1, 0, 0, 0, 0)"
+        )
+        for game_id, finished in [(1, 30.0), (2, 10.0), (3, 20.0)]:
+            db.execute(
+                "insert into games (id, deal, rotation, seed, seats, status, runner_id,"
+                " claimed_at, finished_at) values (?, ?, 0, 0, '[7]', 'done', 1, 0, ?)",
+                (game_id, game_id, finished),
+            )
+            db.execute(
+                "insert into seats (game_id, seat, entry_id, rank, coins, share, mu, sigma)"
+                " values (?, 0, 7, 1, 0, 1, 25, 8)",
+                (game_id,),
+            )
+    migrate(make_engine(f"sqlite:///{path}"))
+    with sqlite3.connect(path) as db:
+        rows = db.execute("select game_id, entry_game from seats order by game_id").fetchall()
+    assert rows == [(1, 3), (2, 1), (3, 2)]
 
 
 def test_export_is_a_tournament_folder_in_game_order(played: Path, tmp_path: Path) -> None:

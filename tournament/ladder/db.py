@@ -76,11 +76,13 @@ def current_revision(engine: Engine) -> str | None:
         return MigrationContext.configure(connection).get_current_revision()
 
 
-def migrate(engine: Engine) -> None:
-    """Bring the database to :func:`head_revision` (nothing to do when it is there)."""
-    if current_revision(engine) == head_revision():
+def migrate(engine: Engine, revision: str | None = None) -> None:
+    """Bring the database to ``revision`` (:func:`head_revision` by default; an older one only
+    to test an upgrade from it); nothing to do when it is there."""
+    target = revision or head_revision()
+    if current_revision(engine) == target:
         return
     from alembic import command
 
     with engine.begin() as connection:
-        command.upgrade(_alembic_config(connection), "head")
+        command.upgrade(_alembic_config(connection), target)

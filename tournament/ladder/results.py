@@ -106,6 +106,7 @@ def record_game(
                 "luck": None if luck is None else float(luck[seat]),
                 "mu": new.mu,
                 "sigma": new.sigma,
+                "entry_game": entry.games + 1,
             }
         )
         streak = 0 if forfeit_entry is None else entry.fault_streak

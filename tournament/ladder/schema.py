@@ -117,6 +117,9 @@ seats = Table(
     Column("luck", Float),
     Column("mu", Float, nullable=False),
     Column("sigma", Float, nullable=False),
+    # the entry's games after this one: the order its rating moved in, which is the order the
+    # games were stored (under the entry's lock), not their ids' (claimed earlier, finished later)
+    Column("entry_game", Integer, nullable=False),
     Index("ix_seats_entry_game", "entry_id", "game_id"),
 )
 

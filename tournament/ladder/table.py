@@ -194,7 +194,7 @@ def rating_history(ladder: Ladder, entry: Entry) -> list[tuple[int, float, float
         rows = conn.execute(
             select(seats.c.mu, seats.c.sigma)
             .where(seats.c.entry_id == entry.id)
-            .order_by(seats.c.game_id)
+            .order_by(seats.c.entry_game)
         ).all()
     step = max(1, math.ceil(len(rows) / PLOT_POINTS))
     points = [(i + 1, r.mu, r.sigma) for i, r in enumerate(rows) if i % step == 0]
