@@ -12,6 +12,7 @@ import torch
 
 import agents
 from agents.afterstate_network import load_afterstate_network
+from agents.batch_player import EngineBatchPlayer
 from camelup_cli.main import main as camelup
 from camelup_config import ConfigError
 from camelup_env import RuleSet, legal_action_indices
@@ -101,7 +102,7 @@ def test_outcomes_are_drawn_by_their_chances() -> None:
 @pytest.mark.parametrize(
     ("flag", "value", "message"),
     [
-        ("--opponent-mix", "{champion: 1.0}", "cannot decide batches"),
+        ("--opponent-mix", "{'cup:bot.py': 1.0}", "registered bot's name"),
         ("--preset", "supercup", "batch core"),
         ("--epsilon", "2", "epsilon"),
     ],
@@ -281,3 +282,22 @@ def test_with_tile_once_a_tile_on_the_track_stays(tmp_path: Path, chosen: list[n
 def test_pass_rounds_refuses_a_negative(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="pass_rounds must be >= 0"):
         tiny(tmp_path, pass_rounds=-1).check()
+
+
+def test_a_registered_bot_sits_through_the_engine(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every seat a champion: each decision of the run is the champion's, asked through the
+    engine."""
+    asked: list[int] = []
+    act = EngineBatchPlayer.act
+
+    def spy(self: EngineBatchPlayer, games: BatchGames, idx: np.ndarray) -> np.ndarray:
+        asked.append(len(idx))
+        return act(self, games, idx)
+
+    monkeypatch.setattr(EngineBatchPlayer, "act", spy)
+    cfg = tiny(tmp_path, num_players=2, games=2, total_games=2, opponent_mix={"champion": 1.0})
+    train(cfg)
+    progress = json.loads((tmp_path / "progress.json").read_text())
+    assert progress["games"] >= 2 and sum(asked) == progress["decisions"] > 20

@@ -63,7 +63,7 @@ from agents.afterstate_network import (
     save_afterstate_network,
     seats_to_relative,
 )
-from agents.batch_player import BatchPlayer, batch_capable
+from agents.batch_player import BatchPlayer, EngineBatchPlayer, batch_capable, scripted
 from camelup_config import ConfigError, setting
 from camelup_env.batch import BatchGames
 from camelup_env.batch.afterstate_features import AfterstateFeatures, slots
@@ -139,8 +139,9 @@ class AfterstateConfig:
     )
     opponent_mix: dict[str, float] = setting(
         default_factory=lambda: {"self": 1.0},
-        help="Draw weights of each seat's player per game: 'self' (the value's own choice) or "
-        "a batch-deciding spec (ppo:FILE, random).",
+        help="Draw weights of each seat's player per game: 'self' (the value's own choice), "
+        "a batch-deciding spec (ppo:FILE, random) or a registered bot's name (champion, "
+        "expert...: played through the engine, game by game, at its speed).",
     )
     max_turns: int = setting(
         300,
@@ -194,9 +195,10 @@ class AfterstateConfig:
         if not self.opponent_mix or min(self.opponent_mix.values()) < 0:
             raise ConfigError("opponent_mix needs non-negative weights")
         for spec in self.opponent_mix:
-            if spec != "self" and not batch_capable(spec):
+            if spec != "self" and not (batch_capable(spec) or scripted(spec)):
                 raise ConfigError(
-                    f"opponent {spec!r} cannot decide batches: 'self', ppo:FILE or random"
+                    f"opponent {spec!r} is not 'self', ppo:FILE, random or a registered "
+                    "bot's name (camelup agents)"
                 )
             if spec != "self":
                 agents.check(spec)
@@ -301,12 +303,16 @@ class SelfPlay:
         weights = np.array([cfg.opponent_mix[s] for s in specs], float)
         self.specs, self.weights = specs, weights / weights.sum()
         self.players = {
-            spec: BatchPlayer(agents.make(spec), self.rules, n, cfg.seed)
+            spec: (
+                EngineBatchPlayer(spec, self.rules, n, first_seed)
+                if scripted(spec)
+                else BatchPlayer(agents.make(spec), self.rules, n, cfg.seed)
+            )
             for spec in specs
             if spec != "self"
         }
         self.seating = np.zeros((n, self.rules.num_players), np.int64)
-        self._seat_games(np.arange(n))
+        self._seat_games(np.arange(n), first_seed + np.arange(n))
         #: each game's rows so far: (inputs, viewer, the next choice's worth in seat order)
         self.episodes: list[list[tuple[np.ndarray, int, np.ndarray]]] = [[] for _ in range(n)]
         #: games dealt anew after ``max_turns`` actions
@@ -317,10 +323,10 @@ class SelfPlay:
         self.is_tile = np.array([isinstance(a, PlaceTile) for a in table.actions])
         self.passes = np.zeros(n, np.int64)  # each game's tile moves in a row
 
-    def _seat_games(self, idx: np.ndarray) -> None:
-        """Each seat of the games ``idx``: an index of ``specs``, drawn by weight; a game
-        holds at least one 'self' seat when the mix has one, so every game teaches the value
-        its own play."""
+    def _seat_games(self, idx: np.ndarray, seeds: np.ndarray) -> None:
+        """Each seat of the games ``idx`` (dealt from ``seeds``): an index of ``specs``, drawn
+        by weight; a game holds at least one 'self' seat when the mix has one, so every game
+        teaches the value its own play. The opponents forget the games' former deals."""
         draw = self.rng.choice(
             len(self.specs), size=(len(idx), self.rules.num_players), p=self.weights
         )
@@ -328,6 +334,8 @@ class SelfPlay:
             me = self.specs.index("self")
             draw[np.arange(len(idx)), self.rng.integers(self.rules.num_players, size=len(idx))] = me
         self.seating[idx] = draw
+        for player in self.players.values():
+            player.deal(idx, seeds)
 
     def values(
         self, after: Afterstates, idx: np.ndarray, viewers: np.ndarray
@@ -429,7 +437,7 @@ class SelfPlay:
             seeds = np.arange(self.next_seed, self.next_seed + done.size)
             self.next_seed += done.size
             games.reset(done, seed=seeds)
-            self._seat_games(done)
+            self._seat_games(done, seeds)
         width, players = self.features.size, self.rules.num_players
         return (
             np.concatenate(rows) if rows else np.zeros((0, width), np.float32),
