@@ -388,7 +388,9 @@ class SelfPlay:
         limit = self.cfg.pass_rounds * self.rules.num_players
         can_act = (legal & ~self.is_tile).any(axis=1)
         forced = (limit > 0) & (self.passes >= limit) & can_act
-        self.forced += int(forced.sum())
+        seat_specs = self.seating[np.arange(n), movers]
+        if "self" in self.specs:  # the house rule binds the value's own choices only
+            self.forced += int((forced & (seat_specs == self.specs.index("self"))).sum())
         if self.cfg.tile_once:  # a tile on the track stays where it is
             forced |= (games.state.tile_space[np.arange(n), movers] > 0) & can_act
         no_pass = forced[:, None] & self.is_tile[None, :]
@@ -398,7 +400,6 @@ class SelfPlay:
         explore = self.rng.random(n) < self.cfg.epsilon
         for i in np.flatnonzero(explore):
             actions[i] = self.rng.choice(np.flatnonzero(legal[i]))
-        seat_specs = self.seating[np.arange(n), movers]
         for k, spec in enumerate(self.specs):
             idx = np.flatnonzero(seat_specs == k)
             if spec != "self" and idx.size:
