@@ -301,3 +301,14 @@ def test_a_registered_bot_sits_through_the_engine(
     train(cfg)
     progress = json.loads((tmp_path / "progress.json").read_text())
     assert progress["games"] >= 2 and sum(asked) == progress["decisions"] > 20
+
+
+def test_a_weight_of_zero_seats_the_value_once_a_game(tmp_path: Path) -> None:
+    """``{"self": 0, "random": 1}``: one seat of each game the value's, the evaluation's table."""
+    from training.afterstate.trainer import SelfPlay
+
+    cfg = tiny(tmp_path, games=64, opponent_mix={"self": 0.0, "random": 1.0})
+    play = SelfPlay(cfg, value_network(4, [2], 4), first_seed=0)
+    me = play.specs.index("self")
+    assert np.all((play.seating == me).sum(axis=1) == 1)
+    assert len({int(np.flatnonzero(row == me)[0]) for row in play.seating}) == 4  # every seat

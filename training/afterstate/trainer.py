@@ -141,7 +141,8 @@ class AfterstateConfig:
         default_factory=lambda: {"self": 1.0},
         help="Draw weights of each seat's player per game: 'self' (the value's own choice), "
         "a batch-deciding spec (ppo:FILE, random) or a registered bot's name (champion, "
-        "expert...: played through the engine, game by game, at its speed).",
+        "expert...: played through the engine, game by game, at its speed). A game holds one "
+        "'self' seat at least when the mix names it: 'self' at 0 seats the value once a game.",
     )
     max_turns: int = setting(
         300,
