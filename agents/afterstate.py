@@ -20,7 +20,11 @@ over the dice exactly, take the best). On each move:
    observation); the last two read each deal's cards, so every deal is valued.
 4. **Choice.** Each action's chances are the outcomes' values weighed by their chances and
    averaged over the deals; the mover takes the action with its own highest chance (ties: the
-   lowest action index).
+   lowest action index). With ``margin`` (coins) only among the champion's shortlist: the
+   moves within ``margin`` of the best by the champion's expected coins
+   (:meth:`agents.champion.ChampionAgent.shortlist`), so the value chooses where the champion
+   would ask its own win model, and never takes a move that gives up more coins than that
+   for a chance the value may overrate (the values learned so far overrate passes).
 
 Deterministic given the seed of :meth:`AfterstateAgent.reset` (a tournament passes each game's).
 ``docs/afterstate.md`` has the method, the gate (which value this choice rule needs) and every
@@ -40,12 +44,14 @@ from agents.afterstate_network import (
     relative_to_seats,
 )
 from agents.base import Agent, Observation
+from agents.champion import ChampionAgent
 from agents.race_beliefs import RaceCardReader, deal_from_beliefs
 from camelup_env import odds
 from camelup_env.batch import BatchGames
 from camelup_env.batch.afterstate_features import AfterstateFeatures
 from camelup_env.batch.afterstates import Afterstates, afterstates
 from camelup_env.batch.win_chances import network_chances
+from camelup_env.game.legality import legal_action_indices
 from camelup_env.game.rewards import win_shares
 from camelup_env.game.rules import RuleSet
 from camelup_env.game.state import HIDDEN, GameState
@@ -172,6 +178,7 @@ class AfterstateAgent(Agent):
         seed: int = 0,
         plies: int = 1,
         candidates: int = 3,
+        margin: float | None = None,
     ) -> None:
         if deals < 1:
             raise ValueError(f"deals must be >= 1, got {deals}")
@@ -186,9 +193,13 @@ class AfterstateAgent(Agent):
         self.rng = np.random.default_rng(seed)
         self.plies = plies
         self.candidates = int(candidates)
+        #: the champion whose shortlist the choice is made from (``margin``), or None
+        self.screen = None if margin is None else ChampionAgent(margin=margin, greed=greed)
 
     def reset(self, seed: int | None = None) -> None:
         self.reader.reset()
+        if self.screen is not None:
+            self.screen.reset()
         self.rng = np.random.default_rng(self.seed if seed is None else seed)
 
     def warmup(self, public_state: GameState) -> None:
@@ -218,6 +229,9 @@ class AfterstateAgent(Agent):
         after = afterstates(BatchGames.from_states(deals))
         values = self._judge(after, np.flatnonzero(~after.ended), me, share=True)
         q = after.expect(values).mean(axis=0)
+        if self.screen is not None:
+            _, near, _ = self.screen.shortlist(s, legal_action_indices(s))
+            q[np.setdiff1d(np.arange(len(q)), near)] = -np.inf
         if self.plies == 1:
             return q
         legal = np.flatnonzero(np.isfinite(q[:, me]))
@@ -271,6 +285,7 @@ def load(
     seed: int = 0,
     plies: int = 1,
     candidates: int = 3,
+    margin: float | None = None,
 ) -> AfterstateAgent:
     """``afterstate:SPEC``: a learned network file (``path/to/value.npz``, or a shipped one's
     name: :func:`agents.shipped.value_names`), or one of the values that exist without
@@ -283,4 +298,4 @@ def load(
         value = WinNetworkValue()
     else:
         value = NetworkValue(load_afterstate_network(shipped.value_path(spec)))
-    return AfterstateAgent(value, deals, greed, seed, plies, candidates)
+    return AfterstateAgent(value, deals, greed, seed, plies, candidates, margin)

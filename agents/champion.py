@@ -93,17 +93,25 @@ class ChampionAgent(Agent):
     def act(self, observation: Observation, public_state: GameState) -> int:
         return self.choose(public_state, legal_indices(observation))
 
-    def choose(self, s: GameState, legal: Iterable[int]) -> int:
-        """The move of the module docstring among ``legal``."""
-        me = s.current
+    def shortlist(
+        self, s: GameState, legal: Iterable[int]
+    ) -> tuple[dict[int, float], list[int], tuple[np.ndarray, np.ndarray]]:
+        """The values of ``legal`` (:meth:`action_values`), the moves within ``margin`` of the
+        best (the ones the champion chooses among) and the piles' beliefs; once a turn, as it
+        reads the piles (``infer_bets``) into the seat's memory."""
         race = self.expert.greedy.race_odds(s)
         if self.infer_bets:
-            beliefs = self.reader.update(s, me, race.winner, race.loser)
+            beliefs = self.reader.update(s, s.current, race.winner, race.loser)
         else:
             beliefs = odds_beliefs(s, race.winner, race.loser)
         values = self.action_values(s, legal, beliefs)
         best = max(values.values())
-        near = sorted(i for i, v in values.items() if v >= best - self.margin)
+        return values, sorted(i for i, v in values.items() if v >= best - self.margin), beliefs
+
+    def choose(self, s: GameState, legal: Iterable[int]) -> int:
+        """The move of the module docstring among ``legal``."""
+        me = s.current
+        values, near, beliefs = self.shortlist(s, legal)
         model = self.win_model(s.rules) if self.risk else None
         if model is None or len(near) < 2:
             return best_action(values)

@@ -25,6 +25,7 @@ from agents.afterstate_network import (
     save_afterstate_network,
     seats_to_relative,
 )
+from agents.champion import ChampionAgent
 from agents.race_beliefs import deal_from_beliefs
 from camelup_env import (
     RuleSet,
@@ -312,3 +313,22 @@ def test_two_plies_value_each_outcome_by_the_next_movers_best_reply() -> None:
         np.testing.assert_allclose(got[a], want, atol=1e-12)
     one = AfterstateAgent(value, plies=2, candidates=1).action_chances(public_view(s, s.current))
     assert np.isfinite(one[:, 0]).sum() == 1
+
+
+def test_a_margin_chooses_among_the_champions_shortlist_only() -> None:
+    """``margin``: the value's choice among the moves within ``margin`` coins of the champion's
+    best; at 0 that is the champion's best by its coins (its win model never asked), at a
+    margin wider than any gap every legal move, as without one."""
+    rules = RuleSet("classic", num_players=4)
+    value = NetworkValue(load_afterstate_network(agents.shipped.value_path("afterstate_classic4")))
+    plain_differs = 0
+    for seed in range(8):
+        s = played(rules, seed, 6 + seed)
+        view = public_view(s, s.current)
+        expert = ChampionAgent(risk=False)
+        best = expert.choose(view, legal_action_indices(view))
+        assert AfterstateAgent(value, margin=0.0).choose(view) == best
+        plain = AfterstateAgent(value).choose(view)
+        assert AfterstateAgent(value, margin=1000.0).choose(view) == plain
+        plain_differs += plain != best
+    assert plain_differs > 0  # the shortlist binds
