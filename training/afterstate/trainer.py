@@ -47,6 +47,7 @@ from __future__ import annotations
 
 import argparse
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -323,6 +324,12 @@ class SelfPlay:
         table = action_table(self.rules)
         self.is_tile = np.array([isinstance(a, PlaceTile) for a in table.actions])
         self.passes = np.zeros(n, np.int64)  # each game's tile moves in a row
+        self.pending_action = np.full(n, -1, np.int64)  # the action each waiting row is of
+        #: called with each step's waiting rows, their viewers, the actions they are outcomes
+        #: of, and their one-step targets in seat order (for measures such as
+        #: :mod:`training.afterstate.td_errors`; the training needs none)
+        self.on_targets: Callable[[np.ndarray, np.ndarray, np.ndarray, np.ndarray], None] | None
+        self.on_targets = None
 
     def _seat_games(self, idx: np.ndarray, seeds: np.ndarray) -> None:
         """Each seat of the games ``idx`` (dealt from ``seeds``): an index of ``specs``, drawn
@@ -408,6 +415,13 @@ class SelfPlay:
         # The rows waiting for this move learn what the chosen action is worth to their seat.
         waiting = np.flatnonzero(self.has_pending)
         worth = self.own_view_worth(after, actions, waiting)
+        if self.on_targets is not None and waiting.size:
+            self.on_targets(
+                self.pending[waiting],
+                self.pending_viewer[waiting],
+                self.pending_action[waiting],
+                worth,
+            )
         for k, i in enumerate(waiting):
             self.episodes[i].append((self.pending[i].copy(), int(self.pending_viewer[i]), worth[k]))
         # The outcome that happens, drawn by its chance; its row waits for the next move.
@@ -416,6 +430,7 @@ class SelfPlay:
         ended = after.ended[realised]
         self.pending[:] = obs[realised]
         self.pending_viewer[:] = movers
+        self.pending_action[:] = actions
         self.passes = np.where(self.is_tile[actions], self.passes + 1, 0)
         stalled = ~ended & (games.state.turns >= self.cfg.max_turns)
         self.truncated += int(stalled.sum())
@@ -513,13 +528,8 @@ def train(cfg: AfterstateConfig, resume: bool = False, command: str | None = Non
     torch.set_num_threads(cfg.threads)
     torch.manual_seed(cfg.seed)
     rules = RuleSet(cfg.preset, num_players=cfg.num_players)
-    features = AfterstateFeatures(rules, cfg.observer, cfg.leg_equity, cfg.race_equity)
-    # Every input is bounded (the observation's low/high, the equities' range): into [-1, 1].
-    low, high = features.bounds()
-    mean = ((low + high) / 2).astype(np.float32)
-    scale = np.maximum((high - low) / 2, 1e-6).astype(np.float32)
-    layers = value_network(features.size, cfg.hidden, cfg.num_players)
-    net = Value(layers, mean, scale, cfg.num_players, cfg.equity_weight)
+    net, features = new_value(cfg)
+    layers = net.layers
     learned = [p for p in net.parameters() if p.requires_grad]
     optimizer = torch.optim.Adam(learned, lr=cfg.learning_rate)
     if resume:
@@ -590,6 +600,19 @@ def train(cfg: AfterstateConfig, resume: bool = False, command: str | None = Non
         flush=True,
     )
     return out / "value.npz"
+
+
+def new_value(cfg: AfterstateConfig) -> tuple[Value, AfterstateFeatures]:
+    """The run's value at its start (the skip's alone where ``equity_weight`` is set) and the
+    inputs it reads."""
+    rules = RuleSet(cfg.preset, num_players=cfg.num_players)
+    features = AfterstateFeatures(rules, cfg.observer, cfg.leg_equity, cfg.race_equity)
+    # Every input is bounded (the observation's low/high, the equities' range): into [-1, 1].
+    low, high = features.bounds()
+    mean = ((low + high) / 2).astype(np.float32)
+    scale = np.maximum((high - low) / 2, 1e-6).astype(np.float32)
+    layers = value_network(features.size, cfg.hidden, cfg.num_players)
+    return Value(layers, mean, scale, cfg.num_players, cfg.equity_weight), features
 
 
 def start_from(net: Value, cfg: AfterstateConfig) -> None:
