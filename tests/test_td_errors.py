@@ -9,7 +9,7 @@ import pytest
 import torch
 
 from agents.afterstate_network import save_afterstate_network
-from training.afterstate.td_errors import main, td_errors
+from training.afterstate.td_errors import TURN, main, td_errors
 from training.afterstate.trainer import AfterstateConfig, exported, new_value
 
 
@@ -33,6 +33,7 @@ def test_a_value_that_says_even_errs_only_where_the_race_ended(tmp_path: Path) -
     save_afterstate_network(path, exported(net, cfg, 0))
     cfg.init_from = str(path)
     errors = td_errors(cfg, steps=150)
+    assert np.all(errors.pop(TURN) == 0.0)  # a constant value reads no turn
     assert "TakePyramidTile" in errors and "TakeLegBet" in errors
     every = np.concatenate(list(errors.values()))
     assert np.all(np.abs(every) <= 0.5 + 1e-6)
@@ -46,7 +47,7 @@ def test_the_command_prints_a_line_a_kind_and_refuses_a_bad_file(
     config.write_text("num_players: 2\nhidden: [8]\nopponent_mix: {self: 0.5, random: 0.5}\n")
     assert main([str(config), "--steps", "20", "--games", "4"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines and all("mean error" in line for line in lines)
+    assert all("mean error" in line for line in lines[:-1]) and lines[-1].startswith(TURN)
     assert main([str(config), "--value", str(tmp_path / "none.npz")]) == 2
     err = capsys.readouterr().err.strip()
     assert err.startswith("td_errors: error:") and "\n" not in err

@@ -11,6 +11,10 @@ the move whose outcome the row is, a mean error away from zero is a bias the lea
 move: the start's equity overrates the position after a roll, for one (docs/afterstate.md,
 "Where the targets stand"). Under a fixed table a value that fits its games has mean errors
 near zero in every group that its inputs tell apart.
+
+Every training row has the seat after its viewer on move; every target reads a position with
+the seat after that on move, an input the value never trained on. The last line says how far
+the value's chance moves on that alone (``is_current`` moved on, nothing else changed).
 """
 
 from __future__ import annotations
@@ -27,12 +31,19 @@ from camelup_config import ConfigError, load_config
 from camelup_env.game.actions import action_table
 from training.afterstate.trainer import AfterstateConfig, SelfPlay, new_value, start_from
 
+#: the key of :func:`td_errors`' rows: how far the value's own-seat chance moves when only the
+#: seat on move does, from the seat after the row's viewer (every training row) to the seat
+#: after that (every target's input)
+TURN = "turn moved on"
+
 
 def td_errors(cfg: AfterstateConfig, steps: int, first_seed: int = 0) -> dict[str, np.ndarray]:
     """Each row's error (target less value, for the row's own seat) over ``steps`` decisions
-    of ``cfg.games`` games, by the class name of the action the row is an outcome of; the
-    value starts from ``cfg.init_from`` when it is set."""
-    net, _ = new_value(cfg)
+    of ``cfg.games`` games, by the class name of the action the row is an outcome of, and
+    under :data:`TURN` each row's change of chance with the turn moved on; the value starts
+    from ``cfg.init_from`` when it is set."""
+    net, features = new_value(cfg)
+    first, last = features.batch_observer.layout["is_current"]
     if cfg.init_from is not None:
         start_from(net, cfg)
     play = SelfPlay(cfg, net, first_seed=first_seed)
@@ -48,6 +59,13 @@ def td_errors(cfg: AfterstateConfig, steps: int, first_seed: int = 0) -> dict[st
         for kind, error in zip(actions.tolist(), (target - now).tolist(), strict=True):
             if kind >= 0:  # a row of a game's first move has its action
                 errors[kinds[kind]].append(error)
+        on = rows[:, first:last].argmax(axis=1)
+        moved = rows.copy()
+        moved[:, first:last] = 0.0
+        moved[np.arange(len(rows)), first + (on + 1) % (last - first)] = 1.0
+        with torch.no_grad():
+            then = torch.softmax(net(torch.from_numpy(moved)), dim=1).numpy()[:, 0]
+        errors[TURN].extend((then - now).tolist())
 
     play.on_targets = record
     for _ in range(steps):
@@ -72,9 +90,14 @@ def main(argv: list[str] | None = None) -> int:
     except (ConfigError, OSError) as exc:
         print(f"td_errors: error: {exc}", file=sys.stderr)
         return 2
+    turn = errors.pop(TURN)
     for kind, err in errors.items():
         half = 2 * err.std() / np.sqrt(len(err))
         print(f"{kind:16s} {len(err):6d} rows  mean error {err.mean():+.4f} ± {half:.4f}")
+    print(
+        f"{TURN}: the own chance moves by {np.abs(turn).mean():.4f} on average "
+        f"({turn.mean():+.4f} in the mean) with the seat on move one further from the viewer"
+    )
     return 0
 
 
