@@ -72,10 +72,10 @@ class EngineBatchPlayer:
     and seat, made anew when the game is dealt (:meth:`deal`), seeded by the game's seed and the
     seat. The engine's speed, not the batch core's: for opponents during training."""
 
-    def __init__(self, name: str, rules: RuleSet, n: int, seed: int) -> None:
+    def __init__(self, name: str, n: int, seed: int) -> None:
         if not scripted(name):
             raise ValueError(f"{name!r} is not a registered agent's name (camelup agents)")
-        self.name, self.rules = name, rules
+        self.name = name
         self.shared = registry.make(name)
         self.seeds = np.arange(seed, seed + n, dtype=np.int64)
         self.objects: dict[tuple[int, int], Agent] = {}

@@ -306,7 +306,7 @@ class SelfPlay:
         self.specs, self.weights = specs, weights / weights.sum()
         self.players = {
             spec: (
-                EngineBatchPlayer(spec, self.rules, n, first_seed)
+                EngineBatchPlayer(spec, n, first_seed)
                 if scripted(spec)
                 else BatchPlayer(agents.make(spec), self.rules, n, cfg.seed)
             )
