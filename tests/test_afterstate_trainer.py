@@ -124,7 +124,7 @@ def test_lambda_returns_mix_the_next_worth_with_the_rest_of_the_game(tmp_path: P
     rows = [np.full(3, k, np.float32) for k in range(3)]
     nexts = [np.array([0.2, 0.8]), np.array([0.6, 0.4]), np.array([1.0, 0.0])]
     episode = [(rows[k], k % 2, nexts[k]) for k in range(3)]  # seats take turns viewing
-    x, y = play._returns(episode, final=np.array([0.0, 1.0]))
+    x, y = play._returns(episode, final={-1: np.array([0.0, 1.0])})
     g2 = 0.5 * nexts[2] + 0.5 * np.array([0.0, 1.0])  # seat order
     g1 = 0.5 * nexts[1] + 0.5 * g2
     g0 = 0.5 * nexts[0] + 0.5 * g1
@@ -132,8 +132,18 @@ def test_lambda_returns_mix_the_next_worth_with_the_rest_of_the_game(tmp_path: P
     np.testing.assert_array_equal(x, np.stack(rows))
     cfg0 = tiny(tmp_path, td_lambda=0.0, num_players=2, opponent_mix={"self": 1.0})
     play0 = SelfPlay(cfg0, value_network(4, [2], 2), first_seed=0)
-    _, y0 = play0._returns(episode, final=np.array([0.0, 1.0]))
+    _, y0 = play0._returns(episode, final={-1: np.array([0.0, 1.0])})
     np.testing.assert_allclose(y0, [nexts[0], nexts[1][::-1], nexts[2]], atol=1e-6)  # TD(0)
+    # every seat's view: each seat's rows make a chain of their own
+    cfg_all = tiny(tmp_path, td_lambda=0.5, num_players=2, opponent_mix={"self": 1.0})
+    cfg_all.all_views = True
+    play_all = SelfPlay(cfg_all, value_network(4, [2], 2), first_seed=0)
+    ends = {0: np.array([0.0, 1.0]), 1: np.array([0.3, 0.7])}
+    _, y_all = play_all._returns(episode, final=ends)
+    h2 = 0.5 * nexts[2] + 0.5 * ends[0]  # seat 0's chain: rows 2, 0
+    h0 = 0.5 * nexts[0] + 0.5 * h2
+    h1 = 0.5 * nexts[1] + 0.5 * ends[1]  # seat 1's: row 1 alone
+    np.testing.assert_allclose(y_all, [h0, h1[::-1], h2], atol=1e-6)
 
 
 def test_a_run_starts_from_a_value_file_and_refuses_a_foreign_one(tmp_path: Path) -> None:
@@ -183,8 +193,8 @@ def test_a_rows_target_is_judged_by_its_own_seat(tmp_path: Path) -> None:
     after = afterstates(play.games)
     waiting = np.flatnonzero(play.has_pending)
     actions = np.argmax(after.legal, axis=1)
-    got = play.own_view_worth(after, actions, waiting)
-    judge = play.pending_viewer[after.game]
+    got = play.own_view_worth(after, actions, waiting, play.pending_viewer[waiting, 0])
+    judge = play.pending_viewer[after.game, 0]
     _, values = play.values(after, np.arange(len(after)), judge)
     q = after.expect(relative_to_seats(values, judge))
     np.testing.assert_allclose(got, q[waiting, actions[waiting]], atol=1e-6)
@@ -192,6 +202,56 @@ def test_a_rows_target_is_judged_by_its_own_seat(tmp_path: Path) -> None:
     _, theirs = play.values(after, np.arange(len(after)), movers)
     q_mover = after.expect(relative_to_seats(theirs, movers))
     assert not np.allclose(got, q_mover[waiting, actions[waiting]])  # the views differ
+
+
+def test_every_view_learns_its_own_target(tmp_path: Path, chosen: list[np.ndarray]) -> None:
+    """With ``all_views`` the position a move leaves is a row for every seat, read from that
+    seat's observation, and each row learns the next choice's worth through its own seat's
+    eyes: the targets read positions with every seat on move, as the rows do."""
+    from agents.afterstate_network import relative_to_seats
+    from training.afterstate.trainer import SelfPlay
+
+    cfg = tiny(
+        tmp_path,
+        race_equity=False,
+        equity_weight=2.0,
+        opponent_mix={"self": 1.0},
+        all_views=True,
+        epsilon=0.3,
+    )
+    play = SelfPlay(cfg, small_value(cfg, skip=2.0, seed=0, spread=0.3), first_seed=3)
+    for _ in range(20):  # into the game, rows waiting
+        play.step()
+    waiting = np.flatnonzero(play.has_pending)
+    views = play.pending_viewer[waiting]
+    last_mover = (play.games.current_player[waiting].astype(np.int64) - 1) % 4
+    assert waiting.size and (views == (last_mover[:, None] + np.arange(4)) % 4).all()
+    observer = play.features.batch_observer
+    size = observer.observer.size
+    for j in range(4):  # its seat's observation; the leg equities in that seat's order
+        seen = observer.observe(play.games, views[:, j], waiting)
+        np.testing.assert_array_equal(play.pending[waiting, j, :size], seen)
+        np.testing.assert_allclose(
+            play.pending[waiting, j, size:], np.roll(play.pending[waiting, 0, size:], -j, axis=1)
+        )
+    before = play.games.state.rows.copy()
+    pending = play.pending[waiting].reshape(-1, play.features.size).copy()
+    targets: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+    play.on_targets = lambda rows, viewers, _, worth: targets.append((rows, viewers, worth))
+    play.step()
+    rows, viewers, worth = targets[0]
+    np.testing.assert_array_equal(rows, pending)
+    np.testing.assert_array_equal(viewers, views.ravel())
+    games = BatchGames(play.rules, cfg.games, seed=0)
+    games.state.rows[:] = before
+    after = afterstates(games)  # the step's afterstates, again
+    actions = chosen[-1]
+    for j in range(4):
+        judge = np.zeros(cfg.games, np.int64)
+        judge[waiting] = views[:, j]
+        _, values = play.values(after, np.arange(len(after)), judge[after.game])
+        q = after.expect(relative_to_seats(values, judge[after.game]))
+        np.testing.assert_allclose(worth[j::4], q[waiting, actions[waiting]], atol=1e-6)
 
 
 def test_a_stalled_game_is_no_outcome(tmp_path: Path) -> None:

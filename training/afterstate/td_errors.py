@@ -12,9 +12,10 @@ move: the start's equity overrates the position after a roll, for one (docs/afte
 "Where the targets stand"). Under a fixed table a value that fits its games has mean errors
 near zero in every group that its inputs tell apart.
 
-Every training row has the seat after its viewer on move; every target reads a position with
-the seat after that on move, an input the value never trained on. The last line says how far
-the value's chance moves on that alone (``is_current`` moved on, nothing else changed).
+Without ``all_views`` every training row has the seat after its viewer on move and every
+target reads a position with the seat after that on move, an input the value never trained on
+(``all_views`` trains every seat's view). The last line says how far the value's chance moves
+on that alone (``is_current`` moved on, nothing else changed).
 """
 
 from __future__ import annotations
@@ -32,8 +33,8 @@ from camelup_env.game.actions import action_table
 from training.afterstate.trainer import AfterstateConfig, SelfPlay, new_value, start_from
 
 #: the key of :func:`td_errors`' rows: how far the value's own-seat chance moves when only the
-#: seat on move does, from the seat after the row's viewer (every training row) to the seat
-#: after that (every target's input)
+#: seat on move does, one seat further (from a mover's row to its target's input, without
+#: ``all_views``)
 TURN = "turn moved on"
 
 

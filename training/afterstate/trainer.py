@@ -67,7 +67,7 @@ from agents.afterstate_network import (
 from agents.batch_player import BatchPlayer, EngineBatchPlayer, batch_capable, scripted
 from camelup_config import ConfigError, setting
 from camelup_env.batch import BatchGames
-from camelup_env.batch.afterstate_features import AfterstateFeatures, slots
+from camelup_env.batch.afterstate_features import AfterstateFeatures
 from camelup_env.batch.afterstates import Afterstates, afterstates
 from camelup_env.game.actions import PlaceTile, action_table
 from camelup_env.game.rewards import win_shares
@@ -164,6 +164,14 @@ class AfterstateConfig:
         "tile is on the track may not move it (it places it at most once a leg), so a pass "
         "cannot come round again. pass_rounds' count of passes is not in the value's inputs; "
         "this rule's state is.",
+    )
+    all_views: bool = setting(
+        False,
+        help="A row for every seat's view of each position (its own target, judged by that "
+        "seat), not the mover's alone: the mover's row always has the next seat on move, "
+        "while its target reads positions with the seat after that on move, which no row "
+        "trained (training.afterstate.td_errors measures the flip). With TD(lambda) each "
+        "seat's rows make their own chain of returns.",
     )
     init_from: str | None = setting(
         None,
@@ -298,8 +306,10 @@ class SelfPlay:
         )
         self.rng = np.random.default_rng(first_seed)
         n = cfg.games
-        self.pending = np.zeros((n, self.features.size), np.float32)  # last row per game
-        self.pending_viewer = np.zeros(n, np.int64)
+        #: the views each position is learned from: the mover's, or every seat's from it on
+        self.views = self.rules.num_players if cfg.all_views else 1
+        self.pending = np.zeros((n, self.views, self.features.size), np.float32)
+        self.pending_viewer = np.zeros((n, self.views), np.int64)
         self.has_pending = np.zeros(n, bool)
         specs = list(cfg.opponent_mix)
         weights = np.array([cfg.opponent_mix[s] for s in specs], float)
@@ -362,23 +372,25 @@ class SelfPlay:
         return obs, values
 
     def own_view_worth(
-        self, after: Afterstates, actions: np.ndarray, games: np.ndarray
+        self, after: Afterstates, actions: np.ndarray, games: np.ndarray, judges: np.ndarray
     ) -> np.ndarray:
-        """``(len(games), players)`` in seat order: what each game's chosen action is worth in
-        exact expectation over its dice, judged by the seat whose row waits for it (the mover
-        before) rather than by the mover: a target read through another seat's eyes would
+        """``(len(games), players)`` in seat order: what game ``games[k]``'s chosen action is
+        worth in exact expectation over its dice, judged by seat ``judges[k]`` (a waiting
+        row's own) rather than by the mover: a target read through another seat's eyes would
         teach a seat that what only it knows (its race cards' colours) is worth what the
         others can guess of it."""
-        slot = slots(len(after.legal), games)
-        idx = np.flatnonzero((slot[after.game] >= 0) & (after.action == actions[after.game]))
-        judge = self.pending_viewer[after.game[idx]]
+        chosen = np.flatnonzero(after.action == actions[after.game])  # grouped by game
+        count = np.bincount(after.game[chosen], minlength=len(after.legal))
+        first = np.cumsum(count) - count
+        # each (game, judge) pair's outcome rows, one after the other
+        reps = count[games]
+        pair = np.repeat(np.arange(games.size), reps)
+        offset = np.arange(reps.sum()) - np.repeat(np.cumsum(reps) - reps, reps)
+        idx = chosen[first[games][pair] + offset]
+        judge = judges[pair]
         _, values = self.values(after, idx, judge)
         worth = np.zeros((games.size, self.rules.num_players))
-        np.add.at(
-            worth,
-            slot[after.game[idx]],
-            relative_to_seats(values, judge) * after.probability[idx, None],
-        )
+        np.add.at(worth, pair, relative_to_seats(values, judge) * after.probability[idx, None])
         return worth
 
     def step(self) -> tuple[np.ndarray, np.ndarray, int]:
@@ -413,23 +425,28 @@ class SelfPlay:
             if spec != "self" and idx.size:
                 actions[idx] = self.players[spec].act(games, idx)
         # The rows waiting for this move learn what the chosen action is worth to their seat.
-        waiting = np.flatnonzero(self.has_pending)
-        worth = self.own_view_worth(after, actions, waiting)
+        waiting = np.repeat(np.flatnonzero(self.has_pending), self.views)
+        judges = self.pending_viewer[self.has_pending].ravel()
+        worth = self.own_view_worth(after, actions, waiting, judges)
+        inputs = self.pending[self.has_pending].reshape(-1, self.features.size)
         if self.on_targets is not None and waiting.size:
-            self.on_targets(
-                self.pending[waiting],
-                self.pending_viewer[waiting],
-                self.pending_action[waiting],
-                worth,
-            )
-        for k, i in enumerate(waiting):
-            self.episodes[i].append((self.pending[i].copy(), int(self.pending_viewer[i]), worth[k]))
-        # The outcome that happens, drawn by its chance; its row waits for the next move.
+            self.on_targets(inputs, judges, self.pending_action[waiting], worth)
+        for k, i in enumerate(waiting.tolist()):
+            self.episodes[i].append((inputs[k], int(judges[k]), worth[k]))
+        # The outcome that happens, drawn by its chance; its rows wait for the next move.
         realised = draw_outcomes(after, actions, self.rng)
         games.state.rows[:] = after.games.state.rows[realised]
         ended = after.ended[realised]
-        self.pending[:] = obs[realised]
-        self.pending_viewer[:] = movers
+        self.pending_viewer[:] = (movers[:, None] + np.arange(self.views)) % self.rules.num_players
+        self.pending[:, 0] = obs[realised]  # the mover's view, read for its choice
+        if self.views > 1:
+            others = np.flatnonzero(~ended)
+            self.pending[:, 1:] = 0.0
+            self.pending[others, 1:] = self.features.rows(
+                after,
+                np.repeat(realised[others], self.views - 1),
+                self.pending_viewer[others, 1:].ravel(),
+            ).reshape(others.size, self.views - 1, -1)
         self.pending_action[:] = actions
         self.passes = np.where(self.is_tile[actions], self.passes + 1, 0)
         stalled = ~ended & (games.state.turns >= self.cfg.max_turns)
@@ -438,15 +455,19 @@ class SelfPlay:
         done = np.flatnonzero(ended | stalled)
         self.passes[done] = 0
         # An ended game's rows learn the win shares. A stalled game did not end: what follows
-        # its last position is that position's own value (a time limit is no outcome), so its
-        # last row teaches nothing and leaves; scored by its coins, a leader learned to stall.
+        # its last position is that position's own value to each view (a time limit is no
+        # outcome), so its last rows teach nothing and leave; scored by its coins, a leader
+        # learned to stall.
         final = win_shares(games.state.coins[done])
-        own = relative_to_seats(values[realised[done]], movers[done])
+        stop = done[stalled[done]]
+        own = dict(zip(stop.tolist(), self.pending_values(stop), strict=True))
         rows, targets = [], []
         for k, i in enumerate(done.tolist()):
-            last = own[k] if stalled[i] else final[k]
+            views = self.pending_viewer[i]
+            last = own[i] if stalled[i] else np.repeat(final[k][None], self.views, axis=0)
             if self.episodes[i]:
-                x, y = self._returns(self.episodes[i], last)
+                chains = {self._chain(int(v)): last[j] for j, v in enumerate(views)}
+                x, y = self._returns(self.episodes[i], chains)
                 rows.append(x)
                 targets.append(y)
             self.episodes[i] = []
@@ -462,19 +483,35 @@ class SelfPlay:
             int(ended.sum()),
         )
 
+    def pending_values(self, games: np.ndarray) -> np.ndarray:
+        """``(len(games), views, players)`` in seat order: each waiting row's value to its
+        own viewer."""
+        rows = self.pending[games].reshape(-1, self.features.size)
+        with torch.no_grad():
+            chances = torch.softmax(self.net(torch.from_numpy(rows)), dim=1).numpy()
+        seats = relative_to_seats(chances, self.pending_viewer[games].ravel())
+        return seats.reshape(games.size, self.views, self.rules.num_players)
+
+    def _chain(self, viewer: int) -> int:
+        """The chain of returns a viewer's rows belong to: every row one chain when only the
+        mover views (its rows alternate seats), each seat its own with ``all_views``."""
+        return viewer if self.cfg.all_views else -1
+
     def _returns(
-        self, episode: list[tuple[np.ndarray, int, np.ndarray]], final: np.ndarray
+        self, episode: list[tuple[np.ndarray, int, np.ndarray]], final: dict[int, np.ndarray]
     ) -> tuple[np.ndarray, np.ndarray]:
         """One finished game's rows and their lambda-returns, each in its viewer's order:
-        ``G_k = (1 - lambda) * next_k + lambda * G_{k+1}``, ``next_k`` the exact expectation
-        of the next mover's choice, ``G`` after the last row the game's ``final`` shares (TD(0)
-        at ``td_lambda`` 0, the game's outcome at 1)."""
+        ``G_k = (1 - lambda) * next_k + lambda * G_{k'}``, ``next_k`` the exact expectation
+        of the next mover's choice, ``k'`` the next row of ``k``'s chain (:meth:`_chain`),
+        ``G`` after a chain's last row its ``final`` entry in seat order: the game's shares,
+        or a stalled game's last values (TD(0) at ``td_lambda`` 0, the game's outcome at 1)."""
         lam = self.cfg.td_lambda
-        later = final
+        later = dict(final)
         targets = []
         for _, viewer, next_value in reversed(episode):
-            later = (1.0 - lam) * next_value + lam * later
-            targets.append(seats_to_relative(later[None], [viewer])[0])
+            chain = self._chain(viewer)
+            later[chain] = (1.0 - lam) * next_value + lam * later[chain]
+            targets.append(seats_to_relative(later[chain][None], [viewer])[0])
         rows = np.stack([row for row, _, _ in episode])
         return rows, np.stack(targets[::-1]).astype(np.float32)
 
