@@ -379,14 +379,11 @@ class SelfPlay:
         row's own) rather than by the mover: a target read through another seat's eyes would
         teach a seat that what only it knows (its race cards' colours) is worth what the
         others can guess of it."""
-        chosen = np.flatnonzero(after.action == actions[after.game])  # grouped by game
-        count = np.bincount(after.game[chosen], minlength=len(after.legal))
-        first = np.cumsum(count) - count
+        lo, hi = outcome_rows(after, games, actions[games])
         # each (game, judge) pair's outcome rows, one after the other
-        reps = count[games]
+        reps = hi - lo
         pair = np.repeat(np.arange(games.size), reps)
-        offset = np.arange(reps.sum()) - np.repeat(np.cumsum(reps) - reps, reps)
-        idx = chosen[first[games][pair] + offset]
+        idx = np.repeat(lo - (np.cumsum(reps) - reps), reps) + np.arange(reps.sum())
         judge = judges[pair]
         _, values = self.values(after, idx, judge)
         worth = np.zeros((games.size, self.rules.num_players))
@@ -516,14 +513,22 @@ class SelfPlay:
         return rows, np.stack(targets[::-1]).astype(np.float32)
 
 
-def draw_outcomes(after: Afterstates, actions: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """The row of each game's outcome of ``actions[i]``, drawn by the outcomes' chances (the
-    rows of one game and action are consecutive: :func:`afterstates`' order)."""
-    n, a = after.legal.shape
+def outcome_rows(
+    after: Afterstates, games: np.ndarray, actions: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Where the outcome rows of action ``actions[k]`` in game ``games[k]`` lie: rows
+    ``lo[k]`` to ``hi[k]`` (exclusive; the rows of one game and action are consecutive, in
+    :func:`afterstates`' order)."""
+    a = after.legal.shape[1]
     key = after.game * a + after.action
-    want = np.arange(n) * a + actions
-    lo = np.searchsorted(key, want, side="left")
-    hi = np.searchsorted(key, want, side="right")
+    want = games * a + actions
+    return np.searchsorted(key, want, side="left"), np.searchsorted(key, want, side="right")
+
+
+def draw_outcomes(after: Afterstates, actions: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """The row of each game's outcome of ``actions[i]``, drawn by the outcomes' chances."""
+    n = len(after.legal)
+    lo, hi = outcome_rows(after, np.arange(n), actions)
     cum = np.cumsum(after.probability)
     before = np.where(lo > 0, cum[np.maximum(lo - 1, 0)], 0.0)
     picked = np.searchsorted(cum, before + rng.random(n), side="right")
