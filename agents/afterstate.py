@@ -16,8 +16,10 @@ over the dice exactly, take the best). On each move:
    cards then decide, R7.2); any other is valued by the player's value function
    (:class:`AfterstateValue`): a learned network (:class:`NetworkValue`, reading the mover's
    own observation only, so the deal cannot change it), the equity model
-   (:class:`EquityValue`) or the win network (:class:`WinNetworkValue`, every seat's
-   observation); the last two read each deal's cards, so every deal is valued.
+   (:class:`EquityValue`), the win network (:class:`WinNetworkValue`, every seat's
+   observation) or the standing (:class:`StandingValue`, the champion's comparison: the win
+   model over the leg's joint outcomes); the last three read each deal's cards, so every deal
+   is valued.
 4. **Choice.** Each action's chances are the outcomes' values weighed by their chances and
    averaged over the deals; the mover takes the action with its own highest chance (ties: the
    lowest action index). With ``margin`` (coins) only among the champion's shortlist: the
@@ -45,7 +47,8 @@ from agents.afterstate_network import (
 )
 from agents.base import Agent, Observation
 from agents.champion import ChampionAgent
-from agents.race_beliefs import RaceCardReader, deal_from_beliefs
+from agents.race_beliefs import RaceCardReader, deal_from_beliefs, odds_beliefs, pile_payouts
+from agents.standing import seat_outcomes
 from camelup_env import odds
 from camelup_env.batch import BatchGames
 from camelup_env.batch.afterstate_features import AfterstateFeatures
@@ -55,7 +58,7 @@ from camelup_env.game.legality import legal_action_indices
 from camelup_env.game.rewards import win_shares
 from camelup_env.game.rules import RuleSet
 from camelup_env.game.state import HIDDEN, GameState
-from camelup_env.odds.win import WinModel, load_win_model
+from camelup_env.odds.win import WinModel, lead_progress, load_win_model
 from camelup_env.odds.win_network import WinNetwork
 
 #: complete games drawn from the reading of the hidden cards, per move
@@ -117,9 +120,10 @@ class EquityValue:
         self._models: dict[RuleSet, WinModel] = {}
 
     def check_rules(self, rules: RuleSet) -> None:
-        self._model(rules)
+        self.model_of(rules)
 
-    def _model(self, rules: RuleSet) -> WinModel:
+    def model_of(self, rules: RuleSet) -> WinModel:
+        """The model given, else the shipped one of ``rules``."""
         if self.model is not None:
             return self.model
         if rules not in self._models:
@@ -127,7 +131,7 @@ class EquityValue:
         return self._models[rules]
 
     def chances(self, after: Afterstates, rows: np.ndarray, viewer: int) -> np.ndarray:
-        return np.asarray(self._model(after.games.rules)(after.games.to_states(rows)))
+        return np.asarray(self.model_of(after.games.rules)(after.games.to_states(rows)))
 
 
 class WinNetworkValue:
@@ -159,6 +163,52 @@ class WinNetworkValue:
     def chances(self, after: Afterstates, rows: np.ndarray, viewer: int) -> np.ndarray:
         network = self._network(after.games.rules)
         return network_chances(network, after.games.to_states(rows))
+
+
+class StandingValue:
+    """Each seat's chance to win as the champion compares its moves (:mod:`agents.standing`):
+    the shipped win model (:mod:`camelup_env.odds.win`) applied to every seat's coins in each
+    of the leg's joint outcomes with the race's winner and loser
+    (:func:`camelup_env.odds.leg_scenarios`), then averaged. Where :class:`EquityValue`
+    scores the mean of what each seat holds, this scores each outcome and takes the mean of
+    the chances: a bet that pays when the rivals' bets pay keeps a leader's lead whatever the
+    dice do, and the win model's curve rewards that. On every deal: the dealt cards are paid
+    as they lie in each outcome."""
+
+    reads_hidden_cards = True
+
+    def __init__(self, model: WinModel | None = None, race_samples: int = RACE_SAMPLES) -> None:
+        self.equity = EquityValue(model)
+        self.race_samples = int(race_samples)
+
+    def check_rules(self, rules: RuleSet) -> None:
+        if rules.wanderer:
+            raise ValueError(
+                f"the standing needs the leg's joint outcomes, which {rules.preset} (the desert "
+                "wanderer's) has not"
+            )
+        self.equity.check_rules(rules)
+
+    def chances(self, after: Afterstates, rows: np.ndarray, viewer: int) -> np.ndarray:
+        rules = after.games.rules
+        model = self.equity.model_of(rules)
+        n, pay = rules.num_players, rules.race_bet_payouts
+        out = np.empty((len(rows), n))
+        for k, s in enumerate(after.games.to_states(rows)):
+            sc = odds.leg_scenarios(s, self.race_samples)
+            assert sc is not None  # a running race of a rule set check_rules let through
+            # a dealt game's cards are all known: the beliefs are their camels
+            win, last = (np.bincount(c, minlength=rules.n_racing) for c in (sc.winner, sc.loser))
+            beliefs = odds_beliefs(s, win / len(sc.winner), last / len(sc.loser))
+            coins = seat_outcomes(
+                s,
+                sc,
+                pile_payouts(s.winner_pile, beliefs[0], pay, n),
+                pile_payouts(s.loser_pile, beliefs[1], pay, n),
+            )
+            chances = model.from_features(coins, lead_progress(sc.lead, rules.track_length))
+            out[k] = chances.mean(axis=0)
+        return out
 
 
 class AfterstateAgent(Agent):
@@ -289,11 +339,14 @@ def load(
 ) -> AfterstateAgent:
     """``afterstate:SPEC``: a learned network file (``path/to/value.npz``, or a shipped one's
     name: :func:`agents.shipped.value_names`), or one of the values that exist without
-    learning - ``equity`` (the equity win model) or ``win-network`` (the shipped win network of
+    learning - ``equity`` (the equity win model), ``standing`` (the win model over the leg's
+    joint outcomes, the champion's comparison) or ``win-network`` (the shipped win network of
     the game's rule set)."""
     value: AfterstateValue
     if spec == "equity":
         value = EquityValue()
+    elif spec == "standing":
+        value = StandingValue()
     elif spec == "win-network":
         value = WinNetworkValue()
     else:

@@ -203,7 +203,7 @@ register_prefix(
 register_prefix(
     "afterstate",
     _loader("agents.afterstate:load"),
-    "afterstate:NAME or afterstate:path/to/value.npz (or afterstate:equity, "
+    "afterstate:NAME or afterstate:path/to/value.npz (or afterstate:equity, afterstate:standing, "
     "afterstate:win-network) - each move's outcomes valued by every seat's chance to win, "
     "exact over the dice (NAME: a shipped value file)",
 )

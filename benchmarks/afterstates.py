@@ -26,8 +26,9 @@ actions/s; self-play G games/h (classic 4p)``.
     OMP_NUM_THREADS=1 python benchmarks/afterstates.py
 
 ``--move-times`` measures instead what a move of the shipped ``afterstate:afterstate_classic4``
-costs at 1 and 2 plies (seat 0 of ``--move-games`` classic 4-player games against random
-seats, the first game a warm-up), against the limits 50 ms and 1 s.
+(or of ``--move-value``, e.g. ``standing``) costs at 1 and 2 plies (seat 0 of ``--move-games``
+classic 4-player games against random seats, the first game a warm-up), against the limits
+50 ms and 1 s.
 """
 
 from __future__ import annotations
@@ -126,8 +127,15 @@ def self_play_rate(games: int, threads: int) -> float:
     return progress["games"] / progress["seconds"] * 3600
 
 
-def move_times(games: int) -> None:
-    """Median and 90th percentile of the shipped classic 4-player value's moves, per ply."""
+#: the move-time limits per ply, in seconds (the afterstate learner's targets)
+LIMITS = {1: 0.05, 2: 1.0}
+
+
+def move_times(
+    games: int, value: str = "afterstate_classic4", plies: tuple[int, ...] = (1, 2)
+) -> None:
+    """Median and 90th percentile of the moves of ``afterstate:value`` (the shipped classic
+    4-player file by default), per ply."""
     import agents
     from camelup_env import legal_action_indices
     from camelup_env.game.engine import apply_action
@@ -135,8 +143,9 @@ def move_times(games: int) -> None:
     from camelup_env.observation import public_view
 
     rules = RuleSet("classic", num_players=4)
-    for plies, limit in ((1, 0.05), (2, 1.0)):
-        agent = agents.make("afterstate:afterstate_classic4", plies=plies)
+    for ply in plies:
+        limit = LIMITS[ply]
+        agent = agents.make(f"afterstate:{value}", plies=ply)
         rng = np.random.default_rng(0)
         times: list[float] = []
         for game in range(games):
@@ -153,7 +162,7 @@ def move_times(games: int) -> None:
                 state, _ = apply_action(state, action, rng)
         median, p90 = np.median(times), np.percentile(times, 90)
         print(
-            f"{plies}-ply move: median {median * 1000:.0f} ms, p90 {p90 * 1000:.0f} ms "
+            f"{ply}-ply move: median {median * 1000:.0f} ms, p90 {p90 * 1000:.0f} ms "
             f"({len(times)} moves) = {median / limit:.2f} of the {limit * 1000:.0f} ms limit"
         )
 
@@ -166,9 +175,14 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--move-times", action="store_true")
     parser.add_argument("--move-games", type=int, default=4)
+    parser.add_argument("--move-value", default="afterstate_classic4", help="afterstate:VALUE")
+    parser.add_argument("--move-plies", default="1,2", help="the plies to time, e.g. 1")
     args = parser.parse_args()
     if args.move_times:
-        move_times(args.move_games)
+        plies = tuple(int(p) for p in args.move_plies.split(","))
+        if not set(plies) <= set(LIMITS):
+            parser.error(f"--move-plies: each of {sorted(LIMITS)}, got {args.move_plies}")
+        move_times(args.move_games, args.move_value, plies)
         return
     rules = RuleSet("classic", num_players=4)
     games = positions(rules, args.games, seed=0)

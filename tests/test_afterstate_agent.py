@@ -5,6 +5,8 @@
 * hidden information stays hidden (R10): another seat's hidden race card changes neither the
   value's input rows nor the player's chances nor its choice;
 * the reading's deals respect R4.4 (one card per colour per seat);
+* the standing (the champion's comparison as a value) of a bet's afterstate is the champion's
+  chance of that bet;
 * the file is plain arrays and JSON, refused with one line when it is not an afterstate value.
 """
 
@@ -17,7 +19,7 @@ import numpy as np
 import pytest
 
 import agents
-from agents.afterstate import AfterstateAgent, NetworkValue
+from agents.afterstate import AfterstateAgent, NetworkValue, StandingValue
 from agents.afterstate_network import (
     AfterstateNetwork,
     load_afterstate_network,
@@ -26,7 +28,7 @@ from agents.afterstate_network import (
     seats_to_relative,
 )
 from agents.champion import ChampionAgent
-from agents.race_beliefs import deal_from_beliefs
+from agents.race_beliefs import deal_from_beliefs, new_card_payouts, pile_payouts
 from camelup_env import (
     RuleSet,
     apply_action,
@@ -332,3 +334,72 @@ def test_a_margin_chooses_among_the_champions_shortlist_only() -> None:
         assert AfterstateAgent(value, margin=1000.0).choose(view) == plain
         plain_differs += plain != best
     assert plain_differs > 0  # the shortlist binds
+
+
+def test_a_bets_standing_is_the_champions_chance_of_it() -> None:
+    """The standing of the position a leg or race bet leaves (its rows have no chance) is
+    the champion's risk choice's chance of that bet (:func:`agents.standing.win_chances` over
+    the source position's joint outcomes, the bet's swing added to the mover), every card
+    known as in a deal."""
+    from agents.standing import action_outcomes, leg_tile_outcomes, seat_outcomes, win_chances
+    from camelup_env import odds
+    from camelup_env.game.actions import RaceBet, TakeLegBet, action_table
+    from camelup_env.odds.win import lead_progress, load_win_model
+
+    rules = RuleSet("classic", num_players=4)
+    model = load_win_model(rules)
+    table = action_table(rules).actions
+    value = StandingValue()
+    checked = {TakeLegBet: 0, RaceBet: 0}
+    for seed in range(3):
+        s = played(rules, seed, 12 + 4 * seed)
+        if s.game_over:
+            continue
+        me = s.current
+        after = afterstates(BatchGames.from_states([s]))
+        bets = np.flatnonzero([isinstance(table[a], (TakeLegBet, RaceBet)) for a in after.action])
+        got = value.chances(after, bets, me)
+        sc = odds.leg_scenarios(s, value.race_samples)
+        n, pay, R = rules.num_players, rules.race_bet_payouts, rules.n_racing
+        known = [
+            np.eye(R)[[c for _, c in p]].reshape(len(p), R) for p in (s.winner_pile, s.loser_pile)
+        ]
+        base = seat_outcomes(
+            s,
+            sc,
+            pile_payouts(s.winner_pile, known[0], pay, n),
+            pile_payouts(s.loser_pile, known[1], pay, n),
+        )
+        paid = (
+            new_card_payouts(s.winner_pile, known[0], pay),
+            new_card_payouts(s.loser_pile, known[1], pay),
+        )
+        progress = lead_progress(sc.lead, rules.track_length)
+        for k, row in enumerate(bets):
+            action = table[after.action[row]]
+            if isinstance(action, TakeLegBet):
+                swing = leg_tile_outcomes(sc.ranks[:, action.camel], s.leg_stacks[action.camel][0])
+            else:
+                camel = sc.winner if action.pile == 0 else sc.loser
+                swing = np.where(camel == action.camel, paid[action.pile][action.camel], -1.0)
+            add = action_outcomes(s, action, float(swing.mean()), sc, *paid)
+            want = win_chances(model, base, me, add[None], progress)[0]
+            np.testing.assert_allclose(got[k, me], want, atol=1e-12)
+            checked[type(action)] += 1
+    assert all(checked.values())
+
+
+def test_the_standing_plays_by_spec_and_refuses_the_wanderers_rules() -> None:
+    agent = agents.make("afterstate:standing", deals=2)
+    assert isinstance(agent.value, StandingValue)
+    rules = RuleSet("classic", num_players=4)
+    s = position_with_hidden_cards(rules)
+    t = swapped_card(s)
+    # R10: dealt from the reading of the view, the chances never see the true hidden card
+    chances = [
+        AfterstateAgent(StandingValue(), deals=2, seed=1).action_chances(public_view(x, s.current))
+        for x in (s, t)
+    ]
+    np.testing.assert_array_equal(*chances)
+    with pytest.raises(ValueError, match="joint outcomes"):
+        StandingValue().check_rules(RuleSet("persian_tutorial", num_players=4))

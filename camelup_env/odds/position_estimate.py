@@ -4,7 +4,7 @@ position odds")."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -56,6 +56,7 @@ class _Enumerated:
     first_of: np.ndarray  # per rollout from the open picks, in pick order: the winner
     last_of: np.ndarray
     by_samples: dict  # (race_samples, exact) -> PositionOdds
+    scenarios: dict = field(default_factory=dict)  # race_samples -> LegScenarios
 
 
 def _pick_points(n: int) -> tuple[np.ndarray, np.ndarray]:
@@ -209,7 +210,9 @@ def leg_scenarios(state: GameState, race_samples: int = RACE_SAMPLES) -> LegScen
     :func:`position_odds` gives the exact marginals: rows are joint outcomes, which those
     cannot give). A pick where the race ends inside the leg is scored on its own board.
     ``None`` where the position has no such sample: a finished race, or the desert wanderer's
-    rule set (its odds are rolled out elsewhere)."""
+    rule set (its odds are rolled out elsewhere). Cached with the position's enumeration
+    (read-only arrays): a position's scenarios are asked for once per deal of it by the
+    afterstate player's standing."""
     rules = state.rules
     if rules.wanderer or state.game_over:
         return None
@@ -220,6 +223,9 @@ def leg_scenarios(state: GameState, race_samples: int = RACE_SAMPLES) -> LegScen
     entry = _position_cache.get(_leg_key(state, board, side))
     if entry is None:  # pragma: no cover - position_odds has just stored it
         raise RuntimeError("the position's enumeration left the cache")
+    found = entry.scenarios.get(race_samples)
+    if found is not None:
+        return found
     R = rules.n_racing
     keys = entry.picks[:race_samples, :R]
     ranks = (keys[:, None, :] > keys[:, :, None]).sum(axis=2)
@@ -231,4 +237,5 @@ def leg_scenarios(state: GameState, race_samples: int = RACE_SAMPLES) -> LegScen
     lead = keys.max(axis=1) >> 4
     for a in (ranks, winner, loser, lead):
         a.setflags(write=False)
-    return LegScenarios(ranks, winner, loser, lead)
+    found = entry.scenarios[race_samples] = LegScenarios(ranks, winner, loser, lead)
+    return found
