@@ -116,3 +116,20 @@ def test_R7_2_leg_scenarios_are_the_estimates_samples_row_by_row(preset: str) ->
         ranks = np.stack([(sc.ranks == r).mean(axis=0) for r in range(R)], axis=1)
         assert np.abs(ranks - shared.leg).max() <= 0.05
     assert odds.leg_scenarios(positions("persian_tutorial", 1)[0], n) is None
+
+
+def test_leg_scenarios_are_cached_as_computed() -> None:
+    """A position asked again gets the same read-only rows, equal to a fresh computation's
+    (the cache a deal of each outcome reads, :class:`agents.afterstate.StandingValue`); a
+    different sample count gets its own rows."""
+    s = positions("classic", 3, seed=5)[-1]
+    first = odds.leg_scenarios(s, 256)
+    assert first is not None and odds.leg_scenarios(s, 256) is first
+    assert not first.ranks.flags.writeable
+    odds.clear_cache()
+    fresh = odds.leg_scenarios(s, 256)
+    assert fresh is not None and fresh is not first
+    for name in ("ranks", "winner", "loser", "lead"):
+        np.testing.assert_array_equal(getattr(first, name), getattr(fresh, name))
+    more = odds.leg_scenarios(s, 512)
+    assert more is not None and len(more.winner) == 512
