@@ -328,6 +328,14 @@ class AfterstateAgent(Agent):
         return values
 
 
+#: the values ``afterstate:NAME`` plays that exist without learning or a file (the gate's)
+BUILT_IN: dict[str, type[EquityValue | StandingValue | WinNetworkValue]] = {
+    "equity": EquityValue,
+    "standing": StandingValue,
+    "win-network": WinNetworkValue,
+}
+
+
 def load(
     spec: str,
     deals: int = DEALS,
@@ -343,12 +351,8 @@ def load(
     joint outcomes, the champion's comparison) or ``win-network`` (the shipped win network of
     the game's rule set)."""
     value: AfterstateValue
-    if spec == "equity":
-        value = EquityValue()
-    elif spec == "standing":
-        value = StandingValue()
-    elif spec == "win-network":
-        value = WinNetworkValue()
+    if spec in BUILT_IN:
+        value = BUILT_IN[spec]()
     else:
         value = NetworkValue(load_afterstate_network(shipped.value_path(spec)))
     return AfterstateAgent(value, deals, greed, seed, plies, candidates, margin)

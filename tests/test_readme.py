@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 import agents
-from agents import shipped
+from agents import afterstate, shipped
 
 ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
@@ -33,7 +33,11 @@ def test_every_reference_agent_exists_and_links_to_its_page() -> None:
         for spec in re.findall(r"`([^`]+)`", specs_cell):
             prefix, sep, rest = spec.partition(":")
             if sep:
-                files = shipped.value_names() if prefix == "afterstate" else shipped.names()
+                files = (
+                    [*shipped.value_names(), *afterstate.BUILT_IN]
+                    if prefix == "afterstate"
+                    else shipped.names()
+                )
                 assert agents.is_prefix(prefix) and rest in files, spec
             else:
                 agents.check(spec)
