@@ -47,7 +47,7 @@ from agents.afterstate_network import (
 )
 from agents.base import Agent, Observation
 from agents.champion import ChampionAgent
-from agents.race_beliefs import RaceCardReader, deal_from_beliefs, odds_beliefs, pile_payouts
+from agents.race_beliefs import RaceCardReader, deal_from_beliefs, odds_beliefs
 from agents.standing import seat_outcomes
 from camelup_env import odds
 from camelup_env.batch import BatchGames
@@ -192,20 +192,14 @@ class StandingValue:
     def chances(self, after: Afterstates, rows: np.ndarray, viewer: int) -> np.ndarray:
         rules = after.games.rules
         model = self.equity.model_of(rules)
-        n, pay = rules.num_players, rules.race_bet_payouts
-        out = np.empty((len(rows), n))
+        out = np.empty((len(rows), rules.num_players))
         for k, s in enumerate(after.games.to_states(rows)):
             sc = odds.leg_scenarios(s, self.race_samples)
             assert sc is not None  # a running race of a rule set check_rules let through
             # a dealt game's cards are all known: the beliefs are their camels
             win, last = (np.bincount(c, minlength=rules.n_racing) for c in (sc.winner, sc.loser))
             beliefs = odds_beliefs(s, win / len(sc.winner), last / len(sc.loser))
-            coins = seat_outcomes(
-                s,
-                sc,
-                pile_payouts(s.winner_pile, beliefs[0], pay, n),
-                pile_payouts(s.loser_pile, beliefs[1], pay, n),
-            )
+            coins = seat_outcomes(s, sc, beliefs)
             chances = model.from_features(coins, lead_progress(sc.lead, rules.track_length))
             out[k] = chances.mean(axis=0)
         return out

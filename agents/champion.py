@@ -39,7 +39,7 @@ import numpy as np
 from agents.base import Agent, Observation, best_action, legal_indices
 from agents.card_timing import keep_charges
 from agents.expert import ExpertAgent
-from agents.race_beliefs import RaceCardReader, new_card_payouts, odds_beliefs, pile_payouts
+from agents.race_beliefs import RaceCardReader, new_card_payouts, odds_beliefs
 from agents.standing import action_outcomes, seat_outcomes, win_chances
 from camelup_env import odds
 from camelup_env.game.actions import RaceBet, action_table
@@ -119,13 +119,8 @@ class ChampionAgent(Agent):
         if sc is None:
             return best_action(values)
         rules = s.rules
-        pay, n = rules.race_bet_payouts, rules.num_players
-        base = seat_outcomes(
-            s,
-            sc,
-            pile_payouts(s.winner_pile, beliefs[0], pay, n),
-            pile_payouts(s.loser_pile, beliefs[1], pay, n),
-        )
+        pay = rules.race_bet_payouts
+        base = seat_outcomes(s, sc, beliefs)
         paid = (
             new_card_payouts(s.winner_pile, beliefs[0], pay),
             new_card_payouts(s.loser_pile, beliefs[1], pay),

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from agents.race_beliefs import pile_payouts
 from camelup_env.game.actions import Action, RaceBet, TakeLegBet
 from camelup_env.game.legality import uncovered_tiles
 from camelup_env.game.payouts import loser_card_ev, position_tile_ev
@@ -45,13 +46,17 @@ def leg_tile_outcomes(ranks: np.ndarray, value: int) -> np.ndarray:
 
 
 def seat_outcomes(
-    s: GameState, sc: LegScenarios, winner_pays: np.ndarray, loser_pays: np.ndarray
+    s: GameState, sc: LegScenarios, beliefs: tuple[np.ndarray, np.ndarray]
 ) -> np.ndarray:
     """``(N, seats)`` coins of every seat after each outcome is scored (module docstring).
-    ``winner_pays`` / ``loser_pays``: ``(R, seats)``, each seat's coins from a pile given its
-    camel (:func:`agents.race_beliefs.pile_payouts`)."""
+    ``beliefs``: the winner and the loser pile's cards, ``(cards, R)`` each, as
+    :class:`agents.race_beliefs.RaceCardReader` gives them (a known card's row its camel);
+    each pile pays as :func:`agents.race_beliefs.pile_payouts` says given its camel."""
     rules = s.rules
     n = rules.num_players
+    pay = rules.race_bet_payouts
+    winner_pays = pile_payouts(s.winner_pile, beliefs[0], pay, n)
+    loser_pays = pile_payouts(s.loser_pile, beliefs[1], pay, n)
     out = np.tile(np.array(s.coins, dtype=float), (len(sc.winner), 1))
     for seat in range(n):
         for camel, value in uncovered_tiles(s, seat):

@@ -28,7 +28,7 @@ from agents.afterstate_network import (
     seats_to_relative,
 )
 from agents.champion import ChampionAgent
-from agents.race_beliefs import deal_from_beliefs, new_card_payouts, pile_payouts
+from agents.race_beliefs import deal_from_beliefs, new_card_payouts
 from camelup_env import (
     RuleSet,
     apply_action,
@@ -360,16 +360,11 @@ def test_a_bets_standing_is_the_champions_chance_of_it() -> None:
         bets = np.flatnonzero([isinstance(table[a], (TakeLegBet, RaceBet)) for a in after.action])
         got = value.chances(after, bets, me)
         sc = odds.leg_scenarios(s, value.race_samples)
-        n, pay, R = rules.num_players, rules.race_bet_payouts, rules.n_racing
+        pay, R = rules.race_bet_payouts, rules.n_racing
         known = [
             np.eye(R)[[c for _, c in p]].reshape(len(p), R) for p in (s.winner_pile, s.loser_pile)
         ]
-        base = seat_outcomes(
-            s,
-            sc,
-            pile_payouts(s.winner_pile, known[0], pay, n),
-            pile_payouts(s.loser_pile, known[1], pay, n),
-        )
+        base = seat_outcomes(s, sc, (known[0], known[1]))
         paid = (
             new_card_payouts(s.winner_pile, known[0], pay),
             new_card_payouts(s.loser_pile, known[1], pay),
