@@ -263,15 +263,7 @@ class AfterstateAgent(Agent):
         the dice and averaged over the deals; ``-inf`` rows for illegal actions (with
         ``plies=2``, for every action but the candidates)."""
         me = s.current
-        race = odds.position_odds(s, RACE_SAMPLES).race
-        beliefs = self.reader.update(s, me, race.winner, race.loser)
-        hidden = any(c == HIDDEN for _, c in (*s.winner_pile, *s.loser_pile))
-        # nothing hidden on the piles: one deal, the others' hands being what they have left
-        deals = [
-            deal_from_beliefs(s, beliefs, self.rng) for _ in range(self.deals if hidden else 1)
-        ]
-        after = afterstates(BatchGames.from_states(deals))
-        values = self._judge(after, np.flatnonzero(~after.ended), me, share=True)
+        after, values = self.outcome_values(s)
         q = after.expect(values).mean(axis=0)
         if self.screen is not None:
             _, near, _ = self.screen.shortlist(s, legal_action_indices(s))
@@ -303,6 +295,22 @@ class AfterstateAgent(Agent):
         out = np.full_like(q, -np.inf)
         out[top] = after.expect(values).mean(axis=0)[top]
         return out
+
+    def outcome_values(self, s: GameState) -> tuple[Afterstates, np.ndarray]:
+        """The afterstates of the deals of ``s`` (steps 1-2 of the module docstring: every
+        deal's rows laid out alike, one deal where nothing on the piles is hidden) and each
+        row's chances in seat order (step 3): what the 1-ply choice averages. Reads the piles
+        into the mover's memory, as each move does."""
+        me = s.current
+        race = odds.position_odds(s, RACE_SAMPLES).race
+        beliefs = self.reader.update(s, me, race.winner, race.loser)
+        hidden = any(c == HIDDEN for _, c in (*s.winner_pile, *s.loser_pile))
+        # nothing hidden on the piles: one deal, the others' hands being what they have left
+        deals = [
+            deal_from_beliefs(s, beliefs, self.rng) for _ in range(self.deals if hidden else 1)
+        ]
+        after = afterstates(BatchGames.from_states(deals))
+        return after, self._judge(after, np.flatnonzero(~after.ended), me, share=True)
 
     def _judge(
         self, after: Afterstates, running: np.ndarray, viewer: int, share: bool

@@ -20,13 +20,8 @@ from camelup_env.batch import BatchGames, random_streams
 from camelup_env.batch.afterstate_features import AfterstateFeatures
 from camelup_env.batch.afterstates import afterstates
 from camelup_env.observation import public_view
-from training.afterstate.trainer import (
-    AfterstateConfig,
-    Value,
-    draw_outcomes,
-    train,
-    value_network,
-)
+from training.afterstate.trainer import AfterstateConfig, draw_outcomes, train
+from training.afterstate.value import Value, value_network
 
 
 def tiny(out: Path, **changes: object) -> AfterstateConfig:
@@ -117,7 +112,7 @@ def test_a_bad_setting_is_one_line_before_any_game(
 
 
 def test_lambda_returns_mix_the_next_worth_with_the_rest_of_the_game(tmp_path: Path) -> None:
-    from training.afterstate.trainer import SelfPlay, value_network
+    from training.afterstate.trainer import SelfPlay
 
     cfg = tiny(tmp_path, td_lambda=0.5, num_players=2, opponent_mix={"self": 1.0})
     play = SelfPlay(cfg, value_network(4, [2], 2), first_seed=0)

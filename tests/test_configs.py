@@ -30,6 +30,10 @@ def test_training_config_loads_and_validates(path: Path) -> None:
     if "rllib" in path.name:
         rllib = pytest.importorskip("training.policy.rllib_trainer", reason="the distributed extra")
         load_config(rllib.RLlibConfig, path, {})
+    elif path.name.startswith("standing_copy_"):  # camelup train --trainer standing-copy
+        from training.afterstate.standing_copy import StandingCopyConfig
+
+        load_config(StandingCopyConfig, path, {}).check()
     elif path.name.startswith("afterstate_"):  # camelup train --trainer afterstate
         from training.afterstate.trainer import AfterstateConfig
 

@@ -10,7 +10,8 @@ import torch
 
 from agents.afterstate_network import save_afterstate_network
 from training.afterstate.td_errors import TURN, main, td_errors
-from training.afterstate.trainer import AfterstateConfig, exported, new_value
+from training.afterstate.trainer import AfterstateConfig
+from training.afterstate.value import exported, new_value
 
 
 def test_a_value_that_says_even_errs_only_where_the_race_ended(tmp_path: Path) -> None:

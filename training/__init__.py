@@ -16,6 +16,7 @@ TRAINERS: dict[str, str] = {
     "sb3": "training.policy.sb3_trainer",
     "rllib": "training.policy.rllib_trainer",
     "afterstate": "training.afterstate.trainer",
+    "standing-copy": "training.afterstate.standing_copy",
 }
 
 
@@ -39,7 +40,8 @@ def add_trainer_flag(parser: argparse.ArgumentParser) -> None:
         default="sb3",
         help="sb3: MaskablePPO (docs/training.md); rllib: RLlib's PPO on Ray "
         "(docs/distributed.md); afterstate: every seat's chance to win over afterstates "
-        "(docs/afterstate.md); `--trainer NAME --help` lists its settings",
+        "(docs/afterstate.md); standing-copy: the afterstate network fitted to the standing's "
+        "chances (docs/afterstate.md); `--trainer NAME --help` lists its settings",
     )
 
 

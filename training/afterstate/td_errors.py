@@ -30,7 +30,8 @@ import torch
 from agents.afterstate_network import seats_to_relative
 from camelup_config import ConfigError, load_config
 from camelup_env.game.actions import action_table
-from training.afterstate.trainer import AfterstateConfig, SelfPlay, new_value, start_from
+from training.afterstate.trainer import AfterstateConfig, SelfPlay
+from training.afterstate.value import new_value, start_from
 
 #: the key of :func:`td_errors`' rows: how far the value's own-seat chance moves when only the
 #: seat on move does, one seat further (from a mover's row to its target's input, without
