@@ -131,3 +131,43 @@ def test_bad_settings_are_refused_in_one_line(
     with pytest.raises((ConfigError, ValueError), match=message):
         train(tiny(tmp_path / "bad", **changes))
     assert not (tmp_path / "bad").exists()
+
+
+def test_a_stopped_run_ends_its_workers_and_keeps_its_shards(tmp_path: Path) -> None:
+    """``kill`` (SIGTERM) on a background run ends it and its labelling workers within
+    seconds (not after the shards still queued), exit code 130; the finished shards stay and
+    the progress record says what was done."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    out = tmp_path / "run"
+    job = subprocess.Popen(
+        [
+            *(sys.executable, "-m", "camelup_cli", "train", "--trainer", "standing-copy"),
+            *("--out-dir", str(out), "--num-players", "2", "--label-games", "400"),
+            *("--shard-games", "1", "--workers", "2", "--deals", "2"),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN),
+    )
+    try:
+        deadline = time.time() + 120
+        while not shard_path(out / "labels", 0).exists() and time.time() < deadline:
+            time.sleep(0.2)
+        assert job.poll() is None, job.stderr.read() if job.stderr else ""
+        job.send_signal(signal.SIGTERM)
+        stopped = time.time()
+        said, err = job.communicate(timeout=60)
+        took = time.time() - stopped
+    finally:
+        job.kill()
+    assert job.returncode == 130, err
+    assert took < 20  # 398 queued shards would take minutes
+    assert "--resume" in said + err
+    shards = sorted((out / "labels").glob("shard_*.npz"))
+    assert shards and all(np.load(p)["target"].shape[1] == 2 for p in shards)
+    assert not list((out / "labels").glob("*.tmp"))

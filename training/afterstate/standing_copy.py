@@ -41,9 +41,11 @@ from __future__ import annotations
 import argparse
 import csv
 import json
+import multiprocessing
+import signal
 import time
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -254,22 +256,33 @@ def shard_path(labels: Path, shard: int) -> Path:
 
 
 def label(cfg: StandingCopyConfig, progress: dict[str, Any]) -> None:
-    """Every shard not yet on disk, ``workers`` at a time."""
+    """Every shard not yet on disk, ``workers`` at a time. A stop (Ctrl-C, SIGTERM) ends the
+    workers at once: a shard is written whole or not at all, so nothing finished is lost."""
     out = Path(cfg.out_dir)
     todo = [k for k in range(cfg.shards) if not shard_path(cfg.labels, k).exists()]
     done = cfg.shards - len(todo)
     start = time.time()
     print(f"labels: {done} of {cfg.shards} shards on disk, {len(todo)} to label", flush=True)
-    with ProcessPoolExecutor(cfg.workers) as pool:
-        for path in pool.map(label_shard, [cfg] * len(todo), todo):
-            done += 1
-            print(
-                f"{path.name}: {done} of {cfg.shards} shards "
-                f"({(time.time() - start) / max(done - cfg.shards + len(todo), 1):.0f} s a shard)",
-                flush=True,
-            )
-    progress["label_seconds"] = progress.get("label_seconds", 0.0) + time.time() - start
-    write_progress(out, progress)
+    try:
+        with multiprocessing.get_context("fork").Pool(cfg.workers, _leave_stops_to_the_run) as pool:
+            for path in pool.imap(partial(label_shard, cfg), todo):
+                done += 1
+                print(
+                    f"{path.name}: {done} of {cfg.shards} shards "
+                    f"({(time.time() - start) / (done - cfg.shards + len(todo)):.0f} s a shard)",
+                    flush=True,
+                )
+    finally:
+        for stray in cfg.labels.glob("*.tmp"):  # a worker's shard cut off mid-write
+            stray.unlink()
+        progress["label_seconds"] = progress.get("label_seconds", 0.0) + time.time() - start
+        write_progress(out, progress)
+
+
+def _leave_stops_to_the_run() -> None:
+    """A worker ignores Ctrl-C and SIGTERM: the run stops it (the pool's end terminates it)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 # The fit --------------------------------------------------------------------------------------
