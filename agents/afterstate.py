@@ -35,6 +35,7 @@ training attempt with its paired figure.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Protocol
 
 import numpy as np
@@ -58,6 +59,7 @@ from camelup_env.game.legality import legal_action_indices
 from camelup_env.game.rewards import win_shares
 from camelup_env.game.rules import RuleSet
 from camelup_env.game.state import HIDDEN, GameState
+from camelup_env.odds import LegScenarios
 from camelup_env.odds.win import WinModel, lead_progress, load_win_model
 from camelup_env.odds.win_network import WinNetwork
 
@@ -75,6 +77,11 @@ class AfterstateValue(Protocol):
 
     def check_rules(self, rules: RuleSet) -> None:
         """Refuse, saying why, a rule set the value cannot judge."""
+
+    def read(self, beliefs: tuple[np.ndarray, np.ndarray]) -> None:
+        """The mover's reading of the piles' cards before this move's rows are judged
+        (:meth:`agents.race_beliefs.RaceCardReader.update`): a value that pays the piles by it
+        keeps it; the others ignore it."""
 
     def chances(self, after: Afterstates, rows: np.ndarray, viewer: int) -> np.ndarray:
         """``(len(rows), players)`` in seat order: each seat's chance to win the outcome rows
@@ -94,6 +101,9 @@ class NetworkValue:
 
     def check_rules(self, rules: RuleSet) -> None:
         self.network.check_rules(rules)
+
+    def read(self, beliefs: tuple[np.ndarray, np.ndarray]) -> None:
+        pass  # it pays no pile by beliefs
 
     def chances(self, after: Afterstates, rows: np.ndarray, viewer: int) -> np.ndarray:
         rules = after.games.rules
@@ -130,6 +140,9 @@ class EquityValue:
             self._models[rules] = load_win_model(rules)
         return self._models[rules]
 
+    def read(self, beliefs: tuple[np.ndarray, np.ndarray]) -> None:
+        pass  # it pays no pile by beliefs
+
     def chances(self, after: Afterstates, rows: np.ndarray, viewer: int) -> np.ndarray:
         return np.asarray(self.model_of(after.games.rules)(after.games.to_states(rows)))
 
@@ -160,6 +173,9 @@ class WinNetworkValue:
             self._networks[rules] = network
         return self._networks[rules]
 
+    def read(self, beliefs: tuple[np.ndarray, np.ndarray]) -> None:
+        pass  # it pays no pile by beliefs
+
     def chances(self, after: Afterstates, rows: np.ndarray, viewer: int) -> np.ndarray:
         network = self._network(after.games.rules)
         return network_chances(network, after.games.to_states(rows))
@@ -173,13 +189,26 @@ class StandingValue:
     scores the mean of what each seat holds, this scores each outcome and takes the mean of
     the chances: a bet that pays when the rivals' bets pay keeps a leader's lead whatever the
     dice do, and the win model's curve rewards that. On every deal: the dealt cards are paid
-    as they lie in each outcome."""
+    as they lie in each outcome.
 
-    reads_hidden_cards = True
+    With ``by_reading`` the piles are paid as the champion pays them: each hidden card by the
+    mover's reading of it (:meth:`read`, the beliefs the deals are drawn from), in expectation,
+    so one valuation per outcome serves every deal (a card on the piles that a row adds is its
+    own). Eight times fewer valuations a move; what it gives up is the spread of each
+    outcome's coins over the hidden cards, which the deals score and the reading averages."""
 
-    def __init__(self, model: WinModel | None = None, race_samples: int = RACE_SAMPLES) -> None:
+    def __init__(
+        self,
+        model: WinModel | None = None,
+        race_samples: int = RACE_SAMPLES,
+        by_reading: bool = False,
+    ) -> None:
         self.equity = EquityValue(model)
         self.race_samples = int(race_samples)
+        self.by_reading = by_reading
+        #: whether every deal is valued (its cards as they lie) or one row serves them all
+        self.reads_hidden_cards = not by_reading
+        self._beliefs: tuple[np.ndarray, np.ndarray] | None = None
 
     def check_rules(self, rules: RuleSet) -> None:
         if rules.wanderer:
@@ -189,6 +218,9 @@ class StandingValue:
             )
         self.equity.check_rules(rules)
 
+    def read(self, beliefs: tuple[np.ndarray, np.ndarray]) -> None:
+        self._beliefs = beliefs
+
     def chances(self, after: Afterstates, rows: np.ndarray, viewer: int) -> np.ndarray:
         rules = after.games.rules
         model = self.equity.model_of(rules)
@@ -196,13 +228,26 @@ class StandingValue:
         for k, s in enumerate(after.games.to_states(rows)):
             sc = odds.leg_scenarios(s, self.race_samples)
             assert sc is not None  # a running race of a rule set check_rules let through
-            # a dealt game's cards are all known: the beliefs are their camels
-            win, last = (np.bincount(c, minlength=rules.n_racing) for c in (sc.winner, sc.loser))
-            beliefs = odds_beliefs(s, win / len(sc.winner), last / len(sc.loser))
-            coins = seat_outcomes(s, sc, beliefs)
+            coins = seat_outcomes(s, sc, self._pile_beliefs(s, sc))
             chances = model.from_features(coins, lead_progress(sc.lead, rules.track_length))
             out[k] = chances.mean(axis=0)
         return out
+
+    def _pile_beliefs(self, s: GameState, sc: LegScenarios) -> tuple[np.ndarray, np.ndarray]:
+        """The cards of ``s``'s piles as this value pays them: by the reading (``by_reading``;
+        the cards a row put on top of the piles read, the state's own), else as dealt."""
+        if not self.by_reading:
+            # a dealt game's cards are all known: the beliefs are their camels
+            R = s.rules.n_racing
+            win, last = (np.bincount(c, minlength=R) for c in (sc.winner, sc.loser))
+            return odds_beliefs(s, win / len(sc.winner), last / len(sc.loser))
+        if self._beliefs is None:
+            raise RuntimeError("the standing by the reading judges after read(beliefs)")
+        R = s.rules.n_racing
+        return tuple(  # type: ignore[return-value]
+            np.vstack([read, np.eye(R)[[c for _, c in pile[len(read) :]]]])
+            for read, pile in zip(self._beliefs, (s.winner_pile, s.loser_pile), strict=True)
+        )
 
 
 class AfterstateAgent(Agent):
@@ -310,6 +355,7 @@ class AfterstateAgent(Agent):
             deal_from_beliefs(s, beliefs, self.rng) for _ in range(self.deals if hidden else 1)
         ]
         after = afterstates(BatchGames.from_states(deals))
+        self.value.read(beliefs)
         return after, self._judge(after, np.flatnonzero(~after.ended), me, share=True)
 
     def _judge(
@@ -331,9 +377,10 @@ class AfterstateAgent(Agent):
 
 
 #: the values ``afterstate:NAME`` plays that exist without learning or a file (the gate's)
-BUILT_IN: dict[str, type[EquityValue | StandingValue | WinNetworkValue]] = {
+BUILT_IN: dict[str, Callable[[], AfterstateValue]] = {
     "equity": EquityValue,
     "standing": StandingValue,
+    "standing-reading": lambda: StandingValue(by_reading=True),
     "win-network": WinNetworkValue,
 }
 

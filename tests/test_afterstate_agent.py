@@ -336,11 +336,14 @@ def test_a_margin_chooses_among_the_champions_shortlist_only() -> None:
     assert plain_differs > 0  # the shortlist binds
 
 
-def test_a_bets_standing_is_the_champions_chance_of_it() -> None:
+@pytest.mark.parametrize("by_reading", [False, True])
+def test_a_bets_standing_is_the_champions_chance_of_it(by_reading: bool) -> None:
     """The standing of the position a leg or race bet leaves (its rows have no chance) is
     the champion's risk choice's chance of that bet (:func:`agents.standing.win_chances` over
-    the source position's joint outcomes, the bet's swing added to the mover), every card
-    known as in a deal."""
+    the source position's joint outcomes, the bet's swing added to the mover): every card
+    known as in a deal, or (``by_reading``) the hidden cards paid by the mover's reading, as
+    the champion pays them."""
+    from agents.race_beliefs import RaceCardReader
     from agents.standing import action_outcomes, leg_tile_outcomes, seat_outcomes, win_chances
     from camelup_env import odds
     from camelup_env.game.actions import RaceBet, TakeLegBet, action_table
@@ -349,25 +352,35 @@ def test_a_bets_standing_is_the_champions_chance_of_it() -> None:
     rules = RuleSet("classic", num_players=4)
     model = load_win_model(rules)
     table = action_table(rules).actions
-    value = StandingValue()
+    value = StandingValue(by_reading=by_reading)
     checked = {TakeLegBet: 0, RaceBet: 0}
+    hidden_read = 0
+    pay, R = rules.race_bet_payouts, rules.n_racing
     for seed in range(3):
         s = played(rules, seed, 12 + 4 * seed)
         if s.game_over:
             continue
         me = s.current
+        if by_reading:
+            view = public_view(s, me)
+            race = odds.position_odds(view, 1000).race
+            beliefs = RaceCardReader().update(view, me, race.winner, race.loser)
+            s = deal_from_beliefs(view, beliefs, np.random.default_rng(seed))
+            value.read(beliefs)
+            hidden_read += sum(c == HIDDEN for _, c in (*view.winner_pile, *view.loser_pile))
+        else:
+            beliefs = tuple(
+                np.eye(R)[[c for _, c in p]].reshape(len(p), R)
+                for p in (s.winner_pile, s.loser_pile)
+            )
         after = afterstates(BatchGames.from_states([s]))
         bets = np.flatnonzero([isinstance(table[a], (TakeLegBet, RaceBet)) for a in after.action])
         got = value.chances(after, bets, me)
         sc = odds.leg_scenarios(s, value.race_samples)
-        pay, R = rules.race_bet_payouts, rules.n_racing
-        known = [
-            np.eye(R)[[c for _, c in p]].reshape(len(p), R) for p in (s.winner_pile, s.loser_pile)
-        ]
-        base = seat_outcomes(s, sc, (known[0], known[1]))
+        base = seat_outcomes(s, sc, (beliefs[0], beliefs[1]))
         paid = (
-            new_card_payouts(s.winner_pile, known[0], pay),
-            new_card_payouts(s.loser_pile, known[1], pay),
+            new_card_payouts(s.winner_pile, beliefs[0], pay),
+            new_card_payouts(s.loser_pile, beliefs[1], pay),
         )
         progress = lead_progress(sc.lead, rules.track_length)
         for k, row in enumerate(bets):
@@ -382,17 +395,22 @@ def test_a_bets_standing_is_the_champions_chance_of_it() -> None:
             np.testing.assert_allclose(got[k, me], want, atol=1e-12)
             checked[type(action)] += 1
     assert all(checked.values())
+    assert hidden_read > 0 or not by_reading  # the reading paid some card it cannot see
 
 
-def test_the_standing_plays_by_spec_and_refuses_the_wanderers_rules() -> None:
-    agent = agents.make("afterstate:standing", deals=2)
+@pytest.mark.parametrize("spec", ["standing", "standing-reading"])
+def test_the_standing_plays_by_spec_and_refuses_the_wanderers_rules(spec: str) -> None:
+    agent = agents.make(f"afterstate:{spec}", deals=2)
     assert isinstance(agent.value, StandingValue)
+    assert agent.value.by_reading == (spec == "standing-reading")
     rules = RuleSet("classic", num_players=4)
     s = position_with_hidden_cards(rules)
     t = swapped_card(s)
-    # R10: dealt from the reading of the view, the chances never see the true hidden card
+    # R10: dealt from (or paid by) the reading of the view, never the true hidden card
     chances = [
-        AfterstateAgent(StandingValue(), deals=2, seed=1).action_chances(public_view(x, s.current))
+        AfterstateAgent(
+            StandingValue(by_reading=agent.value.by_reading), deals=2, seed=1
+        ).action_chances(public_view(x, s.current))
         for x in (s, t)
     ]
     np.testing.assert_array_equal(*chances)
