@@ -204,8 +204,8 @@ register_prefix(
     "afterstate",
     _loader("agents.afterstate:load"),
     "afterstate:NAME or afterstate:path/to/value.npz (or afterstate:equity, afterstate:standing, "
-    "afterstate:win-network) - each move's outcomes valued by every seat's chance to win, "
-    "exact over the dice (NAME: a shipped value file)",
+    "afterstate:standing-reading, afterstate:win-network) - each move's outcomes valued by "
+    "every seat's chance to win, exact over the dice (NAME: a shipped value file)",
 )
 
 

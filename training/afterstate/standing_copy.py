@@ -76,7 +76,6 @@ LABEL_SETTINGS = (
     "preset",
     "num_players",
     "seed",
-    "label_games",
     "shard_games",
     "play_by",
     "deals",
@@ -97,7 +96,11 @@ class StandingCopyConfig:
     preset: str = setting("classic", help="Rule set (the batch core's: classic, second_edition).")
     num_players: int = setting(4, help="Players per game.")
     seed: int = setting(0, help="Seed of the labelled games, the deals and the network.")
-    label_games: int = setting(200, help="Games whose every move is labelled.")
+    label_games: int = setting(
+        200,
+        help="Games whose every move is labelled (a resumed run may label more, or fit fewer: "
+        "shard k holds the same games whatever the count).",
+    )
     shard_games: int = setting(5, help="Games per label shard (the unit a resume keeps).")
     workers: int = setting(2, help="Processes labelling shards side by side.")
     play_by: str = setting(
@@ -441,7 +444,8 @@ def train(cfg: StandingCopyConfig, resume: bool = False, command: str | None = N
     progress = open_progress(
         cfg,
         resume,
-        may_change=frozenset({"out_dir", "workers", "threads"}),
+        # more or fewer games: a shard's games hang on its index alone, so the shards kept agree
+        may_change=frozenset({"out_dir", "workers", "threads", "label_games"}),
         fresh={},
         has_checkpoint=lambda folder, _: (folder / "progress.json").exists(),
         done=lambda _: f"{len(list(cfg.labels.glob('shard_*.npz')))} shards labelled",
