@@ -70,18 +70,18 @@ RACE_SAMPLES = 1000
 
 
 class AfterstateValue(Protocol):
-    """Each seat's chance to win positions of a batch, as ``viewer`` may judge them."""
+    """Each seat's chance to win positions of a batch, as ``viewer`` may judge them.
+
+    A value may also have ``read(beliefs)``: the player hands it the mover's reading of the
+    piles' cards (:meth:`agents.race_beliefs.RaceCardReader.update`) before each move's rows
+    are judged, for a value that pays the piles by it (:class:`StandingValue` with
+    ``by_reading``)."""
 
     #: whether the value reads the dealt hidden cards (then every deal is valued, else one)
     reads_hidden_cards: bool
 
     def check_rules(self, rules: RuleSet) -> None:
         """Refuse, saying why, a rule set the value cannot judge."""
-
-    def read(self, beliefs: tuple[np.ndarray, np.ndarray]) -> None:
-        """The mover's reading of the piles' cards before this move's rows are judged
-        (:meth:`agents.race_beliefs.RaceCardReader.update`): a value that pays the piles by it
-        keeps it; the others ignore it."""
 
     def chances(self, after: Afterstates, rows: np.ndarray, viewer: int) -> np.ndarray:
         """``(len(rows), players)`` in seat order: each seat's chance to win the outcome rows
@@ -101,9 +101,6 @@ class NetworkValue:
 
     def check_rules(self, rules: RuleSet) -> None:
         self.network.check_rules(rules)
-
-    def read(self, beliefs: tuple[np.ndarray, np.ndarray]) -> None:
-        pass  # it pays no pile by beliefs
 
     def chances(self, after: Afterstates, rows: np.ndarray, viewer: int) -> np.ndarray:
         rules = after.games.rules
@@ -140,9 +137,6 @@ class EquityValue:
             self._models[rules] = load_win_model(rules)
         return self._models[rules]
 
-    def read(self, beliefs: tuple[np.ndarray, np.ndarray]) -> None:
-        pass  # it pays no pile by beliefs
-
     def chances(self, after: Afterstates, rows: np.ndarray, viewer: int) -> np.ndarray:
         return np.asarray(self.model_of(after.games.rules)(after.games.to_states(rows)))
 
@@ -172,9 +166,6 @@ class WinNetworkValue:
                 )
             self._networks[rules] = network
         return self._networks[rules]
-
-    def read(self, beliefs: tuple[np.ndarray, np.ndarray]) -> None:
-        pass  # it pays no pile by beliefs
 
     def chances(self, after: Afterstates, rows: np.ndarray, viewer: int) -> np.ndarray:
         network = self._network(after.games.rules)
@@ -355,7 +346,9 @@ class AfterstateAgent(Agent):
             deal_from_beliefs(s, beliefs, self.rng) for _ in range(self.deals if hidden else 1)
         ]
         after = afterstates(BatchGames.from_states(deals))
-        self.value.read(beliefs)
+        read = getattr(self.value, "read", None)  # a value that pays the piles by the reading
+        if read is not None:
+            read(beliefs)
         return after, self._judge(after, np.flatnonzero(~after.ended), me, share=True)
 
     def _judge(
