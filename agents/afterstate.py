@@ -48,7 +48,7 @@ from agents.afterstate_network import (
 )
 from agents.base import Agent, Observation
 from agents.champion import ChampionAgent
-from agents.race_beliefs import RaceCardReader, deal_from_beliefs, odds_beliefs
+from agents.race_beliefs import RaceCardReader, deal_from_beliefs
 from agents.standing import seat_outcomes
 from camelup_env import odds
 from camelup_env.batch import BatchGames
@@ -59,7 +59,6 @@ from camelup_env.game.legality import legal_action_indices
 from camelup_env.game.rewards import win_shares
 from camelup_env.game.rules import RuleSet
 from camelup_env.game.state import HIDDEN, GameState
-from camelup_env.odds import LegScenarios
 from camelup_env.odds.win import WinModel, lead_progress, load_win_model
 from camelup_env.odds.win_network import WinNetwork
 
@@ -219,26 +218,28 @@ class StandingValue:
         for k, s in enumerate(after.games.to_states(rows)):
             sc = odds.leg_scenarios(s, self.race_samples)
             assert sc is not None  # a running race of a rule set check_rules let through
-            coins = seat_outcomes(s, sc, self._pile_beliefs(s, sc))
+            coins = seat_outcomes(s, sc, self._pile_beliefs(s))
             chances = model.from_features(coins, lead_progress(sc.lead, rules.track_length))
             out[k] = chances.mean(axis=0)
         return out
 
-    def _pile_beliefs(self, s: GameState, sc: LegScenarios) -> tuple[np.ndarray, np.ndarray]:
-        """The cards of ``s``'s piles as this value pays them: by the reading (``by_reading``;
-        the cards a row put on top of the piles read, the state's own), else as dealt."""
-        if not self.by_reading:
-            # a dealt game's cards are all known: the beliefs are their camels
-            R = s.rules.n_racing
-            win, last = (np.bincount(c, minlength=R) for c in (sc.winner, sc.loser))
-            return odds_beliefs(s, win / len(sc.winner), last / len(sc.loser))
-        if self._beliefs is None:
-            raise RuntimeError("the standing by the reading judges after read(beliefs)")
+    def _pile_beliefs(self, s: GameState) -> tuple[np.ndarray, np.ndarray]:
+        """The cards of ``s``'s piles as this value pays them, ``(cards, R)`` each: a dealt
+        game's cards by their camels, all of them known; ``by_reading``, the cards the move's
+        source had by the mover's reading of them, and those a row put on top by their own."""
         R = s.rules.n_racing
-        return tuple(  # type: ignore[return-value]
-            np.vstack([read, np.eye(R)[[c for _, c in pile[len(read) :]]]])
-            for read, pile in zip(self._beliefs, (s.winner_pile, s.loser_pile), strict=True)
-        )
+        read: tuple[np.ndarray, np.ndarray] = (np.zeros((0, R)), np.zeros((0, R)))
+        if self.by_reading:
+            if self._beliefs is None:
+                raise RuntimeError("the standing by the reading judges after read(beliefs)")
+            read = self._beliefs
+        out = []
+        for known, pile in zip(read, (s.winner_pile, s.loser_pile), strict=True):
+            camels = [c for _, c in pile[len(known) :]]
+            if any(c == HIDDEN for c in camels):
+                raise ValueError("the standing pays a card it does not know: deal the game first")
+            out.append(np.vstack([known, np.eye(R)[camels].reshape(len(camels), R)]))
+        return out[0], out[1]
 
 
 class AfterstateAgent(Agent):
