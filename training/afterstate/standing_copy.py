@@ -44,6 +44,7 @@ import json
 import multiprocessing
 import signal
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from functools import partial
 from pathlib import Path
@@ -55,11 +56,12 @@ import torch
 import agents
 from agents.afterstate import AfterstateAgent, StandingValue
 from agents.afterstate_network import save_afterstate_network, seats_to_relative
-from agents.base import Agent
+from agents.base import Agent, Observation
 from camelup_config import ConfigError, setting
 from camelup_env.batch.afterstate_features import AfterstateFeatures
 from camelup_env.files import replacing
 from camelup_env.game.rules import RuleSet
+from camelup_env.game.state import GameState
 from camelup_env.match import play_game
 from training import add_train_arguments, run_trainer
 from training.afterstate.value import Value, exported, new_value, start_from
@@ -207,7 +209,7 @@ class StandingCopyConfig:
 
 # Labels ---------------------------------------------------------------------------------------
 def label_position(
-    standing: AfterstateAgent, features: AfterstateFeatures, view: Any
+    standing: AfterstateAgent, features: AfterstateFeatures, view: GameState
 ) -> dict[str, np.ndarray]:
     """The rows of one move (module docstring, step 1): ``view`` is the mover's public view."""
     me = view.current
@@ -232,8 +234,8 @@ def label_shard(cfg: StandingCopyConfig, shard: int) -> Path:
     standing = AfterstateAgent(StandingValue(), deals=cfg.deals)
     positions: list[dict[str, np.ndarray]] = []
 
-    def labelled(bot: Agent) -> Any:
-        def move(observation: Any, view: Any) -> int:
+    def labelled(bot: Agent) -> Callable[[Observation, GameState], int]:
+        def move(observation: Observation, view: GameState) -> int:
             positions.append(label_position(standing, features, view))
             return bot(observation, view)
 
@@ -309,7 +311,8 @@ class Rows:
                 for k in SHARD_ARRAYS:
                     a = f[k]
                     parts[k].append(a + first if k == "position" else a)
-                first = int(parts["position"][-1].max()) + 1 if len(f["position"]) else first
+            if len(parts["position"][-1]):
+                first = int(parts["position"][-1].max()) + 1
         return cls(**{k: np.concatenate(v) for k, v in parts.items()})
 
     @property
