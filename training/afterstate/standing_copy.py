@@ -39,12 +39,13 @@ the fit takes minutes. ``docs/afterstate.md`` has the runs and what their files 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import csv
 import json
 import multiprocessing
 import signal
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass
 from functools import partial
 from pathlib import Path
@@ -261,16 +262,24 @@ def shard_path(labels: Path, shard: int) -> Path:
 
 
 def label(cfg: StandingCopyConfig, progress: dict[str, Any]) -> None:
-    """Every shard not yet on disk, ``workers`` at a time. A stop (Ctrl-C, SIGTERM) ends the
-    workers at once: a shard is written whole or not at all, so nothing finished is lost."""
+    """Every shard not yet on disk, ``workers`` at a time (one: in this process). A stop
+    (Ctrl-C, SIGTERM) ends the workers at once: a shard is written whole or not at all, so
+    nothing finished is lost. Workers are spawned, not forked: a fork of a process with
+    threads (torch's, numba's, a test runner's) can hold a lock no thread will release."""
     out = Path(cfg.out_dir)
     todo = [k for k in range(cfg.shards) if not shard_path(cfg.labels, k).exists()]
     done = cfg.shards - len(todo)
     start = time.time()
     print(f"labels: {done} of {cfg.shards} shards on disk, {len(todo)} to label", flush=True)
     try:
-        with multiprocessing.get_context("fork").Pool(cfg.workers, _leave_stops_to_the_run) as pool:
-            for path in pool.imap(partial(label_shard, cfg), todo):
+        with contextlib.ExitStack() as stack:
+            if cfg.workers == 1 or len(todo) < 2:
+                shards: Iterator[Path] = map(partial(label_shard, cfg), todo)
+            else:
+                spawn = multiprocessing.get_context("spawn")
+                pool = stack.enter_context(spawn.Pool(cfg.workers, _leave_stops_to_the_run))
+                shards = pool.imap(partial(label_shard, cfg), todo)
+            for path in shards:
                 done += 1
                 print(
                     f"{path.name}: {done} of {cfg.shards} shards "
@@ -285,9 +294,9 @@ def label(cfg: StandingCopyConfig, progress: dict[str, Any]) -> None:
 
 
 def _leave_stops_to_the_run() -> None:
-    """A worker ignores Ctrl-C and SIGTERM: the run stops it (the pool's end terminates it)."""
+    """A worker ignores Ctrl-C (a terminal's reaches the whole group): the run stops it, the
+    pool's end terminating it."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 # The fit --------------------------------------------------------------------------------------
