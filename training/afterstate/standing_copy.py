@@ -65,7 +65,13 @@ from camelup_env.game.rules import RuleSet
 from camelup_env.game.state import GameState
 from camelup_env.match import play_game
 from training import add_train_arguments, run_trainer
-from training.afterstate.value import Value, exported, new_value, start_from
+from training.afterstate.value import (
+    Value,
+    check_value_settings,
+    exported,
+    new_value,
+    start_from,
+)
 from training.run_folder import (
     name_setting,
     open_progress,
@@ -145,11 +151,7 @@ class StandingCopyConfig:
     threads: int = setting(1, help="torch threads of the fit.")
 
     def check(self) -> None:
-        rules = RuleSet(self.preset, num_players=self.num_players)  # its own clear errors
-        if rules.preset not in ("classic", "second_edition"):
-            raise ConfigError(
-                f"the standing copy's afterstates are the batch core's, not {self.preset}"
-            )
+        check_value_settings(self)
         for name in (
             "label_games",
             "shard_games",
@@ -166,14 +168,8 @@ class StandingCopyConfig:
             raise ConfigError(f"holdout_every must be >= 2, got {self.holdout_every}")
         if self.spread_weight < 0:
             raise ConfigError(f"spread_weight must be >= 0, got {self.spread_weight}")
-        if (self.equity_weight or self.race_equity) and not self.leg_equity:
-            raise ConfigError(
-                "equity_weight and race_equity need leg_equity: they read the equities"
-            )
-        if not self.hidden or min(self.hidden) < 1:
-            raise ConfigError(f"hidden must list positive layer widths, got {self.hidden}")
         agents.check(self.play_by)
-        StandingValue().check_rules(rules)
+        StandingValue().check_rules(RuleSet(self.preset, num_players=self.num_players))
 
     @property
     def observer(self) -> dict[str, Any]:
@@ -428,7 +424,8 @@ def fit(cfg: StandingCopyConfig, progress: dict[str, Any]) -> Path:
             check_rows, network_chances(net, check_rows.features), actions
         )
         path = out / "snapshots" / f"value_epoch{epoch}.npz"
-        save_afterstate_network(path, exported(net, cfg, games, trainer="standing-copy"))
+        network = exported(net, cfg, games, trainer="standing-copy")
+        save_afterstate_network(path, network)
         train_loss = float(np.mean(losses)) if losses else float("nan")
         with log.open("a", newline="") as f:
             csv.writer(f).writerow(
@@ -441,9 +438,7 @@ def fit(cfg: StandingCopyConfig, progress: dict[str, Any]) -> Path:
         )
         if regret < best:
             best = regret
-            save_afterstate_network(
-                out / "value.npz", exported(net, cfg, games, trainer="standing-copy")
-            )
+            save_afterstate_network(out / "value.npz", network)
             progress["best"] = {"epoch": epoch, "agreement": agree, "regret_points": regret}
     write_progress(out, progress)
     return out / "value.npz"

@@ -71,7 +71,13 @@ from camelup_env.game.actions import PlaceTile, action_table
 from camelup_env.game.rewards import win_shares
 from camelup_env.game.rules import RuleSet
 from training import add_train_arguments, run_trainer
-from training.afterstate.value import Value, exported, new_value, start_from
+from training.afterstate.value import (
+    Value,
+    check_value_settings,
+    exported,
+    new_value,
+    start_from,
+)
 from training.run_folder import (
     name_setting,
     open_progress,
@@ -183,9 +189,7 @@ class AfterstateConfig:
     threads: int = setting(1, help="torch threads.")
 
     def check(self) -> None:
-        rules = RuleSet(self.preset, num_players=self.num_players)  # its own clear errors
-        if rules.preset not in ("classic", "second_edition"):
-            raise ConfigError(f"the afterstate learner plays on the batch core, not {self.preset}")
+        check_value_settings(self)
         for name in ("total_games", "games", "batch_size", "updates", "replay_size", "max_turns"):
             if getattr(self, name) < 1:
                 raise ConfigError(f"{name} must be >= 1, got {getattr(self, name)}")
@@ -195,12 +199,6 @@ class AfterstateConfig:
             raise ConfigError(f"epsilon must be in [0, 1], got {self.epsilon}")
         if not 0.0 <= self.td_lambda <= 1.0:
             raise ConfigError(f"td_lambda must be in [0, 1], got {self.td_lambda}")
-        if (self.equity_weight or self.race_equity) and not self.leg_equity:
-            raise ConfigError(
-                "equity_weight and race_equity need leg_equity: they read the leg equities"
-            )
-        if not self.hidden or min(self.hidden) < 1:
-            raise ConfigError(f"hidden must list positive layer widths, got {self.hidden}")
         if not self.opponent_mix or min(self.opponent_mix.values()) < 0:
             raise ConfigError("opponent_mix needs non-negative weights")
         for spec in self.opponent_mix:

@@ -38,6 +38,20 @@ class ValueSettings(Protocol):
     def observer(self) -> dict[str, Any]: ...
 
 
+def check_value_settings(cfg: ValueSettings) -> None:
+    """The checks every afterstate run's value settings take, each a one-line ConfigError:
+    a rule set of the batch core (its afterstates), inputs that exist, layers."""
+    rules = RuleSet(cfg.preset, num_players=cfg.num_players)  # its own clear errors
+    if rules.preset not in ("classic", "second_edition"):
+        raise ConfigError(f"afterstates are the batch core's, not {cfg.preset}'s")
+    if (cfg.equity_weight or cfg.race_equity) and not cfg.leg_equity:
+        raise ConfigError(
+            "equity_weight and race_equity need leg_equity: they read the leg equities"
+        )
+    if not cfg.hidden or min(cfg.hidden) < 1:
+        raise ConfigError(f"hidden must list positive layer widths, got {cfg.hidden}")
+
+
 def value_network(inputs: int, hidden: list[int], players: int) -> nn.Sequential:
     layers: list[nn.Module] = []
     width = inputs
