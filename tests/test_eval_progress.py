@@ -36,7 +36,6 @@ def whole(tmp_path_factory) -> Path:
     """The reference: the evaluation played without a stop."""
     out = tmp_path_factory.mktemp("whole")
     assert main(["evaluate", *ARGS, "--out", str(out)]) == 0
-    assert not (out / PROGRESS).exists()  # gone once the reports are written
     return out
 
 
@@ -86,7 +85,6 @@ def test_a_resumed_run_keeps_the_saved_games_and_plays_only_the_rest(whole, tmp_
     code, stdout, _ = evaluate(out, capsys)
     assert code == 0
     assert "vs random: 5 of 12 games saved in" in stdout
-    assert not (out / PROGRESS).exists()
     ours = (out / "games.csv").read_text().splitlines()
     theirs = (whole / "games.csv").read_text().splitlines()
     assert len(ours) == len(theirs) == 13
@@ -104,6 +102,37 @@ def test_a_cut_off_last_line_is_played_again(whole, tmp_path, capsys):
     assert (out / "games.csv").read_text() == (whole / "games.csv").read_text()
 
 
+def test_the_games_stay_saved_once_the_reports_are_written(whole):
+    """Every game of the finished run is still in the progress file, after its settings."""
+    lines = progress_lines(whole)
+    assert "settings" in lines[0]
+    assert sorted(line["game"] for line in lines[1:]) == list(range(12))
+
+
+def test_a_shorter_report_then_the_longer_command_plays_only_the_missing_games(
+    whole, tmp_path, capsys
+):
+    """How a stopped evaluation is reported (its games so far, with a smaller ``--games``)
+    must not cost its games: the longer command afterwards plays only those it lacks."""
+    out = tmp_path / "reported"
+    saved_progress(whole, out, 7)
+    code, stdout, _ = evaluate(out, capsys, "--games", "7")
+    assert code == 0 and "7 of 7 games saved" in stdout
+    assert len((out / "games.csv").read_text().splitlines()) == 8
+    code, stdout, _ = evaluate(out, capsys)
+    assert code == 0 and "7 of 12 games saved" in stdout
+    assert (out / "games.csv").read_text() == (whole / "games.csv").read_text()
+
+
+def test_a_finished_evaluation_with_other_settings_is_not_overwritten(whole, tmp_path, capsys):
+    out = tmp_path / "finished"
+    saved_progress(whole, out, 12)
+    assert evaluate(out, capsys)[0] == 0
+    code, _, err = evaluate(out, capsys, "--seed", "4")
+    assert code == 2 and "seed: saved 3, now 4" in err
+    assert (out / "games.csv").read_text() == (whole / "games.csv").read_text()
+
+
 def test_a_larger_games_count_extends_the_saved_evaluation(whole, tmp_path, capsys):
     out = tmp_path / "longer"
     saved_progress(whole, out, 12)
@@ -117,7 +146,7 @@ def test_a_larger_games_count_extends_the_saved_evaluation(whole, tmp_path, caps
 @pytest.mark.parametrize(
     ("damage", "message"),
     [
-        ({"seed": 4}, r"evaluation.progress.jsonl holds an unfinished evaluation with other "),
+        ({"seed": 4}, r"evaluation.progress.jsonl holds the games of an evaluation with other "),
         ({"line": "not json"}, r"evaluation.progress.jsonl:3: corrupt line"),
         ({"seat": 1}, r":2: not a game of this evaluation: game 0 is seed 3 with the candidate "),
         ({"win_share": 2}, r":2: not a game of this evaluation: win_share must be in \[0, 1\]"),
@@ -184,4 +213,3 @@ def test_an_evaluation_stopped_with_ctrl_c_resumes_to_the_same_reports(whole, tm
     assert again.returncode == 0, again.stderr
     assert f"{len(saved) - 1} of 12 games saved" in again.stdout
     assert (out / "games.csv").read_text() == (whole / "games.csv").read_text()
-    assert not (out / PROGRESS).exists()

@@ -8,8 +8,10 @@ depends on (the candidate and its arguments, the rules, the seed, whether luck i
 the referee forced) and then one line per finished game: the opponent and the candidate's
 :class:`~tournament.eval_result.CandidateGame`, appended and fsynced as the game ends. The same
 command run again reads them, plays only the games missing, and writes the reports from all of
-them; the file is removed once the reports are written. ``OUT/.lock`` keeps a second run off
-the folder while one writes it (:class:`tournament.records.OutputLock`).
+them. The file stays once the reports are written: a report of the games so far (a shorter
+``--games``, how a stopped evaluation is reported) followed by the longer command plays only the
+games it lacks, not every game again. ``OUT/.lock`` keeps a second run off the folder while one
+writes it (:class:`tournament.records.OutputLock`).
 
 The file is read as a stranger's (:func:`tournament.records.read_lines`): a damaged last line
 is what a crash leaves and is played again; any other line that is not a game of this
@@ -38,8 +40,8 @@ _FIELDS = tuple(f.name for f in fields(CandidateGame))
 
 class EvalProgress:
     """The progress file of one evaluation command in ``out`` (module docstring). Open it for
-    the command's life (it holds the folder's lock), :meth:`finish` it once the reports are
-    written, :meth:`close` it when stopped before."""
+    the command's life (it holds the folder's lock) and :meth:`close` it at the end, the
+    reports written or not: the games stay on disk either way."""
 
     def __init__(self, out: Path, settings: dict[str, Any], players: int) -> None:
         self.path = out / PROGRESS
@@ -69,14 +71,8 @@ class EvalProgress:
         doc = {k: None if _is_nan(v) else v for k, v in asdict(row).items()}
         self._append({"opponent": opponent, **doc})
 
-    def finish(self) -> None:
-        """Every game is in the reports: the progress file goes, the lock is released."""
-        self.fh.close()
-        self.path.unlink(missing_ok=True)
-        self.lock.release()
-
     def close(self) -> None:
-        """Stopped before the end: the file stays for the next run."""
+        """The file stays for the next run; the folder's lock is released."""
         self.fh.close()
         self.lock.release()
 
@@ -130,8 +126,8 @@ def _differs(path: Path, saved: object, settings: dict[str, Any]) -> str:
         f"{k}: saved {saved.get(k)!r:.80}, now {settings.get(k)!r:.80}" for k in keys
     )
     return (
-        f"{path} holds an unfinished evaluation with other settings ({details}): run it again "
-        "with those, or choose another --out"
+        f"{path} holds the games of an evaluation with other settings ({details}): run it "
+        "again with those, or choose another --out"
     )
 
 

@@ -279,7 +279,7 @@ def run(args: argparse.Namespace) -> int:
         return 130
     if progress is not None:
         write_report(Path(args.out), rows, args.command_line)
-        progress.finish()
+        progress.close()
     return 0
 
 

@@ -96,11 +96,9 @@ def evaluate_snapshot(
             saved=progress.done(opponent, args.games),
             on_game=functools.partial(progress.save, opponent),
         )
-    except BaseException:
+        write_report(out, [result], args.command_line)
+    finally:
         progress.close()
-        raise
-    write_report(out, [result], args.command_line)
-    progress.finish()
     return result
 
 
