@@ -45,6 +45,7 @@ from agents.afterstate_network import (
     AfterstateNetwork,
     load_afterstate_network,
     relative_to_seats,
+    seats_to_relative,
 )
 from agents.base import Agent, Observation
 from agents.champion import ChampionAgent
@@ -90,16 +91,25 @@ class AfterstateValue(Protocol):
 
 class NetworkValue:
     """A learned :class:`~agents.afterstate_network.AfterstateNetwork` on the viewer's own
-    ``camelup_v1`` observation (which holds no other seat's card colour)."""
+    ``camelup_v1`` observation (which holds no other seat's card colour). A network with the
+    standing's skip adds to the standing by the mover's reading (:class:`StandingValue` with
+    ``by_reading``), which the player hands the reading (:meth:`read`)."""
 
     reads_hidden_cards = False
 
     def __init__(self, network: AfterstateNetwork) -> None:
         self.network = network
         self._features: dict[RuleSet, AfterstateFeatures] = {}
+        self.standing = StandingValue(by_reading=True) if network.standing_skip else None
 
     def check_rules(self, rules: RuleSet) -> None:
         self.network.check_rules(rules)
+        if self.standing is not None:
+            self.standing.check_rules(rules)
+
+    def read(self, beliefs: tuple[np.ndarray, np.ndarray]) -> None:
+        if self.standing is not None:
+            self.standing.read(beliefs)
 
     def chances(self, after: Afterstates, rows: np.ndarray, viewer: int) -> np.ndarray:
         rules = after.games.rules
@@ -107,10 +117,14 @@ class NetworkValue:
         if features is None:
             network = self.network
             features = self._features[rules] = AfterstateFeatures(
-                rules, network.observer, network.leg_equity, network.race_equity
+                rules, network.observer, network.leg_equity, network.race_equity, network.captures
             )
         inputs = features.rows(after, rows, viewer)
-        return relative_to_seats(self.network.chances(inputs), np.full(len(rows), viewer))
+        viewers = np.full(len(rows), viewer)
+        standing = None
+        if self.standing is not None:
+            standing = seats_to_relative(self.standing.chances(after, rows, viewer), viewers)
+        return relative_to_seats(self.network.chances(inputs, standing), viewers)
 
 
 class EquityValue:

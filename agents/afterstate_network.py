@@ -13,7 +13,11 @@ cards too, another seat's hidden ones by their expectation), and a non-zero ``eq
 adds that equity, times the weight, straight to each seat's score: a skip past the layers, so
 that a network whose last layer is still zero already ranks moves as the equity win model
 (:mod:`camelup_env.odds.win`) does - a coin more is a better chance - and the layers learn only
-what the next seats will take of it. It is learned by :mod:`training.afterstate`
+what the next seats will take of it. With ``standing_skip`` the skip is the standing's
+instead (:class:`agents.afterstate.StandingValue` by the mover's reading): each seat's score
+adds to the log of its standing chance, so a last layer at zero plays as the standing and the
+layers learn what it misses (:mod:`training.afterstate.standing_td`). With ``captures`` the
+inputs also hold each seat's next capture. It is learned by :mod:`training.afterstate`
 (self-play on the batch core with exact-expectation targets) and stored with
 :mod:`camelup_env.odds.network_file` (plain arrays and a JSON header, nothing that runs);
 its header says which rule set and player count it reads, with which observer settings
@@ -36,6 +40,8 @@ from camelup_env.odds.win_network import OBSERVER_KEYS
 
 #: the header's ``kind``: a file of another kind of network is refused by name
 KIND = "afterstate-value"
+#: the floor under a standing chance before its log (a seat the standing gives no chance)
+STANDING_FLOOR = 1e-6
 
 
 @dataclass(frozen=True, eq=False)
@@ -58,13 +64,22 @@ class AfterstateNetwork:
     equity_weight: float = 0.0
     #: how the file was made (trainer settings, games seen): shown, never executed
     training: dict[str, Any] = field(default_factory=dict)
+    #: whether the scores add to the log of the standing's chances (module docstring)
+    standing_skip: bool = False
+    #: whether each seat's next capture is among the inputs (before the leg equities)
+    captures: bool = False
 
-    def chances(self, obs: np.ndarray) -> np.ndarray:
+    def chances(self, obs: np.ndarray, standing: np.ndarray | None = None) -> np.ndarray:
         """``(B, players)`` chances to win, slot ``k`` the seat ``k`` places after the
-        viewer, of observations ``(B, F)`` (each row from its viewer's seat)."""
+        viewer, of observations ``(B, F)`` (each row from its viewer's seat); with
+        ``standing_skip``, ``standing`` holds the rows' standing chances in the same order."""
         scores = forward(obs, self.mean, self.scale, self.layers)
         if self.equity_weight:
             scores = scores + self.equity_weight * np.asarray(obs, np.float32)[:, -self.players :]
+        if self.standing_skip:
+            if standing is None:
+                raise ValueError("this network adds to the standing's chances: give them")
+            scores = scores + np.log(np.asarray(standing, np.float32) + STANDING_FLOOR)
         return softmax(scores)
 
     def check_rules(self, rules: RuleSet) -> None:
@@ -89,6 +104,8 @@ def save_afterstate_network(
         "race_equity": network.race_equity,
         "equity_weight": network.equity_weight,
         "training": network.training,
+        "standing_skip": network.standing_skip,
+        "captures": network.captures,
     }
     save_network(path, meta, network.mean, network.scale, network.layers)
 
@@ -111,11 +128,14 @@ def load_afterstate_network(path: Path) -> AfterstateNetwork:
         and isinstance(meta.get("equity_weight", 0.0), float)
         and np.isfinite(meta.get("equity_weight", 0.0))
         and (meta.get("leg_equity", False) or not meta.get("equity_weight", 0.0))
+        and isinstance(meta.get("standing_skip", False), bool)
+        and isinstance(meta.get("captures", False), bool)
+        and not (meta.get("standing_skip", False) and meta.get("equity_weight", 0.0))
     ):
         raise ValueError(
             f"{path}: meta must be JSON with kind {KIND!r}, preset, players and observer "
             f"({', '.join(OBSERVER_KEYS)}); race_equity and a finite equity_weight only "
-            "with leg_equity"
+            "with leg_equity, not both an equity_weight and standing_skip"
         )
     width = layers[-1][0].shape[1]
     if width != meta["players"]:
@@ -133,6 +153,8 @@ def load_afterstate_network(path: Path) -> AfterstateNetwork:
         meta.get("race_equity", False),
         meta.get("equity_weight", 0.0),
         meta.get("training", {}),
+        meta.get("standing_skip", False),
+        meta.get("captures", False),
     )
 
 

@@ -34,6 +34,10 @@ def test_training_config_loads_and_validates(path: Path) -> None:
         from training.afterstate.standing_copy import StandingCopyConfig
 
         load_config(StandingCopyConfig, path, {}).check()
+    elif path.name.startswith("standing_td_"):  # camelup train --trainer standing-td
+        from training.afterstate.standing_td import StandingTDConfig
+
+        load_config(StandingTDConfig, path, {}).check()
     elif path.name.startswith("afterstate_"):  # camelup train --trainer afterstate
         from training.afterstate.trainer import AfterstateConfig
 

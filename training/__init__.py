@@ -17,6 +17,7 @@ TRAINERS: dict[str, str] = {
     "rllib": "training.policy.rllib_trainer",
     "afterstate": "training.afterstate.trainer",
     "standing-copy": "training.afterstate.standing_copy",
+    "standing-td": "training.afterstate.standing_td",
 }
 
 
@@ -41,7 +42,8 @@ def add_trainer_flag(parser: argparse.ArgumentParser) -> None:
         help="sb3: MaskablePPO (docs/training.md); rllib: RLlib's PPO on Ray "
         "(docs/distributed.md); afterstate: every seat's chance to win over afterstates "
         "(docs/afterstate.md); standing-copy: the afterstate network fitted to the standing's "
-        "chances (docs/afterstate.md); `--trainer NAME --help` lists its settings",
+        "chances; standing-td: the standing taught what the next mover takes (both "
+        "docs/afterstate.md); `--trainer NAME --help` lists its settings",
     )
 
 

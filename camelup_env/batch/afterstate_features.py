@@ -20,6 +20,13 @@ seat's cards count, so that a position's worth does not change with who is looki
 for what that seat alone knows: a value learned by bootstrapping from the next mover's view
 (TD) would otherwise learn that a seat's race cards are worth nothing once it has moved.
 
+With ``captures``, each seat's **next capture** comes before the equities: what the seats in
+turn from the one on move are likely to take from the leg-bet stacks next
+(:func:`camelup_env.odds.win.next_captures`), the same way, in tens of coins off the seats'
+mean. It is what a value of the position after a move needs to see the next seat's gain: a
+roll that uncovers a rich tile hands it to the next mover. It is computed position by position
+(the batch core has no kernel for it), a few times the cost of the rest of a row.
+
 None of it reads another seat's race-card colours (R10).
 """
 
@@ -36,9 +43,13 @@ from camelup_env.batch.kernels import N_RACING as ROLL  # the pyramid tile's act
 from camelup_env.batch.observe import BatchObserver
 from camelup_env.game.rules import RuleSet
 from camelup_env.odds.tables import _tables_of
+from camelup_env.odds.win import next_captures
 
 #: the range the leg-equity inputs are scaled from (tens of coins off the seats' mean)
 EQUITY_RANGE = 5.0
+#: the range the next-capture inputs are scaled from (a capture is a leg-bet tile's worth, a
+#: few coins: tens of coins off the seats' mean)
+CAPTURE_RANGE = 1.0
 
 
 class AfterstateFeatures:
@@ -50,6 +61,7 @@ class AfterstateFeatures:
         observer: dict[str, Any],
         leg_equity: bool,
         race_equity: bool = False,
+        captures: bool = False,
     ) -> None:
         if race_equity and not leg_equity:
             raise ValueError("race_equity adds to the leg equities: it needs leg_equity")
@@ -57,6 +69,7 @@ class AfterstateFeatures:
         self.batch_observer = BatchObserver(rules, **observer)
         self.leg_equity = leg_equity
         self.race_equity = race_equity
+        self.captures = captures
         # the race equity's race odds, in the observation's shared estimate (the greedy bot's)
         self._race_observer = (
             BatchObserver(
@@ -73,16 +86,18 @@ class AfterstateFeatures:
 
     @property
     def size(self) -> int:
-        extra = self.rules.num_players if self.leg_equity else 0
-        return self.batch_observer.size + extra
+        blocks = int(self.leg_equity) + int(self.captures)
+        return self.batch_observer.size + blocks * self.rules.num_players
 
     def bounds(self) -> tuple[np.ndarray, np.ndarray]:
-        """Each input's low and high (the observation's bounds, the equities'
-        :data:`EQUITY_RANGE`): the scaling a network applies first."""
+        """Each input's low and high (the observation's bounds, the captures'
+        :data:`CAPTURE_RANGE`, the equities' :data:`EQUITY_RANGE`): the scaling a network
+        applies first."""
         ob = self.batch_observer.observer
-        extra = self.size - ob.size
-        low = np.concatenate([ob.low, np.full(extra, -EQUITY_RANGE, np.float32)])
-        high = np.concatenate([ob.high, np.full(extra, EQUITY_RANGE, np.float32)])
+        n = self.rules.num_players
+        ranges = [CAPTURE_RANGE] * n * self.captures + [EQUITY_RANGE] * n * self.leg_equity
+        high = np.concatenate([ob.high, np.array(ranges, np.float32)])
+        low = np.concatenate([ob.low, -np.array(ranges, np.float32)])
         return low.astype(np.float32), high.astype(np.float32)
 
     def rows(self, after: Afterstates, idx: np.ndarray, viewers: np.ndarray | int) -> np.ndarray:
@@ -96,6 +111,8 @@ class AfterstateFeatures:
         seats = np.broadcast_to(np.asarray(viewers, np.int64), idx.shape)
         games = after.games
         obs = self.batch_observer.observe(games, seats, idx)
+        if self.captures:
+            obs = np.concatenate([obs, self._captures(games, idx, seats)], axis=1)
         if not self.leg_equity:
             return obs
         rules, n = self.rules, self.rules.num_players
@@ -129,10 +146,16 @@ class AfterstateFeatures:
         )
         if self.race_equity:
             equity += self._race_cards(after, idx, seats)
-        equity -= equity.mean(axis=1, keepdims=True)
-        order = (seats[:, None] + np.arange(n)) % n
-        relative = np.take_along_axis(equity, order, axis=1) / 10.0
-        return np.concatenate([obs, relative.astype(np.float32)], axis=1)
+        return np.concatenate([obs, _relative(equity, seats)], axis=1)
+
+    def _captures(self, games: BatchGames, idx: np.ndarray, seats: np.ndarray) -> np.ndarray:
+        """``(len(idx), players)``: each seat's next capture (module docstring); 0 where the
+        race has ended."""
+        out = np.zeros((idx.size, self.rules.num_players))
+        for j, state in enumerate(games.to_states(idx)):
+            if not state.game_over:
+                out[j] = next_captures(state)
+        return _relative(out, seats)
 
     def _race_cards(self, after: Afterstates, idx: np.ndarray, seats: np.ndarray) -> np.ndarray:
         """``(len(idx), players)``: each seat's race cards' expected pay, as the row's viewer
@@ -165,6 +188,15 @@ class AfterstateFeatures:
         )
         out[live] = found
         return out
+
+
+def _relative(values: np.ndarray, seats: np.ndarray) -> np.ndarray:
+    """Rows of per-seat coins less their mean, in each row's viewer's relative order, in tens
+    of coins (the inputs' unit)."""
+    n = values.shape[1]
+    values = values - values.mean(axis=1, keepdims=True)
+    order = (seats[:, None] + np.arange(n)) % n
+    return (np.take_along_axis(values, order, axis=1) / 10.0).astype(np.float32)
 
 
 def _running(sources: BatchGames, games: np.ndarray) -> np.ndarray:

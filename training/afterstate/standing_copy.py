@@ -39,15 +39,11 @@ the fit takes minutes. ``docs/afterstate.md`` has the runs and what their files 
 from __future__ import annotations
 
 import argparse
-import contextlib
 import csv
 import json
-import multiprocessing
-import signal
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
-from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -60,11 +56,11 @@ from agents.afterstate_network import save_afterstate_network, seats_to_relative
 from agents.base import Agent, Observation
 from camelup_config import ConfigError, setting
 from camelup_env.batch.afterstate_features import AfterstateFeatures
-from camelup_env.files import replacing
 from camelup_env.game.rules import RuleSet
 from camelup_env.game.state import GameState
 from camelup_env.match import play_game
 from training import add_train_arguments, run_trainer
+from training.afterstate.label_shards import label_shards, shard_path, write_shard
 from training.afterstate.value import (
     Value,
     check_value_settings,
@@ -247,52 +243,18 @@ def label_shard(cfg: StandingCopyConfig, shard: int) -> Path:
         play_game(rules, [labelled(b) for b in bots], seed, catch=False)
     out = {k: np.concatenate([p[k] for p in positions]) for k in SHARD_ARRAYS if k != "position"}
     out["position"] = np.repeat(np.arange(len(positions)), [len(p["action"]) for p in positions])
-    path = shard_path(cfg.labels, shard)
-    with replacing(path) as tmp, tmp.open("wb") as f:
-        np.savez_compressed(f, allow_pickle=False, **out)
-    return path
-
-
-def shard_path(labels: Path, shard: int) -> Path:
-    return labels / f"shard_{shard:05d}.npz"
+    return write_shard(shard_path(cfg.labels, shard), out)
 
 
 def label(cfg: StandingCopyConfig, progress: dict[str, Any]) -> None:
-    """Every shard not yet on disk, ``workers`` at a time (one: in this process). A stop
-    (Ctrl-C, SIGTERM) ends the workers at once: a shard is written whole or not at all, so
-    nothing finished is lost. Workers are spawned, not forked: a fork of a process with
-    threads (torch's, numba's, a test runner's) can hold a lock no thread will release."""
-    out = Path(cfg.out_dir)
-    todo = [k for k in range(cfg.shards) if not shard_path(cfg.labels, k).exists()]
-    done = cfg.shards - len(todo)
+    """Every shard not yet on disk (:func:`training.afterstate.label_shards.label_shards`),
+    the seconds it took added to the run's progress, stopped or not."""
     start = time.time()
-    print(f"labels: {done} of {cfg.shards} shards on disk, {len(todo)} to label", flush=True)
     try:
-        with contextlib.ExitStack() as stack:
-            if cfg.workers == 1 or len(todo) < 2:
-                shards: Iterator[Path] = map(partial(label_shard, cfg), todo)
-            else:
-                spawn = multiprocessing.get_context("spawn")
-                pool = stack.enter_context(spawn.Pool(cfg.workers, _leave_stops_to_the_run))
-                shards = pool.imap(partial(label_shard, cfg), todo)
-            for path in shards:
-                done += 1
-                print(
-                    f"{path.name}: {done} of {cfg.shards} shards "
-                    f"({(time.time() - start) / (done - cfg.shards + len(todo)):.0f} s a shard)",
-                    flush=True,
-                )
+        label_shards(label_shard, cfg, cfg.labels, cfg.shards, cfg.workers)
     finally:
-        for stray in cfg.labels.glob("*.tmp"):  # a worker's shard cut off mid-write
-            stray.unlink()
         progress["label_seconds"] = progress.get("label_seconds", 0.0) + time.time() - start
-        write_progress(out, progress)
-
-
-def _leave_stops_to_the_run() -> None:
-    """A worker ignores Ctrl-C (a terminal's reaches the whole group): the run stops it, the
-    pool's end terminating it."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+        write_progress(Path(cfg.out_dir), progress)
 
 
 # The fit --------------------------------------------------------------------------------------

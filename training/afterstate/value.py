@@ -31,8 +31,12 @@ class ValueSettings(Protocol):
     hidden: list[int]
     leg_equity: bool
     race_equity: bool
-    equity_weight: float
-    init_from: str | None
+
+    @property
+    def equity_weight(self) -> float: ...
+
+    @property
+    def init_from(self) -> str | None: ...
 
     @property
     def observer(self) -> dict[str, Any]: ...
@@ -99,10 +103,16 @@ class Value(nn.Module):
 
 
 def exported(
-    value: Value, cfg: ValueSettings, games: int, trainer: str = "afterstate"
+    value: Value,
+    cfg: ValueSettings,
+    games: int,
+    trainer: str = "afterstate",
+    standing_skip: bool = False,
+    captures: bool = False,
 ) -> AfterstateNetwork:
     """The torch network as the numpy file the agent plays; ``trainer`` and ``games`` (the
-    games it learned from) go into its header."""
+    games it learned from) go into its header, with its skip (the standing's where
+    ``standing_skip``) and whether it reads the next captures."""
     linear = [m for m in value.layers if isinstance(m, nn.Linear)]
     layers = tuple(
         (m.weight.detach().numpy().T.copy(), m.bias.detach().numpy().copy()) for m in linear
@@ -119,14 +129,16 @@ def exported(
         cfg.race_equity,
         float(value.equity_weight.item()) if value.skip else 0.0,
         training,
+        standing_skip,
+        captures,
     )
 
 
-def new_value(cfg: ValueSettings) -> tuple[Value, AfterstateFeatures]:
+def new_value(cfg: ValueSettings, captures: bool = False) -> tuple[Value, AfterstateFeatures]:
     """The run's value at its start (the skip's alone where ``equity_weight`` is set) and the
-    inputs it reads."""
+    inputs it reads (with the next captures where ``captures``)."""
     rules = RuleSet(cfg.preset, num_players=cfg.num_players)
-    features = AfterstateFeatures(rules, cfg.observer, cfg.leg_equity, cfg.race_equity)
+    features = AfterstateFeatures(rules, cfg.observer, cfg.leg_equity, cfg.race_equity, captures)
     # Every input is bounded (the observation's low/high, the equities' range): into [-1, 1].
     low, high = features.bounds()
     mean = ((low + high) / 2).astype(np.float32)
