@@ -5,7 +5,7 @@ afterstate expectation.
 
 The standing (:class:`agents.afterstate.StandingValue`) values a position by the leg's joint
 outcomes with every bet as it lies. It does not see the next seat move: over four champions'
-games the next mover's standing chance rises by about six points a move (the bet it takes, the
+games the next mover's standing chance rises by about five points a move (the bet it takes, the
 die it rolls). Which of a mover's afterstates leaves the next seat least to take is what a
 value must know to choose well, and what TD(0) teaches: the value of a position is the exact
 expectation, over the dice, of the value of what the next mover's move leaves.
