@@ -41,9 +41,8 @@ from __future__ import annotations
 import argparse
 import csv
 import json
-import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -60,7 +59,7 @@ from camelup_env.game.rules import RuleSet
 from camelup_env.game.state import GameState
 from camelup_env.match import play_game
 from training import add_train_arguments, run_trainer
-from training.afterstate.label_shards import label_shards, shard_path, write_shard
+from training.afterstate.label_shards import label_run, open_run, shard_path, split, write_shard
 from training.afterstate.value import (
     Value,
     check_value_settings,
@@ -70,9 +69,7 @@ from training.afterstate.value import (
 )
 from training.run_folder import (
     name_setting,
-    open_progress,
     out_dir_setting,
-    resume_command,
     write_progress,
 )
 
@@ -246,17 +243,6 @@ def label_shard(cfg: StandingCopyConfig, shard: int) -> Path:
     return write_shard(shard_path(cfg.labels, shard), out)
 
 
-def label(cfg: StandingCopyConfig, progress: dict[str, Any]) -> None:
-    """Every shard not yet on disk (:func:`training.afterstate.label_shards.label_shards`),
-    the seconds it took added to the run's progress, stopped or not."""
-    start = time.time()
-    try:
-        label_shards(label_shard, cfg, cfg.labels, cfg.shards, cfg.workers)
-    finally:
-        progress["label_seconds"] = progress.get("label_seconds", 0.0) + time.time() - start
-        write_progress(Path(cfg.out_dir), progress)
-
-
 # The fit --------------------------------------------------------------------------------------
 @dataclass
 class Rows:
@@ -347,9 +333,8 @@ def fit_loss(net: Value, rows: Rows, idx: np.ndarray, spread_weight: float) -> t
 def fit(cfg: StandingCopyConfig, progress: dict[str, Any]) -> Path:
     """The network fitted to the labels, each epoch scored on the held-out shards."""
     out = Path(cfg.out_dir)
-    paths = [shard_path(cfg.labels, k) for k in range(cfg.shards)]
-    held = [p for k, p in enumerate(paths) if k % cfg.holdout_every == cfg.holdout_every - 1]
-    train_rows = Rows.load([p for p in paths if p not in held])
+    trained, held = split(cfg)
+    train_rows = Rows.load(trained)
     check_rows = Rows.load(held)
     torch.set_num_threads(cfg.threads)
     torch.manual_seed(cfg.seed)
@@ -409,29 +394,8 @@ def fit(cfg: StandingCopyConfig, progress: dict[str, Any]) -> Path:
 def train(cfg: StandingCopyConfig, resume: bool = False, command: str | None = None) -> Path:
     cfg.check()
     cfg.check_labels_from()
-    out = Path(cfg.out_dir)
-    progress = open_progress(
-        cfg,
-        resume,
-        # more or fewer games: a shard's games hang on its index alone, so the shards kept agree
-        may_change=frozenset({"out_dir", "workers", "threads", "label_games"}),
-        fresh={},
-        has_checkpoint=lambda folder, _: (folder / "progress.json").exists(),
-        done=lambda _: f"{len(list(cfg.labels.glob('shard_*.npz')))} shards labelled",
-    )
-    out.mkdir(parents=True, exist_ok=True)
-    cfg.labels.mkdir(parents=True, exist_ok=True)
-    progress["config"] = asdict(cfg)
-    write_progress(out, progress)
-    try:
-        label(cfg, progress)
-    except KeyboardInterrupt:
-        print(
-            f"stopped; the finished shards stay: "
-            f"{resume_command(command, 'camelup train --trainer standing-copy ...')}",
-            flush=True,
-        )
-        raise
+    progress = open_run(cfg, resume)
+    label_run(label_shard, cfg, progress, command, "standing-copy")
     path = fit(cfg, progress)
     print(f"done: the value file is {path} (play it as afterstate:{path})", flush=True)
     return path

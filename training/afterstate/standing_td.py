@@ -40,8 +40,7 @@ from __future__ import annotations
 import argparse
 import copy
 import csv
-import time
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -61,13 +60,11 @@ from camelup_env.game.setup import new_game
 from camelup_env.match import observe
 from camelup_env.observation import public_view
 from training import add_train_arguments, run_trainer
-from training.afterstate.label_shards import label_shards, shard_path, write_shard
+from training.afterstate.label_shards import label_run, open_run, shard_path, split, write_shard
 from training.afterstate.value import Value, check_value_settings, exported, new_value
 from training.run_folder import (
     name_setting,
-    open_progress,
     out_dir_setting,
-    resume_command,
     write_progress,
 )
 
@@ -302,9 +299,8 @@ def cross_entropy(p: np.ndarray, target: np.ndarray) -> float:
 def fit(cfg: StandingTDConfig, progress: dict[str, Any]) -> Path:
     """The network fitted sweep by sweep (module docstring, step 2)."""
     out = Path(cfg.out_dir)
-    paths = [shard_path(cfg.labels, k) for k in range(cfg.shards)]
-    held = [p for k, p in enumerate(paths) if k % cfg.holdout_every == cfg.holdout_every - 1]
-    train_rows = Rows.load([p for p in paths if p not in held])
+    trained, held = split(cfg)
+    train_rows = Rows.load(trained)
     check_rows = Rows.load(held)
     print(f"fit: {len(train_rows.skip):,} rows, {len(check_rows.skip):,} held out", flush=True)
     torch.set_num_threads(cfg.threads)
@@ -375,32 +371,8 @@ def fit(cfg: StandingTDConfig, progress: dict[str, Any]) -> Path:
 
 def train(cfg: StandingTDConfig, resume: bool = False, command: str | None = None) -> Path:
     cfg.check()
-    out = Path(cfg.out_dir)
-    progress = open_progress(
-        cfg,
-        resume,
-        # more or fewer games: a shard's games hang on its index alone, so the shards kept agree
-        may_change=frozenset({"out_dir", "workers", "threads", "label_games"}),
-        fresh={},
-        has_checkpoint=lambda folder, _: (folder / "progress.json").exists(),
-        done=lambda _: f"{len(list(cfg.labels.glob('shard_*.npz')))} shards played",
-    )
-    cfg.labels.mkdir(parents=True, exist_ok=True)
-    progress["config"] = asdict(cfg)
-    write_progress(out, progress)
-    start = time.time()
-    try:
-        label_shards(label_shard, cfg, cfg.labels, cfg.shards, cfg.workers)
-    except KeyboardInterrupt:
-        print(
-            f"stopped; the finished shards stay: "
-            f"{resume_command(command, 'camelup train --trainer standing-td ...')}",
-            flush=True,
-        )
-        raise
-    finally:
-        progress["label_seconds"] = progress.get("label_seconds", 0.0) + (time.time() - start)
-        write_progress(out, progress)
+    progress = open_run(cfg, resume)
+    label_run(label_shard, cfg, progress, command, "standing-td")
     path = fit(cfg, progress)
     print(f"done: the value file is {path} (play it as afterstate:{path})", flush=True)
     return path
