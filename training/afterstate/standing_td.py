@@ -49,7 +49,11 @@ import torch
 
 import agents
 from agents.afterstate import StandingValue
-from agents.afterstate_network import save_afterstate_network, seats_to_relative
+from agents.afterstate_network import (
+    STANDING_FLOOR,
+    save_afterstate_network,
+    seats_to_relative,
+)
 from camelup_config import ConfigError, setting
 from camelup_env.batch import BatchGames
 from camelup_env.batch.afterstate_features import AfterstateFeatures
@@ -71,8 +75,6 @@ from training.run_folder import (
 #: the arrays of a shard: one row per position, then the next move's outcomes of all rows
 ROW_ARRAYS = ("features", "skip", "outcomes", "game")
 NEXT_ARRAYS = ("next_features", "next_skip", "next_probability", "next_ended")
-#: the floor under a standing chance before its log (a seat the standing gives no chance)
-FLOOR = 1e-6
 
 
 @dataclass
@@ -272,7 +274,7 @@ def chances(net: Value | None, features: np.ndarray, skip: np.ndarray) -> np.nda
     with torch.no_grad():
         out = [
             torch.softmax(
-                torch.log(torch.from_numpy(skip[i : i + 65536]) + FLOOR)
+                torch.log(torch.from_numpy(skip[i : i + 65536]) + STANDING_FLOOR)
                 + net(torch.from_numpy(features[i : i + 65536])),
                 dim=1,
             ).numpy()
@@ -293,7 +295,7 @@ def targets(rows: Rows, net: Value | None) -> np.ndarray:
 
 
 def cross_entropy(p: np.ndarray, target: np.ndarray) -> float:
-    return float(-(target * np.log(p + FLOOR)).sum(axis=1).mean())
+    return float(-(target * np.log(p + STANDING_FLOOR)).sum(axis=1).mean())
 
 
 def fit(cfg: StandingTDConfig, progress: dict[str, Any]) -> Path:
@@ -330,7 +332,7 @@ def fit(cfg: StandingTDConfig, progress: dict[str, Any]) -> Path:
             order = rng.permutation(len(y_train))
             for i in range(0, len(order), cfg.batch_size):
                 b = order[i : i + cfg.batch_size]
-                scores = torch.log(torch.from_numpy(train_rows.skip[b]) + FLOOR) + net(
+                scores = torch.log(torch.from_numpy(train_rows.skip[b]) + STANDING_FLOOR) + net(
                     torch.from_numpy(train_rows.features[b])
                 )
                 loss = -(torch.from_numpy(y_train[b]) * torch.log_softmax(scores, 1)).sum(1).mean()
