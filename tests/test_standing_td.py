@@ -8,6 +8,8 @@ it makes, a network on the standing's skip (agents.afterstate_network ``standing
   outcomes (agents.standing), the cards as they lie;
 * the targets average the next outcomes' values; a network at zero plays as
   ``afterstate:standing-reading`` and, like it, reads no other seat's hidden card (R10);
+* with ``siblings``, the game's rows stay as they were and each move adds rows of the mover's
+  other moves that the standing ranks best, best first, each with its next mover's reply;
 * a run plays, fits, resumes a lost shard identically; bad settings are refused in one line;
 * the next-capture inputs are camelup_env.odds.win.next_captures in the viewer's order.
 """
@@ -34,10 +36,11 @@ from agents.base import Agent, Observation
 from agents.champion import ChampionAgent
 from agents.standing import seat_outcomes
 from camelup_config import ConfigError
-from camelup_env import RuleSet, chance_outcomes, odds
+from camelup_env import RuleSet, apply_outcome, chance_outcomes, odds
 from camelup_env.batch import BatchGames
 from camelup_env.batch.afterstate_features import AfterstateFeatures
 from camelup_env.batch.afterstates import afterstates
+from camelup_env.game.legality import legal_action_indices
 from camelup_env.game.state import HIDDEN, GameState
 from camelup_env.match import play_game
 from camelup_env.observation import public_view
@@ -108,18 +111,35 @@ def standing_of(s: GameState) -> np.ndarray:
     return model.from_features(coins, lead_progress(sc.lead, s.rules.track_length)).mean(axis=0)
 
 
-@pytest.fixture(scope="module")
-def game() -> tuple[list[dict[str, np.ndarray]], list[tuple[GameState, int]]]:
-    """One 2-player game's rows, the champions recording what they saw."""
+Played = tuple[list[dict[str, np.ndarray]], list[tuple[GameState, int]]]
+
+
+def recorded(siblings: int) -> Played:
+    """One 2-player game's rows, the champions (and the copies that reply to the siblings)
+    recording what they saw."""
     SEEN.clear()
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(agents, "make", lambda name: Recorder())
-        rows = play_rows(StandingTDConfig(num_players=2), 11)
+        rows = play_rows(StandingTDConfig(num_players=2, siblings=siblings), 11)
     return rows, list(SEEN)
 
 
-def test_a_rows_next_outcomes_are_the_next_movers_choice_at_the_engines_chances(game) -> None:
-    rows, seen = game
+@pytest.fixture(scope="module")
+def game() -> Played:
+    return recorded(0)
+
+
+@pytest.fixture(scope="module")
+def sibling_game() -> Played:
+    return recorded(2)
+
+
+@pytest.mark.parametrize("played", ["game", "sibling_game"])
+def test_a_rows_next_outcomes_are_the_next_movers_choice_at_the_engines_chances(
+    played: str, request: pytest.FixtureRequest
+) -> None:
+    """Every decision after the first (the game's, or a reply to a sibling) made one row."""
+    rows, seen = request.getfixturevalue(played)
     assert len(rows) == len(seen) - 1  # every move but the first leaves a row before the next
     for row, (view, action) in zip(rows, seen[1:], strict=True):
         engine = sorted(float(p) for _, p in chance_outcomes(view, action))
@@ -150,6 +170,49 @@ def test_a_rows_skip_is_the_standing_of_its_position(game) -> None:
         np.testing.assert_allclose(got, standing_of(view), atol=1e-9)
         checked += 1
     assert checked > 5
+
+
+def test_siblings_add_rows_and_leave_the_games_rows_as_they_were(game, sibling_game) -> None:
+    plain, _ = game
+    more, _ = sibling_game
+    k = 0
+    for row in more:  # the plain game's rows, in order, among the others
+        if k < len(plain) and all(np.array_equal(row[a], plain[k][a]) for a in row):
+            k += 1
+    assert k == len(plain)
+    moves = len(plain) + 1
+    assert moves < len(more) - len(plain) <= 2 * moves
+
+
+def test_siblings_are_the_movers_best_other_moves_by_the_standing(sibling_game) -> None:
+    """Oracle, on the moves before any race card lies hidden: each move's sibling rows stand
+    where an outcome of one of the mover's other actions left the game, the two the standing's
+    expectation (the engine's outcomes, the formula of agents.standing) ranks best, best first.
+    """
+    rows, seen = sibling_game
+    checked = 0
+    for k in range(9):
+        view, chosen = seen[k]
+        replies = seen[k + 1 : k + 3]  # a move's siblings' replies, by the next seat
+        if any(v.current == view.current for v, _ in replies):
+            continue
+        if any(c == HIDDEN for _, c in (*view.winner_pile, *view.loser_pile)):
+            continue
+        worth: dict[int, float] = {}
+        reach: dict[int, list[np.ndarray]] = {}
+        for action in legal_action_indices(view):
+            reach[action], worth[action] = [], 0.0
+            for outcome, p in chance_outcomes(view, action):
+                after, _ = apply_outcome(view, action, outcome)
+                value = standing_of(after)
+                reach[action].append(value)
+                worth[action] += float(p) * value[view.current]
+        best = sorted((a for a in worth if a != chosen), key=lambda a: -worth[a])[:2]
+        for action, row in zip(best, rows[k : k + 2], strict=True):
+            mine = in_seats(row["skip"][0], view.current)
+            assert min(np.abs(v - mine).max() for v in reach[action]) < 1e-6
+        checked += 1
+    assert checked >= 2
 
 
 def test_targets_average_the_next_values_and_a_zero_network_is_the_standing() -> None:

@@ -22,8 +22,12 @@ starts at zero, so the start plays as ``afterstate:standing-reading``):
    the next move's outcomes (their inputs in the same seat's eyes, their standing chances or,
    where the race ended, win shares, and their chances). The trainer is the referee: the
    standing pays the race cards as they lie (at play time the mover pays the hidden ones by
-   its reading, R10); the inputs read no other seat's card colour. Shards of ``shard_games``
-   games (:mod:`training.afterstate.label_shards`), kept across a stop.
+   its reading, R10); the inputs read no other seat's card colour. With ``siblings``, each
+   move also leaves rows of the moves the mover did not make: the rows above teach the value
+   of what the game's moves left, whose mistakes shift a position's moves alike; a choice
+   turns on how the moves differ, which the rows of the others, each with its next mover's
+   reply, teach directly. Shards of ``shard_games`` games
+   (:mod:`training.afterstate.label_shards`), kept across a stop.
 2. **Fit, sweep by sweep.** A row's target is the expectation over the next move's outcomes of
    the previous sweep's value (sweep 0: the standing's alone), so each sweep looks one move
    further (fitted value iteration, the replay buffer being the rows). Cross-entropy; every
@@ -54,6 +58,7 @@ from agents.afterstate_network import (
     save_afterstate_network,
     seats_to_relative,
 )
+from agents.base import Agent
 from camelup_config import ConfigError, setting
 from camelup_env.batch import BatchGames
 from camelup_env.batch.afterstate_features import AfterstateFeatures
@@ -61,6 +66,7 @@ from camelup_env.batch.afterstates import Afterstates, afterstates
 from camelup_env.game.rewards import win_shares
 from camelup_env.game.rules import RuleSet
 from camelup_env.game.setup import new_game
+from camelup_env.game.state import GameState
 from camelup_env.match import observe
 from camelup_env.observation import public_view
 from training import add_train_arguments, run_trainer
@@ -106,6 +112,11 @@ class StandingTDConfig:
     )
     hidden: list[int] = setting(
         default_factory=lambda: [256, 256], help="Hidden layers of the network."
+    )
+    siblings: int = setting(
+        0,
+        help="Rows of the moves not made, per move: the best others by the standing, one "
+        "outcome each with its next mover's reply.",
     )
     sweeps: int = setting(1, help="Fitted TD(0) sweeps: each looks one move further.")
     epochs: int = setting(6, help="Passes over the rows per sweep.")
@@ -180,12 +191,78 @@ def outcome_values(
     return values
 
 
+def reply(
+    standing: StandingValue, state: GameState, bot: Agent
+) -> tuple[Afterstates, np.ndarray, np.ndarray]:
+    """What the mover of ``state`` does there: every action's afterstates, the rows of the one
+    ``bot`` chose, and their values (:func:`outcome_values`, in the mover's eyes)."""
+    me = state.current
+    after = afterstates(BatchGames.from_states([state]))
+    action = bot(observe(state, me), public_view(state, me))
+    rows = np.flatnonzero(after.action == action)
+    return after, rows, outcome_values(standing, after, rows, me)
+
+
+def td_row(
+    features: AfterstateFeatures,
+    left: tuple[Afterstates, int, int, np.ndarray],
+    nxt: tuple[Afterstates, np.ndarray, np.ndarray],
+) -> dict[str, np.ndarray]:
+    """The row of the position ``left`` (its afterstates, the row that is it, the seat that
+    made it, its standing chances), its next move ``nxt`` (:func:`reply`)."""
+    source, row, viewer, value = left
+    after, rows, values = nxt
+    views = np.full(len(rows), viewer)
+    return {
+        "features": features.rows(source, np.array([row]), viewer),
+        "skip": seats_to_relative(value[None], [viewer]),
+        "outcomes": np.array([len(rows)]),
+        "next_features": features.rows(after, rows, views),
+        "next_skip": seats_to_relative(values, views),
+        "next_probability": after.probability[rows],
+        "next_ended": after.ended[rows],
+    }
+
+
+def sibling_rows(
+    cfg: StandingTDConfig,
+    standing: StandingValue,
+    features: AfterstateFeatures,
+    after: Afterstates,
+    chosen: int,
+    bots: list[Agent],
+    rng: np.random.Generator,
+) -> list[dict[str, np.ndarray]]:
+    """Rows of the moves the mover did not make (module docstring, step 1): the ``siblings``
+    best others by the standing's expectation in the mover's eyes, one outcome of each drawn
+    by its chance, its next mover's reply made by a copy of that seat's bot (its memory of the
+    game as it is; the game goes on without it)."""
+    me = int(after.source.current_player[0])
+    values = outcome_values(standing, after, np.arange(len(after)), me)
+    worth = after.expect(values)[0, :, me]
+    legal = np.flatnonzero(np.isfinite(worth))
+    others = legal[legal != chosen]
+    out = []
+    for action in others[np.argsort(-worth[others], kind="stable")][: cfg.siblings]:
+        rows = np.flatnonzero(after.action == action)
+        chance = after.probability[rows]
+        row = int(rows[rng.choice(len(rows), p=chance / chance.sum())])
+        if after.ended[row]:  # a race it ends is worth its win shares: nothing to learn
+            continue
+        state = after.games.to_states(np.array([row]))[0]
+        bot = copy.deepcopy(bots[state.current])
+        out.append(td_row(features, (after, row, me, values[row]), reply(standing, state, bot)))
+    return out
+
+
 def play_rows(cfg: StandingTDConfig, game_seed: int) -> list[dict[str, np.ndarray]]:
-    """One game's rows (module docstring, step 1), in move order."""
+    """One game's rows (module docstring, step 1), in move order (each move's siblings after
+    the row of the move before it)."""
     rules = RuleSet(cfg.preset, num_players=cfg.num_players)
     features = cfg.features()
     standing = StandingValue()
     rng = np.random.default_rng(game_seed)
+    sibling_rng = np.random.default_rng([game_seed, 1])  # the game's dice stay as they were
     bots = [agents.make(cfg.play_by) for _ in range(rules.num_players)]
     for seat, bot in enumerate(bots):
         bot.reset(game_seed * 8 + seat)
@@ -194,24 +271,12 @@ def play_rows(cfg: StandingTDConfig, game_seed: int) -> list[dict[str, np.ndarra
     left = None  # what the last move left: (its afterstates, the row that happened, mover, value)
     while not state.game_over:
         me = state.current
-        after = afterstates(BatchGames.from_states([state]))
-        action = bots[me](observe(state, me), public_view(state, me))
-        rows = np.flatnonzero(after.action == action)
-        values = outcome_values(standing, after, rows, me)
+        after, rows, values = nxt = reply(standing, state, bots[me])
         if left is not None:
-            source, row, viewer, value = left
-            views = np.full(len(rows), viewer)
-            out.append(
-                {
-                    "features": features.rows(source, np.array([row]), viewer),
-                    "skip": seats_to_relative(value[None], [viewer]),
-                    "outcomes": np.array([len(rows)]),
-                    "next_features": features.rows(after, rows, views),
-                    "next_skip": seats_to_relative(values, views),
-                    "next_probability": after.probability[rows],
-                    "next_ended": after.ended[rows],
-                }
-            )
+            out.append(td_row(features, left, nxt))
+        if cfg.siblings:
+            chosen = int(after.action[rows[0]])
+            out += sibling_rows(cfg, standing, features, after, chosen, bots, sibling_rng)
         chance = after.probability[rows]
         k = int(rng.choice(len(rows), p=chance / chance.sum()))
         left = (after, int(rows[k]), me, values[k])
