@@ -240,7 +240,7 @@ def sibling_rows(
     me = int(after.source.current_player[0])
     values = outcome_values(standing, after, np.arange(len(after)), me)
     worth = after.expect(values)[0, :, me]
-    legal = np.flatnonzero(np.isfinite(worth))
+    legal = np.flatnonzero(after.legal[0])
     others = legal[legal != chosen]
     out = []
     for action in others[np.argsort(-worth[others], kind="stable")][: cfg.siblings]:
