@@ -8,6 +8,8 @@ it makes, a network on the standing's skip (agents.afterstate_network ``standing
   outcomes (agents.standing), the cards as they lie;
 * the targets average the next outcomes' values; a network at zero plays as
   ``afterstate:standing-reading`` and, like it, reads no other seat's hidden card (R10);
+* with ``others``, ``play_by`` sits in one seat (the game's seed mod the players), ``others``
+  in the rest, and only the decisions of ``others`` make rows;
 * with ``siblings``, the game's rows stay as they were and each move adds rows of the mover's
   other moves that the standing ranks best, best first, each with its next mover's reply;
 * a run plays, fits, resumes a lost shard identically; bad settings are refused in one line;
@@ -170,6 +172,45 @@ def test_a_rows_skip_is_the_standing_of_its_position(game) -> None:
         np.testing.assert_allclose(got, standing_of(view), atol=1e-9)
         checked += 1
     assert checked > 5
+
+
+class Named(Agent):
+    """A registered bot that records its name, its seat and what it saw and chose."""
+
+    def __init__(self, name: str, seen: list[tuple[str, GameState, int]]) -> None:
+        self.name, self.bot, self.seen = name, MAKE(name), seen
+
+    def reset(self, seed: int | None = None) -> None:
+        self.bot.reset(seed)
+
+    def act(self, observation: Observation, public_state: GameState) -> int:
+        action = self.bot(observation, public_state)
+        self.seen.append((self.name, public_state, action))
+        return action
+
+
+MAKE = agents.make
+
+
+@pytest.mark.parametrize("game_seed", [11, 13])
+def test_with_others_play_by_takes_one_rotating_seat_and_only_others_decisions_make_rows(
+    game_seed: int,
+) -> None:
+    seen: list[tuple[str, GameState, int]] = []
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(agents, "make", lambda name: Named(name, seen))
+        cfg = StandingTDConfig(num_players=3, play_by="champion", others="greedy")
+        rows = play_rows(cfg, game_seed)
+    learner = game_seed % 3
+    assert {(name, view.current == learner) for name, view, _ in seen} == {
+        ("champion", True),
+        ("greedy", False),
+    }
+    teaching = [(view, action) for name, view, action in seen[1:] if name == "greedy"]
+    assert 0 < len(rows) == len(teaching) < len(seen) - 1
+    for row, (view, action) in zip(rows, teaching, strict=True):
+        engine = sorted(float(p) for _, p in chance_outcomes(view, action))
+        np.testing.assert_allclose(sorted(row["next_probability"]), engine, atol=1e-6)
 
 
 def test_siblings_add_rows_and_leave_the_games_rows_as_they_were(game, sibling_game) -> None:
@@ -337,6 +378,7 @@ def test_a_run_plays_fits_and_resumes_a_lost_shard_alike(tmp_path: Path) -> None
     ("changes", "message"),
     [
         ({"play_by": "nobody"}, "nobody"),
+        ({"others": "nobody"}, "nobody"),
         ({"preset": "persian_tutorial", "num_players": 4}, "batch core"),
         ({"holdout_every": 1}, "holdout_every"),
         ({"label_games": 1}, "hold none out"),

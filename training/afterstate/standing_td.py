@@ -26,7 +26,10 @@ starts at zero, so the start plays as ``afterstate:standing-reading``):
    move also leaves rows of the moves the mover did not make: the rows above teach the value
    of what the game's moves left, whose mistakes shift a position's moves alike; a choice
    turns on how the moves differ, which the rows of the others, each with its next mover's
-   reply, teach directly. Shards of ``shard_games`` games
+   reply, teach directly. With ``others``, the table is the one the file will face: ``play_by``
+   in one seat (game ``k``'s seat ``k`` mod the players), ``others`` in the rest, and a row is
+   kept only where its next mover is one of ``others`` - what the next mover takes is what a
+   row teaches, and at play time the next mover is a rival. Shards of ``shard_games`` games
    (:mod:`training.afterstate.label_shards`), kept across a stop.
 2. **Fit, sweep by sweep.** A row's target is the expectation over the next move's outcomes of
    the previous sweep's value (sweep 0: the standing's alone), so each sweep looks one move
@@ -100,6 +103,11 @@ class StandingTDConfig:
     shard_games: int = setting(25, help="Games per shard (the unit a resume keeps).")
     workers: int = setting(2, help="Processes playing shards side by side.")
     play_by: str = setting("champion", help="The registered bot that plays in every seat.")
+    others: str | None = setting(
+        None,
+        help="The registered bot of every seat but one (play_by's, which rotates game by game); "
+        "only the rows whose next mover is one of these are kept.",
+    )
     race_samples: int = setting(
         1000, help="Rollouts behind the race odds of the race-equity inputs."
     )
@@ -147,6 +155,8 @@ class StandingTDConfig:
                 "play more games or make shard_games smaller"
             )
         agents.check(self.play_by)
+        if self.others is not None:
+            agents.check(self.others)
         StandingValue().check_rules(RuleSet(self.preset, num_players=self.num_players))
 
     @property
@@ -232,24 +242,28 @@ def sibling_rows(
     chosen: int,
     bots: list[Agent],
     rng: np.random.Generator,
+    learner: int | None,
 ) -> list[dict[str, np.ndarray]]:
     """Rows of the moves the mover did not make (module docstring, step 1): the ``siblings``
     best others by the standing's expectation in the mover's eyes, one outcome of each drawn
     by its chance, its next mover's reply made by a copy of that seat's bot (its memory of the
-    game as it is; the game goes on without it)."""
+    game as it is; the game goes on without it); none whose next mover is the ``learner``
+    seat (:func:`play_rows`)."""
     me = int(after.source.current_player[0])
     values = outcome_values(standing, after, np.arange(len(after)), me)
     worth = after.expect(values)[0, :, me]
     legal = np.flatnonzero(after.legal[0])
-    others = legal[legal != chosen]
+    rest = legal[legal != chosen]
     out = []
-    for action in others[np.argsort(-worth[others], kind="stable")][: cfg.siblings]:
+    for action in rest[np.argsort(-worth[rest], kind="stable")][: cfg.siblings]:
         rows = np.flatnonzero(after.action == action)
         chance = after.probability[rows]
         row = int(rows[rng.choice(len(rows), p=chance / chance.sum())])
         if after.ended[row]:  # a race it ends is worth its win shares: nothing to learn
             continue
         state = after.games.to_states(np.array([row]))[0]
+        if state.current == learner:
+            continue
         bot = copy.deepcopy(bots[state.current])
         out.append(td_row(features, (after, row, me, values[row]), reply(standing, state, bot)))
     return out
@@ -263,7 +277,11 @@ def play_rows(cfg: StandingTDConfig, game_seed: int) -> list[dict[str, np.ndarra
     standing = StandingValue()
     rng = np.random.default_rng(game_seed)
     sibling_rng = np.random.default_rng([game_seed, 1])  # the game's dice stay as they were
-    bots = [agents.make(cfg.play_by) for _ in range(rules.num_players)]
+    learner = None if cfg.others is None else game_seed % rules.num_players
+    bots = [
+        agents.make(cfg.play_by if learner in (None, seat) else str(cfg.others))
+        for seat in range(rules.num_players)
+    ]
     for seat, bot in enumerate(bots):
         bot.reset(game_seed * 8 + seat)
     state = new_game(rules, seed=game_seed)
@@ -272,11 +290,11 @@ def play_rows(cfg: StandingTDConfig, game_seed: int) -> list[dict[str, np.ndarra
     while not state.game_over:
         me = state.current
         after, rows, values = nxt = reply(standing, state, bots[me])
-        if left is not None:
+        if left is not None and me != learner:
             out.append(td_row(features, left, nxt))
         if cfg.siblings:
             chosen = int(after.action[rows[0]])
-            out += sibling_rows(cfg, standing, features, after, chosen, bots, sibling_rng)
+            out += sibling_rows(cfg, standing, features, after, chosen, bots, sibling_rng, learner)
         chance = after.probability[rows]
         k = int(rng.choice(len(rows), p=chance / chance.sum()))
         left = (after, int(rows[k]), me, values[k])
