@@ -26,7 +26,9 @@ over the dice exactly, take the best). On each move:
    moves within ``margin`` of the best by the champion's expected coins
    (:meth:`agents.champion.ChampionAgent.shortlist`), so the value chooses where the champion
    would ask its own win model, and never takes a move that gives up more coins than that
-   for a chance the value may overrate (the values learned so far overrate passes).
+   for a chance the value may overrate (the values learned so far overrate passes). A value
+   file may carry the margin it plays best at (``AfterstateNetwork.margin``): it plays there
+   unless the spec's ``margin`` says otherwise.
 
 Deterministic given the seed of :meth:`AfterstateAgent.reset` (a tournament passes each game's).
 ``docs/afterstate.md`` has the method, the gate (which value this choice rule needs) and every
@@ -393,6 +395,17 @@ BUILT_IN: dict[str, Callable[[], AfterstateValue]] = {
 }
 
 
+class FileMargin:
+    """The default ``margin`` of :func:`load`: the file's own (``AfterstateNetwork.margin``),
+    none for a value that is no file."""
+
+    def __repr__(self) -> str:
+        return "the file's margin"
+
+
+FILE_MARGIN = FileMargin()
+
+
 def load(
     spec: str,
     deals: int = DEALS,
@@ -400,16 +413,20 @@ def load(
     seed: int = 0,
     plies: int = 1,
     candidates: int = 3,
-    margin: float | None = None,
+    margin: float | FileMargin | None = FILE_MARGIN,
 ) -> AfterstateAgent:
     """``afterstate:SPEC``: a learned network file (``path/to/value.npz``, or a shipped one's
     name: :func:`agents.shipped.value_names`), or one of the values that exist without
     learning - ``equity`` (the equity win model), ``standing`` (the win model over the leg's
     joint outcomes, the champion's comparison) or ``win-network`` (the shipped win network of
-    the game's rule set)."""
+    the game's rule set). A file plays on the champion's shortlist it carries unless
+    ``margin`` says otherwise (a number of coins, or None for every legal move)."""
     value: AfterstateValue
     if spec in BUILT_IN:
         value = BUILT_IN[spec]()
+        own = None
     else:
-        value = NetworkValue(load_afterstate_network(shipped.value_path(spec)))
-    return AfterstateAgent(value, deals, greed, seed, plies, candidates, margin)
+        network = load_afterstate_network(shipped.value_path(spec))
+        value, own = NetworkValue(network), network.margin
+    chosen = own if isinstance(margin, FileMargin) else margin
+    return AfterstateAgent(value, deals, greed, seed, plies, candidates, chosen)

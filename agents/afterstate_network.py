@@ -68,6 +68,10 @@ class AfterstateNetwork:
     standing_skip: bool = False
     #: whether each seat's next capture is among the inputs (before the leg equities)
     captures: bool = False
+    #: the champion's shortlist the file plays on unless told otherwise (coins; None: every
+    #: legal move): a file whose value ranks the champion's near-best moves better than it
+    #: ranks them all carries the margin it was measured at (agents.afterstate)
+    margin: float | None = None
 
     def chances(self, obs: np.ndarray, standing: np.ndarray | None = None) -> np.ndarray:
         """``(B, players)`` chances to win, slot ``k`` the seat ``k`` places after the
@@ -106,6 +110,7 @@ def save_afterstate_network(
         "training": network.training,
         "standing_skip": network.standing_skip,
         "captures": network.captures,
+        "margin": network.margin,
     }
     save_network(path, meta, network.mean, network.scale, network.layers)
 
@@ -131,11 +136,13 @@ def load_afterstate_network(path: Path) -> AfterstateNetwork:
         and isinstance(meta.get("standing_skip", False), bool)
         and isinstance(meta.get("captures", False), bool)
         and not (meta.get("standing_skip", False) and meta.get("equity_weight", 0.0))
+        and _is_margin(meta.get("margin"))
     ):
         raise ValueError(
             f"{path}: meta must be JSON with kind {KIND!r}, preset, players and observer "
             f"({', '.join(OBSERVER_KEYS)}); race_equity and a finite equity_weight only "
-            "with leg_equity, not both an equity_weight and standing_skip"
+            "with leg_equity, not both an equity_weight and standing_skip; a margin null or a "
+            "finite number of coins >= 0"
         )
     width = layers[-1][0].shape[1]
     if width != meta["players"]:
@@ -155,6 +162,16 @@ def load_afterstate_network(path: Path) -> AfterstateNetwork:
         meta.get("training", {}),
         meta.get("standing_skip", False),
         meta.get("captures", False),
+        None if meta.get("margin") is None else float(meta["margin"]),
+    )
+
+
+def _is_margin(margin: object) -> bool:
+    return margin is None or (
+        isinstance(margin, int | float)
+        and not isinstance(margin, bool)
+        and bool(np.isfinite(margin))
+        and margin >= 0
     )
 
 

@@ -46,8 +46,14 @@ def shipped_models() -> list[tuple[str, str]]:
             rows.append((spec, f"(unreadable: {exc})"))
             continue
         games = value.training.get("games", 0)
-        start = "the equity skip" if value.equity_weight else "scratch"
-        what = f"an afterstate value, {games:,} games of self-play from {start}"
+        if value.standing_skip:
+            who = value.training.get("played_by", "bots")
+            what = f"the standing taught what the next mover takes, {games:,} games of {who}"
+        else:
+            start = "the equity skip" if value.equity_weight else "scratch"
+            what = f"an afterstate value, {games:,} games of self-play from {start}"
+        if value.margin is not None:
+            what += f", on the champion's shortlist (margin {value.margin:g})"
         rows.append((spec, f"{what}: {value.preset}, {value.players} players"))
     return rows
 

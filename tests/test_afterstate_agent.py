@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
@@ -334,6 +335,42 @@ def test_a_margin_chooses_among_the_champions_shortlist_only() -> None:
         assert AfterstateAgent(value, margin=1000.0).choose(view) == plain
         plain_differs += plain != best
     assert plain_differs > 0  # the shortlist binds
+
+
+def test_a_file_plays_on_its_own_margin_unless_the_spec_says_otherwise(tmp_path: Path) -> None:
+    """A file's ``margin`` is its default shortlist, kept through a save; a spec's ``margin``
+    (a number, or None for every move) overrides it; a built-in value has none."""
+    network = load_afterstate_network(agents.shipped.value_path("afterstate_classic4"))
+    path = tmp_path / "value.npz"
+    save_afterstate_network(path, dataclasses.replace(network, margin=0.0))
+    assert load_afterstate_network(path).margin == 0.0
+    own = agents.make(f"afterstate:{path}")
+    assert own.screen is not None and own.screen.margin == 0.0
+    assert agents.make(f"afterstate:{path}", margin=None).screen is None
+    assert agents.make(f"afterstate:{path}", margin=2.0).screen.margin == 2.0
+    assert agents.make("afterstate:afterstate_classic4").screen is None
+    assert agents.make("afterstate:standing-reading").screen is None
+    rules = RuleSet("classic", num_players=4)
+    s = played(rules, 3, 9)
+    view = public_view(s, s.current)
+    best = ChampionAgent(risk=False).choose(view, legal_action_indices(view))
+    assert own.choose(view) == best  # margin 0: the champion's best by its coins
+
+
+@pytest.mark.parametrize("margin", [-1.0, "1", True, float("inf")])
+def test_a_file_with_a_bad_margin_is_refused_in_one_line(tmp_path: Path, margin: object) -> None:
+    network = load_afterstate_network(agents.shipped.value_path("afterstate_classic4"))
+    path = tmp_path / "value.npz"
+    save_afterstate_network(path, network)
+    with np.load(path, allow_pickle=False) as data:
+        arrays = {k: data[k] for k in data.files}
+    meta = json.loads(str(arrays["meta"]))
+    arrays["meta"] = np.array(json.dumps({**meta, "margin": margin}))
+    bad = tmp_path / "bad.npz"
+    np.savez(bad, **arrays)
+    with pytest.raises(ValueError, match="margin") as err:
+        load_afterstate_network(bad)
+    assert "\n" not in str(err.value)
 
 
 @pytest.mark.parametrize("by_reading", [False, True])

@@ -146,6 +146,12 @@ def test_agents_lists_the_shipped_models(tmp_path: Path, capsys, monkeypatch) ->
     ]:
         line = next(x for x in out.splitlines() if x.startswith(f"afterstate:{name} "))
         assert "games of self-play from the equity skip" in line and line.endswith(game)
+    for name, what in [
+        ("standing_td_classic2", "400 games of champion, on the champion's shortlist (margin 1)"),
+        ("standing_td_classic4", "2,400 games of champion: classic, 4 players"),
+    ]:
+        line = next(x for x in out.splitlines() if x.startswith(f"afterstate:{name} "))
+        assert "the standing taught what the next mover takes" in line and what in line
 
 
 def test_a_shipped_afterstate_value_plays_by_name_from_any_folder(tmp_path: Path, monkeypatch):
@@ -162,6 +168,8 @@ def test_a_shipped_afterstate_value_plays_by_name_from_any_folder(tmp_path: Path
         "afterstate_classic2",
         "afterstate_classic4",
         "afterstate_second4",
+        "standing_td_classic2",
+        "standing_td_classic4",
     ]
     agent = agents.make("afterstate:afterstate_classic4")
     state = new_game(RuleSet("classic", num_players=4), seed=3)

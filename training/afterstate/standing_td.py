@@ -178,6 +178,13 @@ class StandingTDConfig:
         return -(-self.label_games // self.shard_games)
 
     @property
+    def table(self) -> str:
+        """Who played the games, in words (the value file's training record)."""
+        if self.others is None:
+            return self.play_by
+        return f"{self.play_by} among {self.others}"
+
+    @property
     def labels(self) -> Path:
         return Path(self.out_dir) / "labels"
 
@@ -443,6 +450,7 @@ def fit(cfg: StandingTDConfig, progress: dict[str, Any]) -> Path:
                 trainer="standing-td",
                 standing_skip=True,
                 captures=cfg.captures,
+                played_by=cfg.table,
             )
             if sweep == cfg.sweeps - 1 and ce < best:
                 best = ce

@@ -109,15 +109,19 @@ def exported(
     trainer: str = "afterstate",
     standing_skip: bool = False,
     captures: bool = False,
+    played_by: str | None = None,
 ) -> AfterstateNetwork:
     """The torch network as the numpy file the agent plays; ``trainer`` and ``games`` (the
-    games it learned from) go into its header, with its skip (the standing's where
-    ``standing_skip``) and whether it reads the next captures."""
+    games it learned from, and who ``played_by`` them where bots did) go into its header,
+    with its skip (the standing's where ``standing_skip``) and whether it reads the next
+    captures."""
     linear = [m for m in value.layers if isinstance(m, nn.Linear)]
     layers = tuple(
         (m.weight.detach().numpy().T.copy(), m.bias.detach().numpy().copy()) for m in linear
     )
     training = {"trainer": trainer, "name": cfg.name, "games": games, "seed": cfg.seed}
+    if played_by is not None:
+        training["played_by"] = played_by
     return AfterstateNetwork(
         cfg.preset,
         cfg.num_players,
