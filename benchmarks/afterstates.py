@@ -27,8 +27,9 @@ actions/s; self-play G games/h (classic 4p)``.
 
 ``--move-times`` measures instead what a move of the shipped ``afterstate:afterstate_classic4``
 (or of ``--move-value``, e.g. ``standing``) costs at 1 and 2 plies (seat 0 of ``--move-games``
-classic 4-player games against random seats, the first game a warm-up), against the limits
-50 ms and 1 s.
+classic games of ``--move-players`` players, 4 by default, against random seats, the first
+game a warm-up), against the limits 50 ms and 1 s (set for classic 4 players). A value
+file plays on its own shortlist (``AfterstateNetwork.margin``) where it has one.
 """
 
 from __future__ import annotations
@@ -132,17 +133,20 @@ LIMITS = {1: 0.05, 2: 1.0}
 
 
 def move_times(
-    games: int, value: str = "afterstate_classic4", plies: tuple[int, ...] = (1, 2)
+    games: int,
+    value: str = "afterstate_classic4",
+    plies: tuple[int, ...] = (1, 2),
+    players: int = 4,
 ) -> None:
     """Median and 90th percentile of the moves of ``afterstate:value`` (the shipped classic
-    4-player file by default), per ply."""
+    4-player file by default) in classic games of ``players``, per ply."""
     import agents
     from camelup_env import legal_action_indices
     from camelup_env.game.engine import apply_action
     from camelup_env.game.setup import new_game
     from camelup_env.observation import public_view
 
-    rules = RuleSet("classic", num_players=4)
+    rules = RuleSet("classic", num_players=players)
     for ply in plies:
         limit = LIMITS[ply]
         agent = agents.make(f"afterstate:{value}", plies=ply)
@@ -177,12 +181,13 @@ def main() -> None:
     parser.add_argument("--move-games", type=int, default=4)
     parser.add_argument("--move-value", default="afterstate_classic4", help="afterstate:VALUE")
     parser.add_argument("--move-plies", default="1,2", help="the plies to time, e.g. 1")
+    parser.add_argument("--move-players", type=int, default=4, help="players of the games")
     args = parser.parse_args()
     if args.move_times:
         plies = tuple(int(p) for p in args.move_plies.split(","))
         if not set(plies) <= set(LIMITS):
             parser.error(f"--move-plies: each of {sorted(LIMITS)}, got {args.move_plies}")
-        move_times(args.move_games, args.move_value, plies)
+        move_times(args.move_games, args.move_value, plies, args.move_players)
         return
     rules = RuleSet("classic", num_players=4)
     games = positions(rules, args.games, seed=0)
