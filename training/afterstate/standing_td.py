@@ -27,9 +27,9 @@ starts at zero, so the start plays as ``afterstate:standing-reading``):
    of what the game's moves left, whose mistakes shift a position's moves alike; a choice
    turns on how the moves differ, which the rows of the others, each with its next mover's
    reply, teach directly. With ``others``, the table is the one the file will face: ``play_by``
-   in one seat (game ``k``'s seat ``k`` mod the players), ``others`` in the rest, and a row is
-   kept only where its next mover is one of ``others`` - what the next mover takes is what a
-   row teaches, and at play time the next mover is a rival. Shards of ``shard_games`` games
+   in one seat (the game's seed mod the players: each seat in turn), ``others`` in the rest,
+   and a row is kept only where its next mover is one of ``others`` - what the next mover
+   takes is what a row teaches, and at play time the next mover is a rival. Shards of ``shard_games`` games
    (:mod:`training.afterstate.label_shards`), kept across a stop.
 2. **Fit, sweep by sweep.** A row's target is the expectation over the next move's outcomes of
    the previous sweep's value (sweep 0: the standing's alone), so each sweep looks one move
@@ -102,7 +102,9 @@ class StandingTDConfig:
     )
     shard_games: int = setting(25, help="Games per shard (the unit a resume keeps).")
     workers: int = setting(2, help="Processes playing shards side by side.")
-    play_by: str = setting("champion", help="The registered bot that plays in every seat.")
+    play_by: str = setting(
+        "champion", help="The registered bot that plays in every seat (in one, with others)."
+    )
     others: str | None = setting(
         None,
         help="The registered bot of every seat but one (play_by's, which rotates game by game); "
