@@ -357,6 +357,7 @@ def test_a_run_plays_fits_and_resumes_a_lost_shard_alike(tmp_path: Path) -> None
     path = train(cfg)
     network = load_afterstate_network(path)
     assert network.standing_skip and network.training["trainer"] == "standing-td"
+    assert network.training["played_by"] == "champion" and network.margin is None
     log = (tmp_path / "run" / "fit.csv").read_text().splitlines()
     assert len(log) == 1 + cfg.sweeps * cfg.epochs
     assert all((tmp_path / "run" / "snapshots" / f"value_sweep{k}.npz").exists() for k in (0, 1))
