@@ -29,8 +29,8 @@ starts at zero, so the start plays as ``afterstate:standing-reading``):
    reply, teach directly. With ``others``, the table is the one the file will face: ``play_by``
    in one seat (the game's seed mod the players: each seat in turn), ``others`` in the rest,
    and a row is kept only where its next mover is one of ``others`` - what the next mover
-   takes is what a row teaches, and at play time the next mover is a rival. Shards of ``shard_games`` games
-   (:mod:`training.afterstate.label_shards`), kept across a stop.
+   takes is what a row teaches, and at play time the next mover is a rival. Shards of
+   ``shard_games`` games (:mod:`training.afterstate.label_shards`), kept across a stop.
 2. **Fit, sweep by sweep.** A row's target is the expectation over the next move's outcomes of
    the previous sweep's value (sweep 0: the standing's alone), so each sweep looks one move
    further (fitted value iteration, the replay buffer being the rows). Cross-entropy; every
