@@ -9,8 +9,8 @@
 
 # %%
 import os
-import shutil
 import sys
+import tempfile
 from pathlib import Path
 
 from camelup_cli.main import main as camelup
@@ -19,8 +19,8 @@ QUICK = os.environ.get("CAMELUP_TUTORIAL_QUICK") == "1"
 GAMES = 24 if QUICK else 500  # games the ladder plays in all
 
 ROOT = Path.cwd()  # the project root (the tutorials run from it)
-LADDER = ROOT / "runs" / "tutorials" / "class_ladder"
-shutil.rmtree(LADDER, ignore_errors=True)  # from scratch
+# a new folder each run: from scratch, and apart from any other run of this tutorial
+LADDER = Path(tempfile.mkdtemp(prefix="camelup-")) / "class_ladder"
 camelup(["ladder", "init", str(LADDER), "--preset", "classic", "--players", "3"])
 
 # %% [markdown]

@@ -55,11 +55,13 @@ print(after.expect(held)[0, :8, 0])
 # each prefer the other to roll learn to pass for ever.
 
 # %%
+from tempfile import mkdtemp
+
 from training.afterstate.trainer import AfterstateConfig, train
 
 config = AfterstateConfig(
     name="tutorial_afterstate",
-    out_dir="runs/tutorial_afterstate",
+    out_dir=mkdtemp(prefix="camelup-"),  # a new folder: from scratch, apart from other runs
     preset="classic",
     num_players=2,
     total_games=TRAIN_GAMES,
@@ -70,10 +72,6 @@ config = AfterstateConfig(
     snapshot_every=10**9,
     checkpoint_every=1_000,
 )
-if os.path.exists(f"{config.out_dir}/progress.json"):  # a run from before: start afresh
-    import shutil
-
-    shutil.rmtree(config.out_dir)
 value_file = train(config)
 
 # %% [markdown]
