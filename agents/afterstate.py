@@ -51,12 +51,13 @@ from agents.afterstate_network import (
 )
 from agents.base import Agent, Observation
 from agents.champion import ChampionAgent
-from agents.race_beliefs import RaceCardReader, deal_from_beliefs
-from agents.standing import seat_outcomes
+from agents.race_beliefs import RaceCardReader, deal_from_beliefs, pile_payouts
+from agents.standing import row_outcomes
 from camelup_env import odds
 from camelup_env.batch import BatchGames
 from camelup_env.batch.afterstate_features import AfterstateFeatures
 from camelup_env.batch.afterstates import Afterstates, afterstates
+from camelup_env.batch.arrays import BatchState
 from camelup_env.batch.win_chances import network_chances
 from camelup_env.game.legality import legal_action_indices
 from camelup_env.game.rewards import win_shares
@@ -228,33 +229,60 @@ class StandingValue:
         self._beliefs = beliefs
 
     def chances(self, after: Afterstates, rows: np.ndarray, viewer: int) -> np.ndarray:
+        """Rows grouped by position (board, tiles, dice left): each group shares one set of
+        joint outcomes, scored for all its rows at once (:func:`agents.standing.row_outcomes`)."""
         rules = after.games.rules
         model = self.equity.model_of(rules)
+        games = after.games.state
         out = np.empty((len(rows), rules.num_players))
-        for k, s in enumerate(after.games.to_states(rows)):
+        if not len(rows):
+            return out
+        board = (games.camel, games.tile_space, games.tile_side, games.pyramid, games.pyramid_left)
+        position = np.column_stack([a[rows] for a in board])
+        _, first, group = np.unique(position, axis=0, return_index=True, return_inverse=True)
+        group = group.reshape(-1)
+        winner_pays, loser_pays = self._pile_payouts(games, rows)
+        for g, s in enumerate(after.games.to_states(rows[first])):
             sc = odds.leg_scenarios(s, self.race_samples)
             assert sc is not None  # a running race of a rule set check_rules let through
-            coins = seat_outcomes(s, sc, self._pile_beliefs(s))
-            chances = model.from_features(coins, lead_progress(sc.lead, rules.track_length))
-            out[k] = chances.mean(axis=0)
+            mine = np.flatnonzero(group == g)
+            coins = row_outcomes(games, rows[mine], sc, winner_pays[mine], loser_pays[mine])
+            k, N, P = coins.shape
+            x = np.tile(lead_progress(sc.lead, rules.track_length), k)
+            chances = model.from_features(coins.reshape(k * N, P), x)
+            out[mine] = chances.reshape(k, N, P).mean(axis=1)
         return out
 
-    def _pile_beliefs(self, s: GameState) -> tuple[np.ndarray, np.ndarray]:
-        """The cards of ``s``'s piles as this value pays them, ``(cards, R)`` each: a dealt
-        game's cards by their camels, all of them known; ``by_reading``, the cards the move's
-        source had by the mover's reading of them, and those a row put on top by their own."""
-        R = s.rules.n_racing
+    def _pile_payouts(self, games: BatchState, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``(len(rows), R, seats)`` for the winner and the loser pile: what each seat's cards
+        on each row's pile pay given the pile's camel (:func:`agents.race_beliefs.pile_payouts`).
+        A dealt game's cards are paid by their camels, all of them known; ``by_reading``, the
+        cards the move's source had by the mover's reading of them, and those a row put on top
+        by their own. Rows with the same piles share one computation."""
+        rules = games.rules
+        R, n, pay = rules.n_racing, rules.num_players, rules.race_bet_payouts
         read: tuple[np.ndarray, np.ndarray] = (np.zeros((0, R)), np.zeros((0, R)))
         if self.by_reading:
             if self._beliefs is None:
                 raise RuntimeError("the standing by the reading judges after read(beliefs)")
             read = self._beliefs
-        out = []
-        for known, pile in zip(read, (s.winner_pile, s.loser_pile), strict=True):
-            camels = [c for _, c in pile[len(known) :]]
-            if any(c == HIDDEN for c in camels):
-                raise ValueError("the standing pays a card it does not know: deal the game first")
-            out.append(np.vstack([known, np.eye(R)[camels].reshape(len(camels), R)]))
+        out = np.zeros((2, len(rows), R, n))
+        found: dict[tuple[int, bytes, bytes], np.ndarray] = {}
+        for p, known in enumerate(read):
+            lengths = games.pile_len[rows, p].tolist()
+            owners, camels = games.pile_owner[rows, p], games.pile_camel[rows, p]
+            for i, m in enumerate(lengths):
+                added = camels[i, len(known) : m]
+                key = (p, owners[i, :m].tobytes(), added.tobytes())
+                if key not in found:
+                    if (added == HIDDEN).any():
+                        raise ValueError(
+                            "the standing pays a card it does not know: deal the game first"
+                        )
+                    pile = tuple(zip(owners[i, :m].tolist(), camels[i, :m].tolist(), strict=True))
+                    beliefs = np.vstack([known, np.eye(R)[added]])
+                    found[key] = pile_payouts(pile, beliefs, pay, n)
+                out[p, i] = found[key]
         return out[0], out[1]
 
 

@@ -12,6 +12,9 @@ so the covariances between all the bets on the table are exact up to the samplin
   the outcome's winner and loser with hidden cards' camels drawn from beliefs
   (:mod:`agents.race_beliefs`), and the expected value of everything else it holds (pyramid
   tiles, position bets, loser cards);
+* :func:`row_outcomes`: the same for many games of the batch core at once (one position's
+  joint outcomes, each game's bets and piles its own), as the afterstate player's standing
+  values thousands of a move's afterstates;
 * :func:`action_outcomes`: ``(N,)``, what one move adds to the mover in each outcome: its
   expected value (the agent's own, so corrections such as a kept card's worth stay in) plus the
   zero-mean swing of the bet it takes (a leg-bet tile or a race card); other moves add their
@@ -31,6 +34,7 @@ from __future__ import annotations
 import numpy as np
 
 from agents.race_beliefs import pile_payouts
+from camelup_env.batch.arrays import BatchState
 from camelup_env.game.actions import Action, RaceBet, TakeLegBet
 from camelup_env.game.legality import uncovered_tiles
 from camelup_env.game.payouts import loser_card_ev, position_tile_ev
@@ -71,6 +75,36 @@ def seat_outcomes(
             out[:, owner] += loser_card_ev(probs, camel, value)
     out += winner_pays[sc.winner] + loser_pays[sc.loser]
     return out
+
+
+def row_outcomes(
+    games: BatchState,
+    rows: np.ndarray,
+    sc: LegScenarios,
+    winner_pays: np.ndarray,
+    loser_pays: np.ndarray,
+) -> np.ndarray:
+    """``(len(rows), N, seats)``: :func:`seat_outcomes` of the batch core's games ``rows``,
+    which all stand where ``sc`` was drawn (the same board, tiles and dice left), with one
+    product for all of them instead of a tile-by-tile loop per game: each game's leg-bet tiles
+    as a table of what they pay by rank class (first, second, other), times the outcomes'
+    classes. ``*_pays``: ``(len(rows), R, seats)``, each game's piles paid by the pile's
+    camel (:func:`agents.race_beliefs.pile_payouts`). The batch core plays no rule set with
+    position tiles or loser cards (Supercup's, R9), so neither is counted."""
+    rules = games.rules
+    R, n, values = rules.n_racing, rules.num_players, rules.leg_bet_values
+    by_class = np.stack([leg_tile_outcomes(np.arange(3), v) for v in values])  # (tiles, 3)
+    held = np.arange(len(values)) < games.leg_taken[rows, :R, None]  # (rows, R, tiles)
+    k, camel, tile = np.nonzero(held)
+    owner = games.leg_owner[rows[k], camel, tile]
+    paid = np.zeros((len(rows), n, R, 3))  # what each seat's tiles on each camel pay by class
+    np.add.at(paid, (k, owner, camel), by_class[tile])
+    classes = (np.minimum(sc.ranks, 2)[:, :, None] == np.arange(3)).reshape(len(sc.ranks), -1)
+    out = (classes @ paid.reshape(len(rows) * n, -1).T).reshape(len(sc.ranks), len(rows), n)
+    out = out.transpose(1, 0, 2) + games.coins[rows, None, :]
+    if rules.pyramid_tile_value and not rules.roll_pays_at_once:
+        out += rules.pyramid_tile_value * games.pyramid_held[rows, None, :]
+    return out + winner_pays[:, sc.winner] + loser_pays[:, sc.loser]
 
 
 def action_outcomes(

@@ -435,6 +435,48 @@ def test_a_bets_standing_is_the_champions_chance_of_it(by_reading: bool) -> None
     assert hidden_read > 0 or not by_reading  # the reading paid some card it cannot see
 
 
+@pytest.mark.parametrize("preset", ["classic", "second_edition"])
+@pytest.mark.parametrize("by_reading", [False, True])
+def test_the_standing_of_many_rows_is_the_champions_of_each(preset: str, by_reading: bool) -> None:
+    """The standing scores rows grouped by position, one product for each group
+    (:func:`agents.standing.row_outcomes`): the chances the champion's reference scoring
+    (:func:`agents.standing.seat_outcomes`, one game at a time) gives each row, for every
+    move and every reply to it (a 2-ply choice's rows: rolls, tiles, bets, cards added to the
+    piles), the piles paid as dealt or by the mover's reading."""
+    from agents.race_beliefs import RaceCardReader
+    from agents.standing import seat_outcomes
+    from camelup_env import odds
+    from camelup_env.odds.win import lead_progress, load_win_model
+
+    rules = RuleSet(preset, num_players=4)
+    R, model = rules.n_racing, load_win_model(rules)
+    s = position_with_hidden_cards(rules)
+    me = s.current
+    value = StandingValue(by_reading=by_reading)
+    known = (np.zeros((0, R)), np.zeros((0, R)))
+    if by_reading:
+        view = public_view(s, me)
+        race = odds.position_odds(view, 1000).race
+        known = RaceCardReader().update(view, me, race.winner, race.loser)
+        s = deal_from_beliefs(view, known, np.random.default_rng(0))
+        value.read(known)
+    moves = afterstates(BatchGames.from_states([s]))
+    after = afterstates(moves.games.take(np.flatnonzero(~moves.ended)))
+    rows = np.flatnonzero(~after.ended)
+    got = value.chances(after, rows, me)
+    for k, t in enumerate(after.games.to_states(rows)):
+        piles = tuple(
+            np.vstack([read, np.eye(R)[[c for _, c in pile[len(read) :]]].reshape(-1, R)])
+            for read, pile in zip(known, (t.winner_pile, t.loser_pile), strict=True)
+        )
+        sc = odds.leg_scenarios(t, value.race_samples)
+        coins = seat_outcomes(t, sc, piles)
+        want = model.from_features(coins, lead_progress(sc.lead, rules.track_length))
+        np.testing.assert_allclose(got[k], want.mean(axis=0), atol=1e-12)
+    added = after.games.state.pile_len[rows].sum(axis=1) > moves.source.state.pile_len[0].sum()
+    assert added.any() and len(np.unique(after.action[rows])) > 20  # bets, tiles and rolls
+
+
 @pytest.mark.parametrize("spec", ["standing", "standing-reading"])
 def test_the_standing_plays_by_spec_and_refuses_the_wanderers_rules(spec: str) -> None:
     agent = agents.make(f"afterstate:{spec}", deals=2)

@@ -334,10 +334,16 @@ def test_a_file_with_both_skips_is_refused(tmp_path: Path) -> None:
         load_afterstate_network(path)
 
 
-def test_the_captures_inputs_are_each_seats_next_capture_in_the_viewers_order() -> None:
-    rules = RuleSet("classic", num_players=4)
+@pytest.mark.parametrize("preset", ["classic", "second_edition"])
+def test_the_captures_inputs_are_each_seats_next_capture_in_the_viewers_order(preset: str) -> None:
+    """Every row's own next captures, also where many rows are alike in all that the captures
+    read and share one computation (the replies to a move's outcomes, a 2-ply choice's rows)."""
+    rules = RuleSet(preset, num_players=4)
     s = position_with_hidden_cards(rules)
-    after = afterstates(BatchGames.from_states([s]))
+    turned = s.copy()  # the same board with another seat to move: the same rows but the mover
+    turned.current = (s.current + 1) % rules.num_players
+    moves = afterstates(BatchGames.from_states([s, turned]))
+    after = afterstates(moves.games.take(np.flatnonzero(~moves.ended)))
     running = np.flatnonzero(~after.ended)
     plain = AfterstateFeatures(rules, StandingTDConfig().observer, True, True)
     more = AfterstateFeatures(rules, StandingTDConfig().observer, True, True, captures=True)
