@@ -58,7 +58,7 @@ from camelup_env.observation import Observer, public_view
 from camelup_env.render.text import render_text
 
 #: The release (pyproject.toml reads it from here); CHANGELOG.md says what each one changed.
-__version__ = "0.3.8"
+__version__ = "0.3.9"
 
 # gymnasium.make("camelup/Classic2p-v0") etc. (camelup_env.envs.registration)
 register_envs()
