@@ -149,6 +149,7 @@ def test_agents_lists_the_shipped_models(tmp_path: Path, capsys, monkeypatch) ->
     for name, what in [
         ("standing_td_classic2", "400 games of champion, on the champion's shortlist (margin 1)"),
         ("standing_td_classic4", "2,400 games of champion: classic, 4 players"),
+        ("standing_td_second4", "600 games of champion: second_edition, 4 players"),
     ]:
         line = next(x for x in out.splitlines() if x.startswith(f"afterstate:{name} "))
         assert "the standing taught what the next mover takes" in line and what in line
@@ -170,6 +171,7 @@ def test_a_shipped_afterstate_value_plays_by_name_from_any_folder(tmp_path: Path
         "afterstate_second4",
         "standing_td_classic2",
         "standing_td_classic4",
+        "standing_td_second4",
     ]
     agent = agents.make("afterstate:afterstate_classic4")
     state = new_game(RuleSet("classic", num_players=4), seed=3)
