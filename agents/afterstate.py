@@ -237,8 +237,7 @@ class StandingValue:
         out = np.empty((len(rows), rules.num_players))
         if not len(rows):
             return out
-        board = (games.camel, games.tile_space, games.tile_side, games.pyramid, games.pyramid_left)
-        position = np.column_stack([a[rows] for a in board])
+        position = games.leg_position(rows)
         _, first, group = np.unique(position, axis=0, return_index=True, return_inverse=True)
         group = group.reshape(-1)
         winner_pays, loser_pays = self._pile_payouts(games, rows)

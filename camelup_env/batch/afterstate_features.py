@@ -154,8 +154,9 @@ class AfterstateFeatures:
         tiles, the dice left, the leg-bet stacks and the seat to move) share one computation:
         the replies a 2-ply choice values are ten to a position."""
         g = games.state
-        read = (g.camel, g.tile_space, g.tile_side, g.pyramid, g.pyramid_left, g.leg_taken)
-        key = np.column_stack([*(a[idx] for a in read), g.current[idx], g.game_over[idx]])
+        key = np.column_stack(
+            [g.leg_position(idx), g.leg_taken[idx], g.current[idx], g.game_over[idx]]
+        )
         _, first, alike = np.unique(key, axis=0, return_index=True, return_inverse=True)
         found = np.zeros((first.size, self.rules.num_players))
         for j, state in enumerate(games.to_states(idx[first])):

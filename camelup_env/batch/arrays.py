@@ -106,6 +106,13 @@ class BatchState:
         self.leg_starter, self.game_over = rows[:, k.LEG_STARTER], rows[:, k.GAME_OVER]
         self.turns = rows[:, k.TURNS]
 
+    def leg_position(self, rows: np.ndarray) -> np.ndarray:
+        """One row per game of ``rows``: the board, the tiles' places and sides, the dice and
+        pyramid tiles left - all that a position's leg odds and joint outcomes read
+        (:func:`camelup_env.odds.leg_scenarios`), so games with equal rows share them."""
+        board = (self.camel, self.tile_space, self.tile_side, self.pyramid, self.pyramid_left)
+        return np.column_stack([a[rows] for a in board])
+
     @classmethod
     def empty(cls, rules: RuleSet, n: int) -> BatchState:
         """Zeroed rows and streams for ``n`` games of ``rules``."""
